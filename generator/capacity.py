@@ -1,0 +1,158 @@
+"""How many distinct sentences (or pairs) a template can yield with a vocabulary.
+
+For each structure the count is taken over the slots that decide uniqueness (the good
+sentence's slots by default). Agreement constraints form a graph over those slots: on a tree
+the count is exact by dynamic programming over candidates grouped by their feature values; a
+small cyclic component is counted by enumeration; a large one by the product of its candidate
+counts. Every count is an upper bound on distinct sentences (two assignments can spell the same
+sentence, and the repeated-word rule removes some), and it is exact where the report says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from generator.plan import Plan
+
+BRUTE_FORCE_LIMIT = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Capacity:
+    """The number of distinct results a template can yield, and how sure that number is."""
+
+    count: int
+    exact: bool  # the count is the true number of distinct assignments
+    complete: bool  # every structure was counted, so `count` is an upper bound
+    structures: int
+
+    def describe(self) -> str:
+        """Return the capacity in words for reports."""
+        if not self.complete:
+            return f"at least {self.count:,} (counted over the first {self.structures:,} phrase structures)"
+        if self.exact:
+            return f"{self.count:,}"
+        return f"at most {self.count:,}"
+
+
+def policy_slots(plan: Plan, unique: str) -> list[int]:
+    """Return the slots whose values decide uniqueness under the policy (good, bad or pair)."""
+    good = [s for unit in plan.good_units for s in unit.slots]
+    if unique == "good":
+        return good
+    bad: list[int] = []
+    for bad_unit in plan.bad_units:
+        if bad_unit.kind == "ref":
+            bad += plan.good_units[bad_unit.good_index].slots
+        elif bad_unit.unit is not None:
+            bad += bad_unit.unit.slots
+    if unique == "bad":
+        return sorted(set(bad))
+    return sorted(set(good) | set(bad))
+
+
+def count_plan(plan: Plan, chosen: Sequence[int]) -> tuple[int, bool]:
+    """Return (number of distinct assignments of `chosen` slots, whether it is exact)."""
+    if plan.empty_slot is not None:
+        return 0, True
+    inside = set(chosen)
+    slots = plan.slots
+    total = 1
+    exact = True
+    seen: set[int] = set()
+    for start in chosen:
+        if start in seen:
+            continue
+        slot = slots[start]
+        if not slot.lexical:
+            seen.add(start)
+            total *= len(set(slot.options))
+            continue
+        component = _component(plan, start, inside)
+        seen.update(component)
+        edges = sum(1 for i in component for (j, _, _) in slots[i].edges if j in inside) // 2
+        if len(component) == 1:
+            total *= len(set(slot.words[c] for c in slot.candidates))
+        elif edges == len(component) - 1:
+            total *= _count_tree(plan, component[0], inside)
+        else:
+            sizes = 1
+            for i in component:
+                sizes *= len(slots[i].candidates)
+            if sizes <= BRUTE_FORCE_LIMIT:
+                total *= _count_brute(plan, component)
+            else:
+                total *= sizes
+                exact = False
+        # Slots outside the policy that link to more than one chosen slot can make some
+        # combinations impossible, which a count over the chosen slots alone cannot see.
+    for i, slot in enumerate(slots):
+        if i not in inside and sum(1 for (j, _, _) in slot.edges if j in inside) > 1:
+            exact = False
+    return total, exact
+
+
+def _component(plan: Plan, start: int, inside: set[int]) -> list[int]:
+    found = [start]
+    queue = [start]
+    marked = {start}
+    while queue:
+        current = queue.pop()
+        for other, _, _ in plan.slots[current].edges:
+            if other in inside and other not in marked and plan.slots[other].lexical:
+                marked.add(other)
+                found.append(other)
+                queue.append(other)
+    return found
+
+
+def _count_tree(plan: Plan, root: int, inside: set[int]) -> int:
+    """Count assignments of a tree of linked slots by dynamic programming."""
+
+    def ways(node: int, parent: int) -> dict[int, int]:
+        slot = plan.slots[node]
+        result = {c: 1 for c in slot.candidates}
+        for child, features, agree in slot.edges:
+            if child == parent or child not in inside:
+                continue
+            child_ways = ways(child, node)
+            by_signature: dict[tuple[tuple[str, ...], ...], int] = {}
+            assert plan.vocabulary is not None
+            items = plan.vocabulary.items
+            for c in slot.candidates:
+                signature = tuple(items[c].values(f) for f in features)
+                subtotal = by_signature.get(signature)
+                if subtotal is None:
+                    subtotal = sum(child_ways[d] for d in plan.compatible(child, c, features, agree))
+                    by_signature[signature] = subtotal
+                result[c] *= subtotal
+        return result
+
+    return sum(ways(root, -1).values())
+
+
+def _count_brute(plan: Plan, component: list[int]) -> int:
+    """Count assignments of a small cyclic component by backtracking."""
+    order = list(component)
+    assignment: dict[int, int] = {}
+
+    def consistent(node: int, value: int) -> bool:
+        for other, features, agree in plan.slots[node].edges:
+            if other in assignment and value not in plan.compatible(node, assignment[other], features, agree):
+                return False
+        return True
+
+    def search(depth: int) -> int:
+        if depth == len(order):
+            return 1
+        node = order[depth]
+        count = 0
+        for value in plan.slots[node].candidates:
+            if consistent(node, value):
+                assignment[node] = value
+                count += search(depth + 1)
+                del assignment[node]
+        return count
+
+    return search(0)

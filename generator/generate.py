@@ -1,0 +1,279 @@
+"""Generate unique, reproducible minimal pairs from a validated template and its vocabulary."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from generator import GENERATOR_VERSION
+from generator import errors as E
+from generator.capacity import Capacity, count_plan, policy_slots
+from generator.critical_region import Edit, SideSpan, span_of, template_edits
+from generator.errors import GenerationError, Problem, TemplateError
+from generator.language import language_rules
+from generator.plan import Plan, choose_structure, compile_plan, enumerate_structures, phrase_needs
+from generator.template import Template
+from generator.validate import validate
+from vocab.lexicon import Vocabulary
+
+CAPACITY_STRUCTURES = 500
+MIN_ATTEMPTS = 2_000
+
+REJECTION_WORDS = {
+    "dead_end": "the constraints left no word for some position",
+    "repeated_word": "a word appeared twice in one sentence",
+    "identical": "the good and bad sentences came out the same",
+    "duplicate": "the sentence had already been made",
+    "reuse_cap": "a word had reached options.max_item_reuse",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """One generated minimal pair with its critical region and provenance."""
+
+    index: int
+    item_id: str
+    good: str
+    bad: str
+    words_good: tuple[str, ...]
+    words_bad: tuple[str, ...]
+    critical_region: tuple[tuple[Edit, SideSpan, SideSpan, SideSpan | None], ...]
+    fillers: dict[str, dict[str, str]]
+    structure: tuple[int, ...]
+
+    def edit_types(self) -> list[str]:
+        """Return the edit type of each critical-region part."""
+        return [edit.type for edit, _, _, _ in self.critical_region]
+
+
+@dataclass(slots=True)
+class GenerationStats:
+    """What happened during one generation run."""
+
+    produced: int = 0
+    attempts: int = 0
+    rejected: Counter[str] = field(default_factory=Counter)
+
+
+def derive_seed(seed: int, uid: str) -> str:
+    """Return the per-paradigm seed: a paradigm's pairs do not depend on which others run."""
+    return f"{seed}:{uid}"
+
+
+class Generator:
+    """Holds a validated template and vocabulary and makes pairs from them.
+
+    Raises (on construction):
+        TemplateError: with every problem `validate` finds.
+    """
+
+    def __init__(self, template: Template, vocabulary: Vocabulary) -> None:
+        normalized, problems = validate(template, vocabulary)
+        if problems:
+            raise TemplateError(problems)
+        self.template = normalized
+        self.vocabulary = vocabulary
+        self.language = language_rules(normalized.language)
+        self.capitalize = (normalized.options.capitalize if normalized.options.capitalize is not None
+                           else self.language.capitalize_default)
+        self.edits, _ = template_edits(normalized)
+        self.need = phrase_needs(normalized)
+        self._plans: dict[tuple[int, ...], Plan] = {}
+        self._candidate_cache: dict = {}
+        self._exhausted: frozenset[int] = frozenset()
+        self.good_ids = [p.id for p in normalized.good]
+        self.bad_ids = [p.id for p in normalized.bad]
+
+    # -- plans -------------------------------------------------------------------------------
+    def plan(self, structure: tuple[int, ...]) -> Plan:
+        """Return the compiled plan of a structure (cached)."""
+        plan = self._plans.get(structure)
+        if plan is None:
+            plan = compile_plan(self.template, self.vocabulary, structure, self._candidate_cache,
+                                self._exhausted)
+            self._plans[structure] = plan
+        return plan
+
+    def _exhaust(self, items: set[int]) -> None:
+        self._exhausted = self._exhausted | items
+        self._plans.clear()
+        self._candidate_cache.clear()
+
+    def capacity(self, unique: str | None = None) -> Capacity:
+        """Return how many distinct results (per the uniqueness policy) the template can yield."""
+        policy = unique or self.template.options.unique
+        total = 0
+        exact = True
+        structures = 0
+        for structure in enumerate_structures(self.template, self.need, CAPACITY_STRUCTURES + 1):
+            structures += 1
+            if structures > CAPACITY_STRUCTURES:
+                return Capacity(total, False, False, CAPACITY_STRUCTURES)
+            plan = self.plan(structure)
+            count, plan_exact = count_plan(plan, policy_slots(plan, policy))
+            total += count
+            exact = exact and plan_exact
+        return Capacity(total, exact and structures == 1, True, structures)
+
+    # -- generation --------------------------------------------------------------------------
+    def pairs(self, n: int, seed: int, *, unique: str | None = None,
+              stats: GenerationStats | None = None) -> Iterator[Pair]:
+        """Yield `n` unique pairs, reproducibly for a seed.
+
+        Raises:
+            GenerationError: E_SHORTFALL if the template cannot yield `n` unique pairs.
+        """
+        template = self.template
+        policy = unique or template.options.unique
+        stats = stats if stats is not None else GenerationStats()
+        name = Path(template.file).name if template.file else template.uid
+        capacity = self.capacity(policy)
+        if capacity.complete and capacity.count < n:
+            raise GenerationError(Problem(
+                E.E_SHORTFALL, f"{template.uid} can make at most {capacity.count:,} different "
+                f"{'pairs' if policy == 'pair' else policy + ' sentences'} with vocabulary "
+                f"'{self.vocabulary.name}', but {n:,} were asked for: add words to the vocabulary, "
+                "loosen the constraints, or ask for fewer", name))
+        rng = random.Random(derive_seed(seed, template.uid))
+        budget = max(MIN_ATTEMPTS, n * template.options.attempts_per_pair)
+        seen: set[bytes] = set()
+        uses: Counter[int] = Counter()
+        cap = template.options.max_item_reuse
+        id_prefix = f"{template.uid}:{template.content_hash}:{self.vocabulary.version}:{seed}:"
+        while stats.produced < n:
+            if stats.attempts >= budget:
+                raise GenerationError(self._shortfall(name, n, stats))
+            stats.attempts += 1
+            structure = choose_structure(template, self.need, rng)
+            plan = self.plan(structure)
+            if plan.empty_slot is not None:
+                stats.rejected["dead_end"] += 1
+                continue
+            values = plan.sample(rng)
+            if values is None:
+                stats.rejected["dead_end"] += 1
+                continue
+            reason, pair = self._make(plan, values, stats.produced, id_prefix)
+            if pair is None:
+                stats.rejected[reason] += 1
+                continue
+            key = {"good": pair.good, "bad": pair.bad, "pair": pair.good + "\x00" + pair.bad}[policy]
+            digest = hashlib.blake2b(key.encode(), digest_size=12).digest()
+            if digest in seen:
+                stats.rejected["duplicate"] += 1
+                continue
+            if cap is not None:
+                used = {values[s] for s in range(len(plan.slots)) if plan.slots[s].lexical}
+                full = {item for item in used if uses[item] >= cap}
+                if full:
+                    stats.rejected["reuse_cap"] += 1
+                    self._exhaust(full)
+                    continue
+                uses.update(used)
+            seen.add(digest)
+            stats.produced += 1
+            yield pair
+
+    def _shortfall(self, name: str, n: int, stats: GenerationStats) -> Problem:
+        reasons = ", ".join(f"{REJECTION_WORDS[r]} ({c:,} times)" for r, c in stats.rejected.most_common(3))
+        return Problem(E.E_SHORTFALL, f"made only {stats.produced:,} of {n:,} unique pairs for "
+                       f"{self.template.uid} in {stats.attempts:,} tries; tries failed because {reasons}. "
+                       "Add words to the vocabulary or loosen the constraints", name)
+
+    def _make(self, plan: Plan, values: list[int], index: int, id_prefix: str) -> tuple[str, Pair | None]:
+        """Return ("", pair) for a valid sample, or (rejection reason, None)."""
+        items = self.vocabulary.items
+        for lexical in (plan.good_lexical, plan.bad_lexical):
+            if len(lexical) > 1 and self.template.options.distinct_words:
+                lemmas = {items[values[s]].lemma for s in lexical}
+                if len(lemmas) < len(lexical):
+                    return "repeated_word", None
+        tokenize = self.language.tokenize
+        good_tokens: list[str] = []
+        good_spans: list[tuple[int, int]] = []
+        for unit in plan.good_units:
+            start = len(good_tokens)
+            for s in unit.slots:
+                good_tokens.extend(tokenize(plan.word(s, values[s])))
+            good_spans.append((start, len(good_tokens)))
+        bad_tokens: list[str] = []
+        bad_spans: list[tuple[int, int]] = []
+        for bad_unit in plan.bad_units:
+            start = len(bad_tokens)
+            if bad_unit.kind == "ref":
+                g0, g1 = good_spans[bad_unit.good_index]
+                bad_tokens.extend(good_tokens[g0:g1])
+            elif bad_unit.unit is not None:
+                for s in bad_unit.unit.slots:
+                    bad_tokens.extend(tokenize(plan.word(s, values[s])))
+            bad_spans.append((start, len(bad_tokens)))
+        good = self.language.render(good_tokens, self.capitalize)
+        bad = self.language.render(bad_tokens, self.capitalize)
+        if good.text == bad.text:
+            return "identical", None
+        region = []
+        for edit in self.edits:
+            g = span_of(edit.good, edit.good_at, good_spans, good.offsets, len(good.text), self.good_ids)
+            b = span_of(edit.bad, edit.bad_at, bad_spans, bad.offsets, len(bad.text), self.bad_ids)
+            if edit.type == "substitution" and \
+                    good_tokens[g.tokens[0]:g.tokens[1]] == bad_tokens[b.tokens[0]:b.tokens[1]]:
+                continue
+            source = None
+            if edit.source is not None:
+                source = span_of((edit.source,), edit.source, good_spans, good.offsets, len(good.text),
+                                 self.good_ids)
+            region.append((edit, g, b, source))
+        fillers: dict[str, dict[str, str]] = {"good": {}, "bad": {}}
+        for s, slot in enumerate(plan.slots):
+            if slot.lexical:
+                fillers[slot.grammar][slot.path] = items[values[s]].id
+        item_id = hashlib.blake2b(f"{id_prefix}{index}".encode(), digest_size=8).hexdigest()
+        return "", Pair(index, item_id, good.text, bad.text, good.tokens, bad.tokens, tuple(region),
+                        fillers, plan.structure)
+
+    # -- output ------------------------------------------------------------------------------
+    def record(self, pair: Pair, seed: int) -> dict[str, object]:
+        """Return the BLiMP-compatible JSON record of a pair, with region and provenance."""
+        template = self.template
+        region = []
+        for edit, good, bad, source in pair.critical_region:
+            entry: dict[str, object] = {"type": edit.type, "good": good.to_dict(), "bad": bad.to_dict()}
+            if source is not None:
+                entry["source"] = source.to_dict()
+            region.append(entry)
+        return {
+            "sentence_good": pair.good,
+            "sentence_bad": pair.bad,
+            "UID": template.uid,
+            "phenomenon": template.phenomenon,
+            "pairID": str(pair.index),
+            "item_id": pair.item_id,
+            "language": template.language,
+            "words_good": list(pair.words_good),
+            "words_bad": list(pair.words_bad),
+            "critical_region": region,
+            "provenance": {
+                "template": template.uid,
+                "template_version": template.content_hash,
+                "template_label": template.version,
+                "vocabulary": self.vocabulary.name,
+                "vocabulary_version": self.vocabulary.version,
+                "seed": seed,
+                "generator": GENERATOR_VERSION,
+                "structure": list(pair.structure),
+                "fillers": pair.fillers,
+            },
+        }
+
+    def jsonl_lines(self, n: int, seed: int, *, unique: str | None = None,
+                    stats: GenerationStats | None = None) -> Iterator[bytes]:
+        """Yield one JSON line (bytes, newline-terminated) per pair, streaming."""
+        for pair in self.pairs(n, seed, unique=unique, stats=stats):
+            yield orjson.dumps(self.record(pair, seed)) + b"\n"

@@ -1,0 +1,43 @@
+"""English inflection of a lemma to a Penn tag with LemmInflect, dictionary forms only.
+
+LemmInflect's dictionary lists several forms for some lemmas, and its first is sometimes a
+rule-made form that is no real word ("informations"). Of the dictionary forms we take the one
+most frequent in real text (wordfreq); a plural that equals its singular ("information",
+"advice") shows no number and is refused, so agreement paradigms never get a mass noun.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+TAGS: frozenset[str] = frozenset(
+    {"NN", "NNS", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "JJ", "JJR", "JJS", "RB", "RBR", "RBS"}
+)
+# Tags whose form depends on person or number the tag cannot say ("was"/"were").
+_AMBIGUOUS = {("be", "VBD")}
+OVERRIDE_PREFIX = "form_"  # a vocabulary feature form_VBD = "went" beats LemmInflect
+
+
+@lru_cache(maxsize=200_000)
+def inflect(lemma: str, tag: str) -> str | None:
+    """Return the dictionary form of `lemma` for `tag`, or None if there is no trustworthy one."""
+    import lemminflect
+    from wordfreq import zipf_frequency
+
+    if (lemma, tag) in _AMBIGUOUS:
+        return None
+    words = lemma.split(" ")
+    # Multi-word items inflect their head: the last word for nouns, the first for verbs.
+    head_index = len(words) - 1 if tag.startswith("NN") else 0
+    head = words[head_index]
+    if tag == "VBP" and head == "be":
+        form = "are"
+    else:
+        forms = lemminflect.getInflection(head, tag, inflect_oov=False)
+        if not forms:
+            return None
+        form = max(forms, key=lambda f: (zipf_frequency(f, "en"), -forms.index(f)))
+    if tag == "NNS" and form == head:
+        return None
+    words[head_index] = form
+    return " ".join(words)

@@ -1,0 +1,95 @@
+"""Per-language rules for turning position words into a sentence: tokens, spacing, case."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+# English tokens written without a space before them.
+_NO_SPACE_BEFORE = frozenset({".", ",", "?", "!", ";", ":", "'s", "'", "n't", "'re", "'ve", "'ll",
+                              "'d", "'m", ")", "%"})
+_NO_SPACE_AFTER = frozenset({"(", "$"})
+
+
+@lru_cache(maxsize=500_000)
+def _split_spaced(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+@lru_cache(maxsize=500_000)
+def _split_chinese(text: str) -> tuple[str, ...]:
+    import jieba
+
+    return tuple(t for t in jieba.lcut(text) if t.strip())
+
+
+def _ensure_jieba_quiet() -> None:
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A sentence with its tokens and each token's character offsets."""
+
+    text: str
+    tokens: tuple[str, ...]
+    offsets: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageRules:
+    """How one language joins words: separator, punctuation spacing, capitalisation."""
+
+    code: str
+    separator: str
+    capitalize_default: bool
+    segment_words: bool  # Chinese: word tokens come from jieba, not from spaces
+
+    def tokenize(self, piece: str) -> tuple[str, ...]:
+        """Return the word tokens of one position's text."""
+        if not piece:
+            return ()
+        if self.segment_words:
+            return _split_chinese(piece)
+        return _split_spaced(piece)
+
+    def render(self, tokens: list[str], capitalize: bool) -> Rendered:
+        """Return the sentence made of `tokens`, with the character span of each token."""
+        parts: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        length = 0
+        previous = ""
+        sep = self.separator
+        for i, token in enumerate(tokens):
+            if i and sep and token not in _NO_SPACE_BEFORE and previous not in _NO_SPACE_AFTER:
+                parts.append(sep)
+                length += len(sep)
+            if i == 0 and capitalize and token:
+                token = token[0].upper() + token[1:]
+            parts.append(token)
+            offsets.append((length, length + len(token)))
+            length += len(token)
+            previous = token
+        return Rendered("".join(parts), tuple(tokens) if not capitalize or not tokens else
+                        (parts[0],) + tuple(tokens[1:]), tuple(offsets))
+
+
+_LANGUAGES = {
+    "en": LanguageRules("en", " ", True, False),
+    "zh": LanguageRules("zh", "", False, True),
+}
+
+
+def language_rules(code: str) -> LanguageRules:
+    """Return the rules for a language code; unknown languages join words with spaces."""
+    rules = _LANGUAGES.get(code.lower().split("-")[0])
+    if rules is None:
+        return LanguageRules(code, " ", False, False)
+    if rules.segment_words:
+        _ensure_jieba_quiet()
+    return rules

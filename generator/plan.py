@@ -1,0 +1,485 @@
+"""Compile one phrase expansion of a template into a plan: slots, candidates and constraints.
+
+A *structure* is the tuple of alternatives chosen for every phrase occurrence (depth-first,
+good grammar then the new positions of the bad grammar). For each structure the template
+becomes a flat list of slots. A lexical slot holds the vocabulary items that satisfy its own
+features; agreement constraints link slots. Arc consistency removes every candidate that has no
+partner in a linked slot, so sampling in breadth-first constraint order never meets a dead end
+on constraint trees: agreement is solved over indexed candidate sets, not by sample-and-retry.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from generator.inflection import OVERRIDE_PREFIX, inflect
+from generator.template import (
+    BAD_PREFIX,
+    Constraint,
+    Deletion,
+    Direct,
+    Lexical,
+    PhraseRef,
+    Position,
+    Reference,
+    Template,
+)
+from vocab.lexicon import Vocabulary
+
+# Features whose agreement means "the same word": slots linked by them may repeat an item.
+IDENTITY_FEATURES = frozenset({"id", "lemma", "form"})
+
+
+class PlanError(Exception):
+    """A structure cannot be compiled (a reference that does not resolve to a word)."""
+
+
+@dataclass(slots=True)
+class Slot:
+    """One terminal position occurrence: a lexical draw or a literal choice."""
+
+    path: str
+    grammar: str  # "good" or "bad"
+    lexical: bool
+    candidates: tuple[int, ...] = ()  # item indexes (lexical)
+    words: dict[int, str] = field(default_factory=dict)  # item index -> rendered word
+    options: tuple[str, ...] = ()  # literal choices (direct)
+    edges: list[tuple[int, tuple[str, ...], bool]] = field(default_factory=list)
+    linked_identity: bool = False  # agrees with another slot on id/lemma/form
+    line: int | None = None
+
+
+@dataclass(slots=True)
+class Unit:
+    """A position occurrence: the slots it spans and, for a phrase, its inner units."""
+
+    path: str
+    position: Position
+    slots: list[int] = field(default_factory=list)
+    children: dict[str, Unit] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class BadUnit:
+    """A bad-grammar entry: new material (`unit`), a reference to a good unit, or nothing."""
+
+    kind: str  # "new", "ref" or "none"
+    unit: Unit | None = None
+    good_index: int = -1
+
+
+@dataclass(slots=True)
+class Plan:
+    """Everything needed to sample and render pairs for one structure."""
+
+    structure: tuple[int, ...]
+    slots: list[Slot]
+    good_units: list[Unit]
+    bad_units: list[BadUnit]
+    order: list[int]  # sampling order (breadth-first over constraints)
+    earlier: list[list[tuple[int, tuple[str, ...], bool]]]  # per slot: edges to earlier slots
+    good_lexical: list[int]  # lexical slots in the good sentence, for the distinct-word check
+    bad_lexical: list[int]
+    empty_slot: int | None = None  # a slot left with no candidate: the structure is unusable
+    _cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = field(default_factory=dict)
+    _value_maps: dict[tuple[int, str], dict[str, frozenset[int]]] = field(default_factory=dict)
+    vocabulary: Vocabulary | None = None
+
+    def value_map(self, slot_index: int, feature: str) -> dict[str, frozenset[int]]:
+        """Return value -> candidates of a slot having that value for `feature`."""
+        key = (slot_index, feature)
+        cached = self._value_maps.get(key)
+        if cached is None:
+            assert self.vocabulary is not None
+            items = self.vocabulary.items
+            buckets: dict[str, set[int]] = {}
+            for c in self.slots[slot_index].candidates:
+                for v in items[c].values(feature):
+                    buckets.setdefault(v, set()).add(c)
+            cached = {v: frozenset(s) for v, s in buckets.items()}
+            self._value_maps[key] = cached
+        return cached
+
+    def compatible(self, slot_index: int, partner_item: int, features: Sequence[str],
+                   agree: bool) -> set[int]:
+        """Return the candidates of a slot that agree (or disagree) with `partner_item`."""
+        assert self.vocabulary is not None
+        item = self.vocabulary.items[partner_item]
+        result: set[int] | None = None
+        for feature in features:
+            vmap = self.value_map(slot_index, feature)
+            matching: set[int] = set()
+            for v in item.values(feature):
+                bucket = vmap.get(v)
+                if bucket:
+                    matching |= bucket
+            if not agree:
+                having: set[int] = set()
+                for bucket in vmap.values():
+                    having |= bucket
+                matching = having - matching
+            result = matching if result is None else result & matching
+            if not result:
+                return set()
+        return result if result is not None else set(self.slots[slot_index].candidates)
+
+    def candidates_given(self, slot_index: int, assignment: Sequence[int]) -> tuple[int, ...]:
+        """Return the candidates of a slot consistent with the already sampled earlier slots."""
+        links = self.earlier[slot_index]
+        if not links:
+            return self.slots[slot_index].candidates
+        key = (slot_index, tuple(assignment[other] for other, _, _ in links))
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        result: set[int] | None = None
+        for other, features, agree in links:
+            allowed = self.compatible(slot_index, assignment[other], features, agree)
+            result = allowed if result is None else result & allowed
+            if not result:
+                break
+        found = tuple(sorted(result or ()))
+        if len(self._cache) > 200_000:
+            self._cache.clear()
+        self._cache[key] = found
+        return found
+
+    def sample(self, rng: random.Random) -> list[int] | None:
+        """Return one value per slot (item index or option index), or None at a dead end."""
+        assignment = [-1] * len(self.slots)
+        slots = self.slots
+        for index in self.order:
+            slot = slots[index]
+            if slot.lexical:
+                pool = self.candidates_given(index, assignment)
+                if not pool:
+                    return None
+                assignment[index] = pool[int(rng.random() * len(pool))]
+            else:
+                assignment[index] = int(rng.random() * len(slot.options))
+        return assignment
+
+    def word(self, slot_index: int, value: int) -> str:
+        """Return the text a slot shows for its sampled value."""
+        slot = self.slots[slot_index]
+        return slot.words[value] if slot.lexical else slot.options[value]
+
+
+class _Scope:
+    """Names visible at one level: a grammar's top units or a phrase alternative's units."""
+
+    def __init__(self, units: dict[str, Unit], parent: _Scope | None) -> None:
+        self.units = units
+        self.parent = parent
+
+    def lookup(self, name: str) -> Unit | None:
+        scope: _Scope | None = self
+        while scope is not None:
+            if name in scope.units:
+                return scope.units[name]
+            scope = scope.parent
+        return None
+
+
+def phrase_needs(template: Template) -> dict[str, float]:
+    """Return, per phrase, the least nesting depth at which it can finish (inf: never)."""
+    need: dict[str, float] = {name: float("inf") for name in template.phrases}
+    changed = True
+    while changed:
+        changed = False
+        for name, phrase in template.phrases.items():
+            best = min((alternative_need(alt, need) for alt in phrase.alternatives), default=float("inf"))
+            if best < need[name]:
+                need[name] = best
+                changed = True
+    return need
+
+
+def alternative_need(alternative: Sequence[Position], need: Mapping[str, float]) -> float:
+    """Return the depth an alternative needs: 1 plus the deepest phrase inside it."""
+    deepest = 0.0
+    for position in alternative:
+        if isinstance(position.rule, PhraseRef):
+            deepest = max(deepest, need.get(position.rule.name, float("inf")))
+    return 1 + deepest
+
+
+def _new_bad_positions(template: Template) -> list[Position]:
+    return [p for p in template.bad if not isinstance(p.rule, Reference | Deletion)]
+
+
+def choose_structure(template: Template, need: Mapping[str, float], rng: random.Random) -> tuple[int, ...]:
+    """Return a random structure: one alternative per phrase occurrence, within max_depth."""
+    choices: list[int] = []
+    max_depth = template.options.max_depth
+
+    def walk(positions: Sequence[Position], depth: int) -> None:
+        for position in positions:
+            rule = position.rule
+            if isinstance(rule, PhraseRef):
+                alts = template.phrases[rule.name].alternatives
+                room = max_depth - depth
+                allowed = [i for i, alt in enumerate(alts) if alternative_need(alt, need) <= room]
+                pick = allowed[int(rng.random() * len(allowed))]
+                choices.append(pick)
+                walk(alts[pick], depth + 1)
+
+    walk(template.good, 0)
+    walk(_new_bad_positions(template), 0)
+    return tuple(choices)
+
+
+def enumerate_structures(template: Template, need: Mapping[str, float], limit: int) -> Iterator[tuple[int, ...]]:
+    """Yield every structure (up to `limit` of them) in a fixed order."""
+    max_depth = template.options.max_depth
+    top = list(template.good) + _new_bad_positions(template)
+    produced = 0
+
+    def expand(pending: list[tuple[Position, int]], prefix: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        nonlocal produced
+        if produced >= limit:
+            return
+        # Skip to the next phrase occurrence.
+        index = 0
+        while index < len(pending) and not isinstance(pending[index][0].rule, PhraseRef):
+            index += 1
+        if index == len(pending):
+            produced += 1
+            yield prefix
+            return
+        position, depth = pending[index]
+        assert isinstance(position.rule, PhraseRef)
+        alts = template.phrases[position.rule.name].alternatives
+        for i, alt in enumerate(alts):
+            if alternative_need(alt, need) > max_depth - depth:
+                continue
+            inner = [(p, depth + 1) for p in alt]
+            yield from expand(inner + pending[index + 1:], (*prefix, i))
+            if produced >= limit:
+                return
+
+    yield from expand([(p, 0) for p in top], ())
+
+
+class _Builder:
+    """Builds the slots and units of one structure."""
+
+    def __init__(self, template: Template, vocabulary: Vocabulary, candidate_cache: dict,
+                 structure: tuple[int, ...], exhausted: frozenset[int]) -> None:
+        self.template = template
+        self.vocabulary = vocabulary
+        self.cache = candidate_cache
+        self.choices = iter(structure)
+        self.slots: list[Slot] = []
+        self.pending: list[tuple[int, Constraint, _Scope, bool]] = []
+        self.exhausted = exhausted
+
+    def base_candidates(self, features: Mapping[str, tuple[str, ...]],
+                        exclude: Mapping[str, tuple[str, ...]], form: str | None) -> tuple[tuple[int, ...], dict[int, str]]:
+        key = (tuple(sorted(features.items())), tuple(sorted(exclude.items())), form, self.exhausted)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        vocab = self.vocabulary
+        selected: set[int] | None = None
+        for feature, values in features.items():
+            index = vocab.index(feature)
+            matching: set[int] = set()
+            for value in values:
+                matching.update(index.get(value, ()))
+            selected = matching if selected is None else selected & matching
+        if selected is None:
+            selected = set(range(len(vocab)))
+        for feature, values in exclude.items():
+            index = vocab.index(feature)
+            for value in values:
+                selected.difference_update(index.get(value, ()))
+        selected -= self.exhausted
+        words: dict[int, str] = {}
+        for i in sorted(selected):
+            item = vocab.items[i]
+            if form is None:
+                words[i] = item.form
+                continue
+            override = item.values(OVERRIDE_PREFIX + form)
+            word = override[0] if override else inflect(item.lemma, form)
+            if word is not None:
+                words[i] = word
+        result = (tuple(words), words)
+        self.cache[key] = result
+        return result
+
+    def lexical_slot(self, path: str, grammar: str, rule: Lexical, extra: Mapping[str, tuple[str, ...]],
+                     scope: _Scope, line: int | None) -> int:
+        features = dict(rule.features)
+        for feature, values in extra.items():
+            if feature in features:
+                features[feature] = tuple(v for v in features[feature] if v in values)
+            else:
+                features[feature] = values
+        candidates, words = self.base_candidates(features, rule.exclude, rule.form)
+        index = len(self.slots)
+        self.slots.append(Slot(path, grammar, True, candidates, words, line=line))
+        for constraint in rule.constraints:
+            self.pending.append((index, constraint, scope, grammar == "bad"))
+        return index
+
+    def build(self, position: Position, path: str, grammar: str, scope: _Scope,
+              extra: Mapping[str, tuple[str, ...]]) -> Unit:
+        unit = Unit(path, position)
+        rule = position.rule
+        if isinstance(rule, Lexical):
+            unit.slots.append(self.lexical_slot(path, grammar, rule, extra, scope, position.line))
+        elif isinstance(rule, Direct):
+            unit.slots.append(len(self.slots))
+            self.slots.append(Slot(path, grammar, False, options=rule.options, line=position.line))
+        elif isinstance(rule, PhraseRef):
+            alternative = self.template.phrases[rule.name].alternatives[next(self.choices)]
+            inner = _Scope({}, scope)
+            for child_position in alternative:
+                child = self.build(child_position, f"{path}.{child_position.id}", grammar, inner,
+                                   rule.where.get(child_position.id, {}))
+                inner.units[child_position.id] = child
+                unit.slots.extend(child.slots)
+            unit.children = inner.units
+        return unit
+
+    def resolve(self, target: str, scope: _Scope, bad_scope: _Scope | None) -> Unit:
+        parts = target.split(".")
+        if target.startswith(BAD_PREFIX) and bad_scope is not None:
+            parts = parts[1:]
+            unit = bad_scope.units.get(parts[0])
+        else:
+            unit = scope.lookup(parts[0])
+        for part in parts[1:]:
+            if unit is None:
+                break
+            unit = unit.children.get(part)
+        if unit is None:
+            raise PlanError(f"'{target}' names no position")
+        return unit
+
+
+def compile_plan(template: Template, vocabulary: Vocabulary, structure: tuple[int, ...],
+                 candidate_cache: dict, exhausted: frozenset[int] = frozenset()) -> Plan:
+    """Return the plan of one structure, with arc-consistent candidate sets.
+
+    Raises:
+        PlanError: if a reference does not resolve to a lexical position.
+    """
+    builder = _Builder(template, vocabulary, candidate_cache, structure, exhausted)
+    good_scope = _Scope({}, None)
+    good_units: list[Unit] = []
+    for position in template.good:
+        unit = builder.build(position, position.id, "good", good_scope, {})
+        good_scope.units[position.id] = unit
+        good_units.append(unit)
+    # New bad positions see the good grammar's names; `bad.<id>` names a bad position.
+    bad_scope = _Scope({}, None)
+    bad_top = _Scope(good_scope.units, None)
+    good_index = {p.id: i for i, p in enumerate(template.good)}
+    bad_units: list[BadUnit] = []
+    for position in template.bad:
+        rule = position.rule
+        if isinstance(rule, Deletion):
+            bad_units.append(BadUnit("none"))
+        elif isinstance(rule, Reference):
+            target = good_index[rule.target]
+            if rule.form is None:
+                bad_units.append(BadUnit("ref", good_index=target))
+                bad_scope.units[position.id] = good_units[target]
+            else:
+                # A re-inflected reference is a new slot bound to the same item as the good one.
+                alias = Lexical({}, {}, rule.form, (Constraint(rule.target, ("id",), True),))
+                unit = Unit(f"bad.{position.id}", position)
+                unit.slots.append(builder.lexical_slot(unit.path, "bad", alias, {}, bad_top, position.line))
+                bad_units.append(BadUnit("new", unit=unit, good_index=target))
+                bad_scope.units[position.id] = unit
+        else:
+            unit = builder.build(position, f"bad.{position.id}", "bad", bad_top, {})
+            bad_units.append(BadUnit("new", unit=unit))
+            bad_scope.units[position.id] = unit
+    slots = builder.slots
+    for index, constraint, scope, in_bad in builder.pending:
+        unit = builder.resolve(constraint.target, scope, bad_scope if in_bad else None)
+        if len(unit.slots) != 1 or not slots[unit.slots[0]].lexical:
+            raise PlanError(f"'{constraint.target}' is not a single lexical position")
+        other = unit.slots[0]
+        if other == index:
+            raise PlanError(f"'{constraint.target}' refers to the position itself")
+        slots[index].edges.append((other, constraint.features, constraint.agree))
+        slots[other].edges.append((index, constraint.features, constraint.agree))
+        if constraint.agree and IDENTITY_FEATURES.intersection(constraint.features):
+            slots[index].linked_identity = True
+            slots[other].linked_identity = True
+    plan = Plan(structure, slots, good_units, bad_units, [], [], [], [], vocabulary=vocabulary)
+    plan.empty_slot = _arc_consistency(plan)
+    plan.order, plan.earlier = _sampling_order(slots)
+    good_slot_ids = [s for u in good_units for s in u.slots]
+    plan.good_lexical = [s for s in good_slot_ids if slots[s].lexical and not slots[s].linked_identity]
+    bad_ids: list[int] = []
+    for bad_unit in bad_units:
+        if bad_unit.kind == "ref":
+            bad_ids.extend(good_units[bad_unit.good_index].slots)
+        elif bad_unit.kind == "new" and bad_unit.unit is not None:
+            bad_ids.extend(bad_unit.unit.slots)
+    plan.bad_lexical = sorted({s for s in bad_ids if slots[s].lexical and not slots[s].linked_identity})
+    return plan
+
+
+def _signature(plan: Plan, item: int, features: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    assert plan.vocabulary is not None
+    entry = plan.vocabulary.items[item]
+    return tuple(entry.values(f) for f in features)
+
+
+def _arc_consistency(plan: Plan) -> int | None:
+    """Prune candidates without a partner in each linked slot; return a slot left empty, if any."""
+    slots = plan.slots
+    queue = [(i, j, f, a) for i, s in enumerate(slots) for (j, f, a) in s.edges]
+    while queue:
+        index, other, features, agree = queue.pop()
+        slot = slots[index]
+        if not slot.candidates:
+            return index
+        supported: dict[tuple[tuple[str, ...], ...], bool] = {}
+        kept: list[int] = []
+        for candidate in slot.candidates:
+            signature = _signature(plan, candidate, features)
+            ok = supported.get(signature)
+            if ok is None:
+                ok = bool(plan.compatible(other, candidate, features, agree))
+                supported[signature] = ok
+            if ok:
+                kept.append(candidate)
+        if len(kept) != len(slot.candidates):
+            slot.candidates = tuple(kept)
+            plan._value_maps = {k: v for k, v in plan._value_maps.items() if k[0] != index}
+            plan._cache.clear()
+            if not kept:
+                return index
+            queue.extend((j, index, f, a) for (j, f, a) in slot.edges)
+    return None
+
+
+def _sampling_order(slots: list[Slot]) -> tuple[list[int], list[list[tuple[int, tuple[str, ...], bool]]]]:
+    """Return a breadth-first order over the constraint graph and each slot's earlier links."""
+    order: list[int] = []
+    placed = [False] * len(slots)
+    for start in range(len(slots)):
+        if placed[start]:
+            continue
+        placed[start] = True
+        queue = [start]
+        while queue:
+            current = queue.pop(0)
+            order.append(current)
+            for other, _, _ in slots[current].edges:
+                if not placed[other]:
+                    placed[other] = True
+                    queue.append(other)
+    rank = {slot: i for i, slot in enumerate(order)}
+    earlier = [[(o, f, a) for (o, f, a) in slots[i].edges if rank[o] < rank[i]] for i in range(len(slots))]
+    return order, earlier

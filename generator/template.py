@@ -1,0 +1,541 @@
+"""The grammar-template model and its parser: one YAML file becomes one checked Template.
+
+A template holds a good and a bad grammar. Each grammar is a list of positions, and each
+position holds exactly one rule (docs/template-format.md describes the file layout):
+
+- Lexical: feature constraints sampled from the vocabulary (`lexical: {pos: NN}`), optionally
+  inflected (`form: VBZ`); with `matched:` / `mismatched:` it must agree / disagree with another
+  position on named features;
+- Direct: literal strings, one of which is chosen;
+- Phrase: a named, reusable phrase with alternatives, which may nest and recurse;
+- in the bad grammar only: `same`, `copy`, `move` (the word made at a good position) and
+  `delete` (an explicit note that a good position is dropped).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+
+from generator import errors as E
+from generator.errors import Problem, TemplateError
+from generator.source import LocatedDict, LocatedList, SourceError, load_yaml
+
+UniquePolicy = Literal["good", "bad", "pair"]
+ReferenceKind = Literal["same", "copy", "move"]
+
+ID_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$|^[0-9]+$")
+BAD_PREFIX = "bad."
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """Agreement (agree=True) or disagreement with another position on named features."""
+
+    target: str
+    features: tuple[str, ...]
+    agree: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Lexical:
+    """Sample an item whose features match; inflect it to `form` if given."""
+
+    features: Mapping[str, tuple[str, ...]]
+    exclude: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    form: str | None = None
+    constraints: tuple[Constraint, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        if any(not c.agree for c in self.constraints):
+            return "mismatched"
+        return "matched" if self.constraints else "lexical"
+
+
+@dataclass(frozen=True, slots=True)
+class Direct:
+    """Use one of these literal strings."""
+
+    options: tuple[str, ...]
+    kind: str = "direct"
+
+
+@dataclass(frozen=True, slots=True)
+class PhraseRef:
+    """Expand the named phrase; `where` adds feature constraints to its inner positions."""
+
+    name: str
+    where: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    kind: str = "phrase"
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """Bad grammar only: reuse the word made at a good position (re-inflected if `form`)."""
+
+    mode: ReferenceKind
+    target: str
+    form: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.mode
+
+
+@dataclass(frozen=True, slots=True)
+class Deletion:
+    """Bad grammar only: states that a good position is dropped from the bad sentence."""
+
+    target: str
+    kind: str = "delete"
+
+
+Rule = Lexical | Direct | PhraseRef | Reference | Deletion
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """One position of a grammar or phrase alternative: its id, rule and source line."""
+
+    id: str
+    rule: Rule
+    number: int  # 1-based place in its grammar or alternative
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """A named phrase: a list of alternatives, each a list of positions."""
+
+    name: str
+    alternatives: tuple[tuple[Position, ...], ...]
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Generation options a template may set."""
+
+    unique: UniquePolicy = "good"
+    max_item_reuse: int | None = None
+    distinct_words: bool = True
+    capitalize: bool | None = None  # None: the language's default (English yes, Chinese no)
+    max_depth: int = 3
+    attempts_per_pair: int = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """One paradigm: metadata, phrases and the good and bad grammars."""
+
+    uid: str
+    phenomenon: str
+    language: str
+    good: tuple[Position, ...]
+    bad: tuple[Position, ...]
+    phrases: Mapping[str, Phrase] = field(default_factory=dict)
+    options: Options = field(default_factory=Options)
+    description: str = ""
+    source: str = ""
+    version: str = ""
+    vocabulary: str = ""  # path as written in the file (relative to the file)
+    example: Mapping[str, str] = field(default_factory=dict)
+    file: str = ""
+    content_hash: str = ""
+
+    def vocabulary_path(self) -> Path | None:
+        """Return the vocabulary file path resolved against the template's folder."""
+        if not self.vocabulary:
+            return None
+        base = Path(self.file).parent if self.file else Path.cwd()
+        return (base / self.vocabulary).resolve()
+
+
+_TOP_KEYS = {
+    "uid", "version", "phenomenon", "language", "description", "source", "example",
+    "vocabulary", "phrase_files", "phrases", "options", "good", "bad", "notes",
+}
+_RULE_KEYS = {"lexical", "direct", "matched", "mismatched", "phrase", "same", "copy", "move", "delete"}
+_EXTRA_KEYS = {"id", "form", "not", "on", "where", "note"}
+_OPTION_KEYS = {"unique", "max_item_reuse", "distinct_words", "capitalize", "max_depth", "attempts_per_pair"}
+
+
+class _Collector:
+    """Collects problems with the template's file name filled in."""
+
+    def __init__(self, template: str) -> None:
+        self.template = template
+        self.problems: list[Problem] = []
+
+    def add(self, code: str, message: str, *, grammar: str = "", position: str = "",
+            line: int | None = None) -> None:
+        self.problems.append(Problem(code, message, self.template, grammar, position, line))
+
+
+def _suggest(word: str, choices: set[str] | list[str]) -> str:
+    close = difflib.get_close_matches(word, sorted(choices), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _values(raw: Any) -> tuple[str, ...] | None:
+    """Return a feature value or list of values as a tuple of strings, None if not scalar."""
+    if isinstance(raw, list):
+        if not all(isinstance(v, str) for v in raw):
+            return None
+        return tuple(raw)
+    if isinstance(raw, str):
+        return (raw,)
+    return None
+
+
+def _feature_map(raw: Any, col: _Collector, what: str, **loc: Any) -> dict[str, tuple[str, ...]]:
+    if not isinstance(raw, dict):
+        col.add(E.E_FIELD, f"'{what}' must list features and values, like `{what}: {{pos: NN}}`", **loc)
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for key, value in raw.items():
+        values = _values(value)
+        if values is None or not values:
+            col.add(E.E_FIELD, f"feature '{key}' in '{what}' needs a value or a list of values", **loc)
+            continue
+        out[key] = values
+    return out
+
+
+def _constraints(raw: Any, on: Any, agree: bool, col: _Collector, **loc: Any) -> list[Constraint]:
+    word = "matched" if agree else "mismatched"
+    if isinstance(raw, str):
+        features = _values(on)
+        if not features:
+            col.add(E.E_FIELD, f"'{word}: {raw}' needs 'on:' naming the feature(s) to "
+                    f"{'agree' if agree else 'disagree'} on, like `on: number`", **loc)
+            return []
+        return [Constraint(raw, features, agree)]
+    if isinstance(raw, dict):
+        out = []
+        for target, feats in raw.items():
+            features = _values(feats)
+            if not features:
+                col.add(E.E_FIELD, f"'{word}' for '{target}' needs the feature(s) to compare", **loc)
+                continue
+            out.append(Constraint(target, features, agree))
+        return out
+    col.add(E.E_FIELD, f"'{word}' must name a position (`{word}: subj` with `on: number`) "
+            f"or map positions to features (`{word}: {{subj: number}}`)", **loc)
+    return []
+
+
+def _parse_position(raw: Any, number: int, line: int | None, col: _Collector, *,
+                    grammar: str, allow_edits: bool) -> Position | None:
+    loc: dict[str, Any] = {"grammar": grammar, "position": str(number), "line": line}
+    if isinstance(raw, str) or raw is None:
+        col.add(E.E_RULE, f"a position must be a rule such as `{{direct: {raw or 'word'}}}` or "
+                "`{lexical: {pos: NN}}`, not a bare word", **loc)
+        return None
+    if not isinstance(raw, dict):
+        col.add(E.E_RULE, "a position must be a mapping with one rule", **loc)
+        return None
+    assert isinstance(raw, LocatedDict)
+    loc["line"] = raw.line
+    pid = raw.get("id")
+    if pid is not None:
+        if not isinstance(pid, str) or not ID_PATTERN.match(pid):
+            col.add(E.E_FIELD, f"id '{pid}' must be a name of letters, digits and _ "
+                    "(no spaces or dots)", **loc)
+            pid = None
+        else:
+            loc["position"] = f"{number} ({pid})"
+    position_id = pid if pid is not None else str(number)
+    for key in raw:
+        if key not in _RULE_KEYS and key not in _EXTRA_KEYS:
+            col.add(E.E_FIELD, f"unknown key '{key}'{_suggest(key, _RULE_KEYS | _EXTRA_KEYS)}",
+                    **{**loc, "line": raw.line_of(key)})
+    rule_keys = [k for k in raw if k in _RULE_KEYS]
+    if not rule_keys:
+        col.add(E.E_RULE, "this position has no rule: give one of lexical, direct, matched, "
+                "mismatched, phrase" + (", same, copy, move, delete" if allow_edits else ""), **loc)
+        return None
+    edit_keys = [k for k in rule_keys if k in {"same", "copy", "move", "delete"}]
+    form = raw.get("form")
+    if form is not None and not isinstance(form, str):
+        col.add(E.E_FIELD, "'form' must be one inflection tag such as VBZ or NNS", **loc)
+        form = None
+    if edit_keys:
+        if not allow_edits:
+            col.add(E.E_RULE, f"'{edit_keys[0]}' can only be used in the bad grammar", **loc)
+            return None
+        if len(rule_keys) > 1:
+            col.add(E.E_RULE, f"a position has one rule, but this one has {', '.join(rule_keys)}", **loc)
+            return None
+        key = edit_keys[0]
+        target = raw[key]
+        if not isinstance(target, str):
+            col.add(E.E_FIELD, f"'{key}' must name a position of the good grammar, like `{key}: subj`", **loc)
+            return None
+        if key == "delete":
+            return Position(position_id if pid else target, Deletion(target), number, raw.line)
+        return Position(position_id if pid else target, Reference(key, target, form), number, raw.line)
+    if "direct" in rule_keys:
+        if len(rule_keys) > 1:
+            col.add(E.E_RULE, f"a position has one rule, but this one has {', '.join(rule_keys)}", **loc)
+            return None
+        options = _values(raw["direct"])
+        if options is None:
+            col.add(E.E_FIELD, "'direct' must be a word or a list of words", **loc)
+            return None
+        return Position(position_id, Direct(options), number, raw.line)
+    if "phrase" in rule_keys:
+        if len(rule_keys) > 1:
+            col.add(E.E_RULE, f"a position has one rule, but this one has {', '.join(rule_keys)}", **loc)
+            return None
+        name = raw["phrase"]
+        if not isinstance(name, str):
+            col.add(E.E_FIELD, "'phrase' must be the name of a phrase", **loc)
+            return None
+        where: dict[str, dict[str, tuple[str, ...]]] = {}
+        raw_where = raw.get("where")
+        if raw_where is not None:
+            if not isinstance(raw_where, dict):
+                col.add(E.E_FIELD, "'where' must map inner positions to features, like "
+                        "`where: {head: {number: pl}}`", **loc)
+            else:
+                for inner, feats in raw_where.items():
+                    where[inner] = _feature_map(feats, col, f"where: {inner}", **loc)
+        return Position(position_id, PhraseRef(name, where), number, raw.line)
+    # Lexical, possibly with agreement constraints.
+    features: dict[str, tuple[str, ...]] = {}
+    if "lexical" in raw:
+        features = _feature_map(raw["lexical"], col, "lexical", **loc)
+    exclude = _feature_map(raw["not"], col, "not", **loc) if "not" in raw else {}
+    constraints: list[Constraint] = []
+    on = raw.get("on")
+    if "matched" in raw and "mismatched" in raw and isinstance(raw["matched"], str) \
+            and isinstance(raw["mismatched"], str):
+        col.add(E.E_FIELD, "with both 'matched' and 'mismatched', write each as a mapping "
+                "(`matched: {subj: number}`) so it is clear which features 'on' means", **loc)
+    else:
+        if "matched" in raw:
+            constraints += _constraints(raw["matched"], on, True, col, **loc)
+        if "mismatched" in raw:
+            constraints += _constraints(raw["mismatched"], on, False, col, **loc)
+    if on is not None and not any(isinstance(raw.get(k), str) for k in ("matched", "mismatched")):
+        col.add(E.E_FIELD, "'on' only goes with `matched: <position>` or `mismatched: <position>`", **loc)
+    if not features and not constraints:
+        col.add(E.E_RULE, "a lexical position needs at least one feature, like `lexical: {pos: NN}`", **loc)
+        return None
+    return Position(position_id, Lexical(features, exclude, form, tuple(constraints)), number, raw.line)
+
+
+def _parse_positions(raw: Any, col: _Collector, *, grammar: str, allow_edits: bool,
+                     line: int | None) -> tuple[Position, ...]:
+    if not isinstance(raw, list) or not raw:
+        col.add(E.E_FIELD, f"the {grammar} grammar must be a non-empty list of positions"
+                if grammar in ("good", "bad") else "each alternative must be a non-empty list of positions",
+                grammar=grammar, line=line)
+        return ()
+    assert isinstance(raw, LocatedList)
+    out: list[Position] = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(raw):
+        pos = _parse_position(item, i + 1, raw.item_lines[i], col, grammar=grammar, allow_edits=allow_edits)
+        if pos is None:
+            continue
+        explicit = isinstance(item, dict) and item.get("id") is not None
+        if pos.id in seen and (explicit or not isinstance(pos.rule, Reference | Deletion)):
+            col.add(E.E_DUPLICATE_ID, f"id '{pos.id}' is already used by position {seen[pos.id]}",
+                    grammar=grammar, position=str(i + 1), line=pos.line)
+        seen.setdefault(pos.id, i + 1)
+        out.append(pos)
+    return tuple(out)
+
+
+def _parse_phrases(raw: Any, col: _Collector, *, origin: str) -> dict[str, Phrase]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        col.add(E.E_FIELD, f"{origin} must map phrase names to lists of alternatives")
+        return {}
+    assert isinstance(raw, LocatedDict)
+    out: dict[str, Phrase] = {}
+    for name, alts in raw.items():
+        line = raw.line_of(name)
+        if not isinstance(alts, list) or not alts:
+            col.add(E.E_FIELD, "a phrase must be a list of alternatives, each a list of positions",
+                    grammar=f"phrase {name}", line=line)
+            continue
+        assert isinstance(alts, LocatedList)
+        parsed = []
+        for j, alt in enumerate(alts):
+            positions = _parse_positions(alt, col, grammar=f"phrase {name}, alternative {j + 1}",
+                                         allow_edits=False, line=alts.item_lines[j])
+            if positions:
+                parsed.append(positions)
+        out[name] = Phrase(name, tuple(parsed), line)
+    return out
+
+
+def _parse_options(raw: Any, col: _Collector) -> Options:
+    if raw is None:
+        return Options()
+    if not isinstance(raw, dict):
+        col.add(E.E_FIELD, "'options' must be a mapping")
+        return Options()
+    assert isinstance(raw, LocatedDict)
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        line = raw.line_of(key)
+        if key not in _OPTION_KEYS:
+            col.add(E.E_FIELD, f"unknown option '{key}'{_suggest(key, _OPTION_KEYS)}", line=line)
+        elif key == "unique":
+            if value not in ("good", "bad", "pair"):
+                col.add(E.E_FIELD, "'unique' must be good, bad or pair", line=line)
+            else:
+                values[key] = value
+        elif key in ("distinct_words", "capitalize"):
+            low = str(value).lower()
+            if low not in ("true", "false", "yes", "no"):
+                col.add(E.E_FIELD, f"'{key}' must be true or false", line=line)
+            else:
+                values[key] = low in ("true", "yes")
+        else:
+            if value is None and key == "max_item_reuse":
+                values[key] = None
+                continue
+            try:
+                number = int(str(value))
+            except ValueError:
+                number = 0
+            if number < 1:
+                col.add(E.E_FIELD, f"'{key}' must be a whole number of at least 1", line=line)
+            else:
+                values[key] = number
+    return Options(**values)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def parse_template(data: Any, *, file: str = "", extra_phrases: Mapping[str, Phrase] | None = None,
+                   phrase_sources: Any = None) -> Template:
+    """Return the Template described by parsed YAML `data` (from `source.load_yaml`).
+
+    Raises:
+        TemplateError: with every structural problem found, each naming its line and position.
+    """
+    name = Path(file).name if file else "template"
+    col = _Collector(name)
+    if not isinstance(data, dict):
+        col.add(E.E_SYNTAX, "a template file must be a mapping with uid, good and bad")
+        raise TemplateError(col.problems)
+    assert isinstance(data, LocatedDict)
+    for key in data:
+        if key not in _TOP_KEYS:
+            col.add(E.E_FIELD, f"unknown field '{key}'{_suggest(key, _TOP_KEYS)}", line=data.line_of(key))
+    text: dict[str, str] = {}
+    for key in ("uid", "phenomenon", "language", "description", "source", "vocabulary", "version"):
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            col.add(E.E_FIELD, f"'{key}' must be text", line=data.line_of(key))
+            value = None
+        text[key] = (value or "").strip()
+    for key in ("uid", "phenomenon", "language"):
+        if not text[key]:
+            col.add(E.E_FIELD, f"the template needs '{key}'", line=data.line)
+    if text["uid"] and not ID_PATTERN.match(text["uid"]):
+        col.add(E.E_FIELD, "'uid' must be letters, digits and _ only", line=data.line_of("uid"))
+    example = data.get("example") or {}
+    if not isinstance(example, dict) or not all(isinstance(v, str) for v in example.values()):
+        col.add(E.E_FIELD, "'example' must be `{good: ..., bad: ...}`", line=data.line_of("example"))
+        example = {}
+    phrases = dict(extra_phrases or {})
+    for pname, phrase in _parse_phrases(data.get("phrases"), col, origin="'phrases'").items():
+        if pname in phrases:
+            col.add(E.E_DUPLICATE_ID, f"phrase '{pname}' is defined twice (here and in a phrase file)",
+                    line=phrase.line)
+        phrases[pname] = phrase
+    good = _parse_positions(data.get("good"), col, grammar="good", allow_edits=False,
+                            line=data.line_of("good"))
+    bad = _parse_positions(data.get("bad"), col, grammar="bad", allow_edits=True,
+                           line=data.line_of("bad"))
+    options = _parse_options(data.get("options"), col)
+    if col.problems:
+        raise TemplateError(col.problems)
+    canonical = {k: _plain(v) for k, v in data.items() if k not in ("notes",)}
+    canonical["phrase_sources"] = _plain(phrase_sources)
+    content_hash = hashlib.sha256(orjson.dumps(canonical, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+    return Template(
+        uid=text["uid"], phenomenon=text["phenomenon"], language=text["language"],
+        good=good, bad=bad, phrases=phrases, options=options, description=text["description"],
+        source=text["source"], version=text["version"], vocabulary=text["vocabulary"],
+        example=dict(example), file=file, content_hash=content_hash,
+    )
+
+
+def template_from_text(text: str, *, file: str = "", base_dir: Path | None = None) -> Template:
+    """Return the Template in YAML `text`; phrase files resolve against `base_dir`.
+
+    Raises:
+        TemplateError: if the text is not YAML, or the template or a phrase file is malformed.
+    """
+    name = Path(file).name if file else "template"
+    try:
+        data = load_yaml(text)
+    except SourceError as exc:
+        raise TemplateError([Problem(E.E_SYNTAX, str(exc), name, line=exc.line)]) from None
+    extra: dict[str, Phrase] = {}
+    sources: list[Any] = []
+    if isinstance(data, dict) and data.get("phrase_files") is not None:
+        files = data["phrase_files"]
+        files = [files] if isinstance(files, str) else files
+        base = base_dir or (Path(file).parent if file else Path.cwd())
+        problems: list[Problem] = []
+        for rel in files if isinstance(files, list) else []:
+            path = base / str(rel)
+            try:
+                phrase_data = load_yaml(path.read_text(encoding="utf-8"))
+            except FileNotFoundError:
+                problems.append(Problem(E.E_FIELD, f"phrase file '{rel}' does not exist", name,
+                                        line=data.line_of("phrase_files")))
+                continue
+            except SourceError as exc:
+                problems.append(Problem(E.E_SYNTAX, str(exc), path.name, line=exc.line))
+                continue
+            col = _Collector(path.name)
+            for pname, phrase in _parse_phrases(phrase_data, col, origin=f"phrase file '{rel}'").items():
+                if pname in extra:
+                    col.add(E.E_DUPLICATE_ID, f"phrase '{pname}' is defined in two phrase files",
+                            line=phrase.line)
+                extra[pname] = phrase
+            problems += col.problems
+            sources.append(_plain(phrase_data))
+        if problems:
+            raise TemplateError(problems)
+    return parse_template(data, file=file, extra_phrases=extra, phrase_sources=sources or None)
+
+
+def load_template(path: str | Path) -> Template:
+    """Return the Template stored in the YAML file at `path`.
+
+    Raises:
+        TemplateError: if the file cannot be read or is malformed.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = "it is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc.strerror
+        raise TemplateError([Problem(E.E_SYNTAX, f"cannot read the file: {reason}", path.name)]) from None
+    return template_from_text(text, file=str(path))

@@ -1,0 +1,1 @@
+"""Language-model scorers and metrics (later issue); importing it never imports torch."""
