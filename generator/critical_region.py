@@ -128,7 +128,7 @@ def template_edits(template: Template) -> tuple[list[Edit], list[Problem]]:
     edits: list[Edit] = []
     bounds = [(-1, -1), *[(g, j) for j, g in anchors], (n_good, n_bad)]
     for (g0, j0), (g1, j1) in zip(bounds, bounds[1:], strict=False):
-        if 0 <= g0 and isinstance(template.bad[j0].rule, Reference) and template.bad[j0].rule.form:
+        if g0 >= 0 and isinstance(template.bad[j0].rule, Reference) and template.bad[j0].rule.form:
             edits.append(Edit("substitution", (g0,), (j0,), g0, j0))
         gap_good = [g for g in range(g0 + 1, g1) if g not in referenced]
         gap_new = [j for j in range(j0 + 1, j1) if not isinstance(template.bad[j].rule, Reference | Deletion)]

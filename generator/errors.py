@@ -80,3 +80,14 @@ class GenerationError(Exception):
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
         super().__init__(str(problem))
+
+
+def did_you_mean(word: str, choices: object) -> str:
+    """Return " (did you mean 'x'?)" for the closest of `choices` (case-insensitive), or ""."""
+    import difflib
+
+    by_lower: dict[str, str] = {}
+    for choice in sorted(str(c) for c in choices):  # type: ignore[attr-defined]
+        by_lower.setdefault(choice.lower(), choice)
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1)
+    return f" (did you mean '{by_lower[close[0]]}'?)" if close else ""

@@ -18,6 +18,7 @@ from generator.critical_region import Edit, SideSpan, span_of, template_edits
 from generator.errors import GenerationError, Problem, TemplateError
 from generator.language import language_rules
 from generator.plan import Plan, choose_structure, compile_plan, enumerate_structures, phrase_needs
+from generator.seen import DigestSet
 from generator.template import Template
 from generator.validate import validate
 from vocab.lexicon import Vocabulary
@@ -97,7 +98,7 @@ class Generator:
         plan = self._plans.get(structure)
         if plan is None:
             plan = compile_plan(self.template, self.vocabulary, structure, self._candidate_cache,
-                                self._exhausted)
+                                self._exhausted, self.language.tokenize)
             self._plans[structure] = plan
         return plan
 
@@ -119,8 +120,22 @@ class Generator:
             plan = self.plan(structure)
             count, plan_exact = count_plan(plan, policy_slots(plan, policy))
             total += count
-            exact = exact and plan_exact
+            exact = exact and plan_exact and not self._repeats_possible(plan)
         return Capacity(total, exact and structures == 1, True, structures)
+
+    def _repeats_possible(self, plan: Plan) -> bool:
+        """Return whether the repeated-word rule can remove combinations the count includes."""
+        if not self.template.options.distinct_words:
+            return False
+        items = self.vocabulary.items
+        for lexical in (plan.good_lexical, plan.bad_lexical):
+            seen: set[str] = set()
+            for s in lexical:
+                lemmas = {items[c].lemma for c in plan.slots[s].candidates}
+                if seen & lemmas:
+                    return True
+                seen |= lemmas
+        return False
 
     # -- generation --------------------------------------------------------------------------
     def pairs(self, n: int, seed: int, *, unique: str | None = None,
@@ -143,7 +158,7 @@ class Generator:
                 "loosen the constraints, or ask for fewer", name))
         rng = random.Random(derive_seed(seed, template.uid))
         budget = max(MIN_ATTEMPTS, n * template.options.attempts_per_pair)
-        seen: set[bytes] = set()
+        seen = DigestSet()
         uses: Counter[int] = Counter()
         cap = template.options.max_item_reuse
         id_prefix = f"{template.uid}:{template.content_hash}:{self.vocabulary.version}:{seed}:"
@@ -154,18 +169,19 @@ class Generator:
             structure = choose_structure(template, self.need, rng)
             plan = self.plan(structure)
             if plan.empty_slot is not None:
-                stats.rejected["dead_end"] += 1
+                stats.rejected["reuse_cap" if self._exhausted else "dead_end"] += 1
                 continue
             values = plan.sample(rng)
             if values is None:
-                stats.rejected["dead_end"] += 1
+                stats.rejected["reuse_cap" if self._exhausted else "dead_end"] += 1
                 continue
             reason, pair = self._make(plan, values, stats.produced, id_prefix)
             if pair is None:
                 stats.rejected[reason] += 1
                 continue
-            key = {"good": pair.good, "bad": pair.bad, "pair": pair.good + "\x00" + pair.bad}[policy]
-            digest = hashlib.blake2b(key.encode(), digest_size=12).digest()
+            key = pair.good if policy == "good" else pair.bad if policy == "bad" else \
+                pair.good + "\x00" + pair.bad
+            digest = DigestSet.digest(key)
             if digest in seen:
                 stats.rejected["duplicate"] += 1
                 continue
@@ -195,24 +211,24 @@ class Generator:
                 lemmas = {items[values[s]].lemma for s in lexical}
                 if len(lemmas) < len(lexical):
                     return "repeated_word", None
-        tokenize = self.language.tokenize
+        tokens_of = plan.tokens
         good_tokens: list[str] = []
         good_spans: list[tuple[int, int]] = []
-        for unit in plan.good_units:
+        for unit_slots in plan.good_layout:
             start = len(good_tokens)
-            for s in unit.slots:
-                good_tokens.extend(tokenize(plan.word(s, values[s])))
+            for s in unit_slots:
+                good_tokens.extend(tokens_of(s, values[s]))
             good_spans.append((start, len(good_tokens)))
         bad_tokens: list[str] = []
         bad_spans: list[tuple[int, int]] = []
-        for bad_unit in plan.bad_units:
+        for good_index, unit_slots in plan.bad_layout:
             start = len(bad_tokens)
-            if bad_unit.kind == "ref":
-                g0, g1 = good_spans[bad_unit.good_index]
+            if good_index >= 0:
+                g0, g1 = good_spans[good_index]
                 bad_tokens.extend(good_tokens[g0:g1])
-            elif bad_unit.unit is not None:
-                for s in bad_unit.unit.slots:
-                    bad_tokens.extend(tokenize(plan.word(s, values[s])))
+            else:
+                for s in unit_slots:
+                    bad_tokens.extend(tokens_of(s, values[s]))
             bad_spans.append((start, len(bad_tokens)))
         good = self.language.render(good_tokens, self.capitalize)
         bad = self.language.render(bad_tokens, self.capitalize)
@@ -231,9 +247,8 @@ class Generator:
                                  self.good_ids)
             region.append((edit, g, b, source))
         fillers: dict[str, dict[str, str]] = {"good": {}, "bad": {}}
-        for s, slot in enumerate(plan.slots):
-            if slot.lexical:
-                fillers[slot.grammar][slot.path] = items[values[s]].id
+        for s, grammar, path in plan.lexical_paths:
+            fillers[grammar][path] = items[values[s]].id
         item_id = hashlib.blake2b(f"{id_prefix}{index}".encode(), digest_size=8).hexdigest()
         return "", Pair(index, item_id, good.text, bad.text, good.tokens, bad.tokens, tuple(region),
                         fillers, plan.structure)

@@ -2,8 +2,8 @@
 
 LemmInflect's dictionary lists several forms for some lemmas, and its first is sometimes a
 rule-made form that is no real word ("informations"). Of the dictionary forms we take the one
-most frequent in real text (wordfreq); a plural that equals its singular ("information",
-"advice") shows no number and is refused, so agreement paradigms never get a mass noun.
+most frequent in real text (wordfreq). A plural that equals its singular, or that is far rarer
+than it ("informations", "advices"), is refused, so agreement paradigms never get a mass noun.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ TAGS: frozenset[str] = frozenset(
 )
 # Tags whose form depends on person or number the tag cannot say ("was"/"were").
 _AMBIGUOUS = {("be", "VBD")}
-OVERRIDE_PREFIX = "form_"  # a vocabulary feature form_VBD = "went" beats LemmInflect
+OVERRIDE_PREFIX = "form_"
+MASS_NOUN_GAP = 2.0  # zipf units: "advices" is 2.1 below "advice", "dogs" 0.8 below "dog"  # a vocabulary feature form_VBD = "went" beats LemmInflect
 
 
 @lru_cache(maxsize=200_000)
@@ -34,10 +35,14 @@ def inflect(lemma: str, tag: str) -> str | None:
         form = "are"
     else:
         forms = lemminflect.getInflection(head, tag, inflect_oov=False)
+        if tag == "NNS":
+            # The dictionary lists the singular among the plurals of nouns also used uncountably;
+            # a plural far rarer than its singular ("informations") is not real usage.
+            plurals = [f for f in forms if f != head]
+            forms = tuple(f for f in plurals
+                          if zipf_frequency(f, "en") >= zipf_frequency(head, "en") - MASS_NOUN_GAP)
         if not forms:
             return None
         form = max(forms, key=lambda f: (zipf_frequency(f, "en"), -forms.index(f)))
-    if tag == "NNS" and form == head:
-        return None
     words[head_index] = form
     return " ".join(words)

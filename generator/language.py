@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 
 # English tokens written without a space before them.
 _NO_SPACE_BEFORE = frozenset({".", ",", "?", "!", ";", ":", "'s", "'", "n't", "'re", "'ve", "'ll",
@@ -60,23 +61,27 @@ class LanguageRules:
 
     def render(self, tokens: list[str], capitalize: bool) -> Rendered:
         """Return the sentence made of `tokens`, with the character span of each token."""
-        parts: list[str] = []
-        offsets: list[tuple[int, int]] = []
-        length = 0
-        previous = ""
+        if capitalize and tokens and tokens[0]:
+            first = tokens[0]
+            tokens = [first[0].upper() + first[1:], *tokens[1:]]
+        if not tokens:
+            return Rendered("", (), ())
         sep = self.separator
-        for i, token in enumerate(tokens):
-            if i and sep and token not in _NO_SPACE_BEFORE and previous not in _NO_SPACE_AFTER:
-                parts.append(sep)
-                length += len(sep)
-            if i == 0 and capitalize and token:
-                token = token[0].upper() + token[1:]
-            parts.append(token)
-            offsets.append((length, length + len(token)))
-            length += len(token)
-            previous = token
-        return Rendered("".join(parts), tuple(tokens) if not capitalize or not tokens else
-                        (parts[0],) + tuple(tokens[1:]), tuple(offsets))
+        if sep:
+            gaps = [""] + [
+                "" if token in _NO_SPACE_BEFORE or previous in _NO_SPACE_AFTER else sep
+                for previous, token in zip(tokens, tokens[1:], strict=False)
+            ]
+            pieces = [piece for pair in zip(gaps, tokens, strict=True) for piece in pair]
+            widths = [len(piece) for piece in pieces]
+        else:
+            pieces = tokens
+            widths = [len(token) for token in tokens]
+        ends = list(accumulate(widths))
+        step = 2 if sep else 1
+        offsets = tuple((end - widths[i], end) for i, end in zip(range(step - 1, len(ends), step),
+                                                                 ends[step - 1::step], strict=True))
+        return Rendered("".join(pieces), tuple(tokens), offsets)
 
 
 _LANGUAGES = {

@@ -11,7 +11,7 @@ on constraint trees: agreement is solved over indexed candidate sets, not by sam
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from generator.inflection import OVERRIDE_PREFIX, inflect
@@ -83,8 +83,14 @@ class Plan:
     good_lexical: list[int]  # lexical slots in the good sentence, for the distinct-word check
     bad_lexical: list[int]
     empty_slot: int | None = None  # a slot left with no candidate: the structure is unusable
+    good_layout: list[list[int]] = field(default_factory=list)  # slots of each good unit
+    bad_layout: list[tuple[int, list[int]]] = field(default_factory=list)  # (good unit or -1, slots)
+    lexical_paths: list[tuple[int, str, str]] = field(default_factory=list)  # (slot, grammar, path)
+    _tokens: list[dict[int, tuple[str, ...]]] = field(default_factory=list)
+    tokenize: Callable[[str], tuple[str, ...]] | None = None
     _cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = field(default_factory=dict)
     _value_maps: dict[tuple[int, str], dict[str, frozenset[int]]] = field(default_factory=dict)
+    _shared: dict[tuple, tuple[int, ...]] = field(default_factory=dict)
     vocabulary: Vocabulary | None = None
 
     def value_map(self, slot_index: int, feature: str) -> dict[str, frozenset[int]]:
@@ -134,13 +140,22 @@ class Plan:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        result: set[int] | None = None
-        for other, features, agree in links:
-            allowed = self.compatible(slot_index, assignment[other], features, agree)
-            result = allowed if result is None else result & allowed
-            if not result:
-                break
-        found = tuple(sorted(result or ()))
+        # Compatibility depends only on the partners' feature values, so partners with equal
+        # values share one candidate tuple (memory stays bounded by the distinct values).
+        assert self.vocabulary is not None
+        items = self.vocabulary.items
+        signature = (slot_index, tuple((tuple(items[assignment[other]].values(f) for f in features), agree)
+                                       for other, features, agree in links))
+        found = self._shared.get(signature)
+        if found is None:
+            result: set[int] | None = None
+            for other, features, agree in links:
+                allowed = self.compatible(slot_index, assignment[other], features, agree)
+                result = allowed if result is None else result & allowed
+                if not result:
+                    break
+            found = tuple(sorted(result or ()))
+            self._shared[signature] = found
         if len(self._cache) > 200_000:
             self._cache.clear()
         self._cache[key] = found
@@ -160,6 +175,16 @@ class Plan:
             else:
                 assignment[index] = int(rng.random() * len(slot.options))
         return assignment
+
+    def tokens(self, slot_index: int, value: int) -> tuple[str, ...]:
+        """Return the word tokens a slot shows for its sampled value (cached)."""
+        cache = self._tokens[slot_index]
+        found = cache.get(value)
+        if found is None:
+            assert self.tokenize is not None
+            found = self.tokenize(self.word(slot_index, value))
+            cache[value] = found
+        return found
 
     def word(self, slot_index: int, value: int) -> str:
         """Return the text a slot shows for its sampled value."""
@@ -363,7 +388,8 @@ class _Builder:
 
 
 def compile_plan(template: Template, vocabulary: Vocabulary, structure: tuple[int, ...],
-                 candidate_cache: dict, exhausted: frozenset[int] = frozenset()) -> Plan:
+                 candidate_cache: dict, exhausted: frozenset[int] = frozenset(),
+                 tokenize: Callable[[str], tuple[str, ...]] | None = None) -> Plan:
     """Return the plan of one structure, with arc-consistent candidate sets.
 
     Raises:
@@ -426,6 +452,12 @@ def compile_plan(template: Template, vocabulary: Vocabulary, structure: tuple[in
         elif bad_unit.kind == "new" and bad_unit.unit is not None:
             bad_ids.extend(bad_unit.unit.slots)
     plan.bad_lexical = sorted({s for s in bad_ids if slots[s].lexical and not slots[s].linked_identity})
+    plan.good_layout = [unit.slots for unit in good_units]
+    plan.bad_layout = [(b.good_index if b.kind == "ref" else -1, b.unit.slots if b.unit else [])
+                       for b in bad_units]
+    plan.lexical_paths = [(i, slot.grammar, slot.path) for i, slot in enumerate(slots) if slot.lexical]
+    plan._tokens = [{} for _ in slots]
+    plan.tokenize = tokenize or (lambda text: tuple(text.split()))
     return plan
 
 
@@ -458,6 +490,7 @@ def _arc_consistency(plan: Plan) -> int | None:
             slot.candidates = tuple(kept)
             plan._value_maps = {k: v for k, v in plan._value_maps.items() if k[0] != index}
             plan._cache.clear()
+            plan._shared.clear()
             if not kept:
                 return index
             queue.extend((j, index, f, a) for (j, f, a) in slot.edges)

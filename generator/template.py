@@ -14,7 +14,6 @@ position holds exactly one rule (docs/template-format.md describes the file layo
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import re
 from collections.abc import Mapping
@@ -25,7 +24,7 @@ from typing import Any, Literal
 import orjson
 
 from generator import errors as E
-from generator.errors import Problem, TemplateError
+from generator.errors import Problem, TemplateError, did_you_mean
 from generator.source import LocatedDict, LocatedList, SourceError, load_yaml
 
 UniquePolicy = Literal["good", "bad", "pair"]
@@ -180,9 +179,6 @@ class _Collector:
         self.problems.append(Problem(code, message, self.template, grammar, position, line))
 
 
-def _suggest(word: str, choices: set[str] | list[str]) -> str:
-    close = difflib.get_close_matches(word, sorted(choices), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _values(raw: Any) -> tuple[str, ...] | None:
@@ -256,7 +252,7 @@ def _parse_position(raw: Any, number: int, line: int | None, col: _Collector, *,
     position_id = pid if pid is not None else str(number)
     for key in raw:
         if key not in _RULE_KEYS and key not in _EXTRA_KEYS:
-            col.add(E.E_FIELD, f"unknown key '{key}'{_suggest(key, _RULE_KEYS | _EXTRA_KEYS)}",
+            col.add(E.E_FIELD, f"unknown key '{key}'{did_you_mean(key, _RULE_KEYS | _EXTRA_KEYS)}",
                     **{**loc, "line": raw.line_of(key)})
     rule_keys = [k for k in raw if k in _RULE_KEYS]
     if not rule_keys:
@@ -393,7 +389,7 @@ def _parse_options(raw: Any, col: _Collector) -> Options:
     for key, value in raw.items():
         line = raw.line_of(key)
         if key not in _OPTION_KEYS:
-            col.add(E.E_FIELD, f"unknown option '{key}'{_suggest(key, _OPTION_KEYS)}", line=line)
+            col.add(E.E_FIELD, f"unknown option '{key}'{did_you_mean(key, _OPTION_KEYS)}", line=line)
         elif key == "unique":
             if value not in ("good", "bad", "pair"):
                 col.add(E.E_FIELD, "'unique' must be good, bad or pair", line=line)
@@ -443,7 +439,7 @@ def parse_template(data: Any, *, file: str = "", extra_phrases: Mapping[str, Phr
     assert isinstance(data, LocatedDict)
     for key in data:
         if key not in _TOP_KEYS:
-            col.add(E.E_FIELD, f"unknown field '{key}'{_suggest(key, _TOP_KEYS)}", line=data.line_of(key))
+            col.add(E.E_FIELD, f"unknown field '{key}'{did_you_mean(key, _TOP_KEYS)}", line=data.line_of(key))
     text: dict[str, str] = {}
     for key in ("uid", "phenomenon", "language", "description", "source", "vocabulary", "version"):
         value = data.get(key)

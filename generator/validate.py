@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from generator import errors as E
 from generator.critical_region import template_edits
-from generator.errors import Problem
+from generator.errors import Problem, did_you_mean
 from generator.inflection import OVERRIDE_PREFIX, TAGS
 from generator.plan import PlanError, compile_plan, enumerate_structures, phrase_needs
 from generator.template import (
@@ -27,9 +26,6 @@ from vocab.lexicon import FeatureValueError, Vocabulary
 STRUCTURES_CHECKED = 200
 
 
-def _suggest(word: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, sorted(choices), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _walk(template: Template) -> Iterable[tuple[str, Position, Sequence[Position]]]:
@@ -61,7 +57,7 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
         for feature, values in features.items():
             if feature not in known:
                 problems.append(Problem(E.E_UNKNOWN_FEATURE, f"'{feature}' in {what} is not a feature "
-                                        f"of vocabulary '{vocabulary.name}'{_suggest(feature, known)}",
+                                        f"of vocabulary '{vocabulary.name}'{did_you_mean(feature, known)}",
                                         name, grammar, str(position.number), position.line))
                 continue
             spec = schema.spec(feature)
@@ -79,7 +75,7 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
                     choices = ", ".join(sorted(observed)[:12])
                     problems.append(Problem(
                         E.E_UNKNOWN_VALUE,
-                        f"no item has {feature} = '{value}'{_suggest(canonical, observed)}; "
+                        f"no item has {feature} = '{value}'{did_you_mean(canonical, observed)}; "
                         f"values in the vocabulary: {choices}", name, grammar, str(position.number),
                         position.line))
                     continue
@@ -95,7 +91,7 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
                     if feature not in known:
                         problems.append(Problem(
                             E.E_UNKNOWN_FEATURE, f"'{feature}' (to {'agree' if constraint.agree else 'disagree'}"
-                            f" on) is not a feature of vocabulary '{vocabulary.name}'{_suggest(feature, known)}",
+                            f" on) is not a feature of vocabulary '{vocabulary.name}'{did_you_mean(feature, known)}",
                             name, grammar, str(position.number), position.line))
             if rule.form is not None and rule.form not in TAGS and not any(
                     OVERRIDE_PREFIX + rule.form in item.features for item in vocabulary.items[:2000]):
@@ -177,7 +173,7 @@ def _check_references(template: Template, name: str) -> list[Problem]:
         elif isinstance(rule, PhraseRef):
             if rule.name not in phrases:
                 problems.append(Problem(E.E_UNKNOWN_PHRASE, f"there is no phrase '{rule.name}'"
-                                        f"{_suggest(rule.name, phrases)}", name, grammar,
+                                        f"{did_you_mean(rule.name, phrases)}", name, grammar,
                                         str(position.number), position.line))
                 return
             for inner in rule.where:
@@ -208,7 +204,7 @@ def _check_references(template: Template, name: str) -> list[Problem]:
         else:
             found = scope.lookup(parts[0])
         if found is None:
-            return f"'{target}' names no position{_suggest(parts[0] if parts else target, _visible(scope))}"
+            return f"'{target}' names no position{did_you_mean(parts[0] if parts else target, _visible(scope))}"
         if isinstance(found.rule, Reference):
             return f"'{target}' is a reused word; refer to the good position '{found.rule.target}' instead"
         return resolve_tail(found, parts[1:])

@@ -1,0 +1,230 @@
+"""Generation: reproducibility, uniqueness policies, capacity, shortfalls, languages, output."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from generator import errors as E
+from generator.errors import GenerationError
+from generator.generate import Generator
+from generator.inflection import inflect
+from tests.generator.builders import build, generator_for
+from vocab.lexicon import Vocabulary
+
+HEAD = "uid: gen\nphenomenon: subject_verb_agreement\nlanguage: en\n"
+
+AGREEMENT = HEAD + """\
+good:
+  - {id: det, lexical: {pos: DT}}
+  - {id: noun, lexical: {pos: NN}, form: NN}
+  - {id: verb, lexical: {pos: VB}, form: VBZ}
+  - {direct: "."}
+bad:
+  - {same: det}
+  - {same: noun}
+  - {same: verb, form: VBP}
+  - {same: "4"}
+"""
+
+
+def lines(generator: Generator, n: int, seed: int) -> bytes:
+    return b"".join(generator.jsonl_lines(n, seed))
+
+
+def test_generate_is_byte_identical_for_a_seed(en_vocab: Vocabulary) -> None:
+    first = lines(generator_for(AGREEMENT, en_vocab), 40, 11)
+    second = lines(generator_for(AGREEMENT, en_vocab), 40, 11)
+    assert first == second
+    assert lines(generator_for(AGREEMENT, en_vocab), 40, 12) != first
+
+
+def test_generate_pair_ids_are_deterministic_and_distinct(en_vocab: Vocabulary) -> None:
+    records = [orjson.loads(x) for x in lines(generator_for(AGREEMENT, en_vocab), 30, 1).splitlines()]
+    assert [r["pairID"] for r in records] == [str(i) for i in range(30)]
+    assert len({r["item_id"] for r in records}) == 30
+
+
+def test_generate_good_sentences_unique_by_default(en_vocab: Vocabulary) -> None:
+    pairs = list(generator_for(AGREEMENT, en_vocab).pairs(60, 2))
+    assert len({p.good for p in pairs}) == 60
+    assert all(p.good != p.bad for p in pairs)
+
+
+def test_generate_unique_pair_policy_allows_repeated_good(en_vocab: Vocabulary) -> None:
+    text = HEAD + """\
+good:
+  - {id: noun, lexical: {pos: NN, animate: "0"}}
+bad:
+  - {id: other, lexical: {pos: NN, animate: "1"}}
+"""
+    generator = generator_for(text, en_vocab)
+    assert generator.capacity("good").count == 3
+    assert generator.capacity("pair").count == 15
+    pairs = list(generator.pairs(15, 0, unique="pair"))
+    assert len({(p.good, p.bad) for p in pairs}) == 15 and len({p.good for p in pairs}) == 3
+    with pytest.raises(GenerationError) as caught:
+        list(generator.pairs(4, 0))
+    assert caught.value.problem.code == E.E_SHORTFALL
+    assert "at most 3 different good sentences" in str(caught.value)
+
+
+def test_generate_capacity_counts_agreement_exactly(en_vocab: Vocabulary) -> None:
+    text = HEAD + """\
+options: {distinct_words: false}
+good:
+  - {id: det, lexical: {pos: DT}}
+  - {id: adj, lexical: {pos: JJ}}
+  - {id: det2, matched: det, on: number, lexical: {pos: DT}}
+bad:
+  - {same: det}
+  - {same: adj}
+  - {mismatched: det, on: number, lexical: {pos: DT}}
+"""
+    capacity = generator_for(text, en_vocab).capacity()
+    # det: 4 choices; det2 agrees in number: 2 each; adj: 3 => 24
+    assert capacity.count == 24 and capacity.exact and capacity.complete
+
+
+def test_generate_mismatch_really_disagrees(en_vocab: Vocabulary) -> None:
+    text = HEAD + """\
+good:
+  - {id: d1, lexical: {pos: DT}}
+  - {id: d2, matched: d1, on: number, lexical: {pos: DT}}
+bad:
+  - {same: d1}
+  - {id: d3, mismatched: d1, on: number, lexical: {pos: DT}}
+"""
+    number = {"this": "sg", "that": "sg", "these": "pl", "those": "pl"}
+    for pair in generator_for(text, en_vocab).pairs(4, 4):
+        good, bad = [w.lower() for w in pair.words_good], [w.lower() for w in pair.words_bad]
+        assert number[good[0]] == number[good[1]]
+        assert number[bad[0]] != number[bad[1]]
+
+
+def test_generate_shortfall_reports_reasons_when_capacity_overestimates(en_vocab: Vocabulary) -> None:
+    """Two slots over the same two words: the count says at most 4, the repeated-word rule leaves 2."""
+    text = HEAD + """\
+good:
+  - {id: a, lexical: {pos: DT, number: sg}}
+  - {id: b, lexical: {pos: DT, number: sg}}
+bad:
+  - {move: b}
+  - {same: a}
+"""
+    generator = generator_for(text, en_vocab)
+    capacity = generator.capacity()
+    assert capacity.count == 4 and not capacity.exact and capacity.describe() == "at most 4"
+    assert len(list(generator.pairs(2, 0))) == 2
+    with pytest.raises(GenerationError) as caught:
+        list(generator.pairs(3, 0))
+    message = str(caught.value)
+    assert "made only 2 of 3 unique pairs" in message
+    assert "a word appeared twice in one sentence" in message
+
+
+def test_generate_max_item_reuse_caps_each_word(en_vocab: Vocabulary) -> None:
+    text = AGREEMENT.replace("good:\n", "options: {max_item_reuse: 6}\ngood:\n")
+    pairs = list(generator_for(text, en_vocab).pairs(20, 0))
+    counts: dict[str, int] = {}
+    for pair in pairs:
+        for item in set(pair.fillers["good"].values()) | set(pair.fillers["bad"].values()):
+            counts[item] = counts.get(item, 0) + 1
+    assert max(counts.values()) <= 6
+
+
+def test_generate_reports_exhausted_reuse_cap(en_vocab: Vocabulary) -> None:
+    text = AGREEMENT.replace("good:\n", "options: {max_item_reuse: 3}\ngood:\n")
+    with pytest.raises(GenerationError) as caught:
+        list(generator_for(text, en_vocab).pairs(20, 0))  # 4 determiners x 3 uses = 12 pairs at most
+    assert "made only 12 of 20" in str(caught.value)
+    assert "a word had reached options.max_item_reuse" in str(caught.value)
+
+
+def test_generate_english_capitalises_and_attaches_punctuation(en_vocab: Vocabulary) -> None:
+    pair = next(generator_for(AGREEMENT, en_vocab).pairs(1, 0))
+    assert pair.good[0].isupper() and pair.good.endswith(".") and " ." not in pair.good
+    assert pair.words_good[-1] == "."
+
+
+def test_generate_chinese_has_no_spaces_and_jieba_words(zh_vocab: Vocabulary) -> None:
+    template = build("""\
+uid: classifier_test
+phenomenon: classifier
+language: zh
+good:
+  - {direct: 我买了一}
+  - {id: cl, lexical: {pos: M}}
+  - {id: noun, matched: cl, on: classifier, lexical: {pos: NN}}
+  - {direct: 。}
+bad:
+  - {same: "1"}
+  - {id: cl_bad, mismatched: noun, on: classifier, lexical: {pos: M}}
+  - {same: noun}
+  - {same: "4"}
+""")
+    generator = Generator(template, zh_vocab)
+    assert generator.capacity().count == 9  # the noun-classifier combinations in the vocabulary
+    for pair in generator.pairs(9, 0):
+        assert " " not in pair.good and pair.good.startswith("我买了一")
+        assert "".join(pair.words_good) == pair.good
+        assert pair.words_good[:3] == ("我", "买", "了")  # jieba splits inside the literal
+        [(edit, good, bad, _)] = pair.critical_region
+        assert edit.type == "substitution" and good.tokens == bad.tokens
+
+
+def test_generate_record_is_blimp_compatible_with_provenance(en_vocab: Vocabulary) -> None:
+    generator = generator_for(AGREEMENT, en_vocab)
+    record = orjson.loads(next(generator.jsonl_lines(1, 9)))
+    for field in ("sentence_good", "sentence_bad", "UID", "phenomenon", "pairID"):
+        assert field in record
+    assert isinstance(record["pairID"], str)
+    provenance = record["provenance"]
+    assert provenance["seed"] == 9 and provenance["vocabulary_version"] == en_vocab.version
+    assert provenance["template_version"] == generator.template.content_hash
+    assert set(provenance["fillers"]["good"]) == {"det", "noun", "verb"}
+    region = record["critical_region"][0]
+    assert region["type"] == "substitution" and region["good"]["positions"] == ["verb"]
+
+
+def test_generate_content_hash_ignores_comments_and_layout(en_vocab: Vocabulary) -> None:
+    flowing = build(AGREEMENT)
+    commented = build("# a comment\n" + AGREEMENT.replace("good:\n", "good:   # the good grammar\n"))
+    changed = build(AGREEMENT.replace("VBZ", "VBD"))
+    assert flowing.content_hash == commented.content_hash != changed.content_hash
+
+
+def test_generate_paradigm_stream_does_not_depend_on_other_paradigms(en_vocab: Vocabulary) -> None:
+    a = lines(generator_for(AGREEMENT, en_vocab), 10, 5)
+    other = generator_for(AGREEMENT.replace("uid: gen", "uid: other"), en_vocab)
+    list(other.pairs(10, 5))
+    assert lines(generator_for(AGREEMENT, en_vocab), 10, 5) == a
+
+
+def test_generate_recursive_phrase_respects_max_depth(en_vocab: Vocabulary) -> None:
+    text = HEAD + """\
+options: {max_depth: 3}
+phrases:
+  NP:
+    - [{direct: the}, {id: head, lexical: {pos: NN}}]
+    - [{direct: the}, {id: head, lexical: {pos: NN}}, {direct: near}, {phrase: NP}]
+good:
+  - {id: subj, phrase: NP}
+  - {id: verb, lexical: {pos: VB}, form: VBZ}
+bad:
+  - {same: subj}
+  - {same: verb, form: VBP}
+"""
+    text = text.replace("options: {max_depth: 3}", "options: {max_depth: 3, distinct_words: false}")
+    pairs = list(generator_for(text, en_vocab).pairs(40, 1))
+    depths = {p.good.lower().count("near") for p in pairs}
+    assert max(depths) <= 2 and len(depths) > 1
+
+
+@pytest.mark.parametrize(("lemma", "tag", "expected"), [
+    ("dog", "NNS", "dogs"), ("child", "NNS", "children"), ("go", "VBD", "went"),
+    ("be", "VBZ", "is"), ("be", "VBP", "are"), ("ice cream", "NNS", "ice creams"),
+    ("information", "NNS", None), ("advice", "NNS", None), ("glorp", "NNS", None), ("be", "VBD", None),
+])
+def test_inflection_uses_dictionary_forms_only(lemma: str, tag: str, expected: str | None) -> None:
+    assert inflect(lemma, tag) == expected

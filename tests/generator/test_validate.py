@@ -1,0 +1,223 @@
+"""Every validation error: each names its code, file, grammar, position and line."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator import errors as E
+from generator.errors import TemplateError
+from generator.generate import Generator
+from generator.template import template_from_text
+from tests.generator.builders import build
+from vocab.lexicon import Vocabulary
+
+HEAD = """\
+uid: t1
+phenomenon: test
+language: en
+"""
+
+
+def problems_of(text: str, vocabulary: Vocabulary) -> list:
+    with pytest.raises(TemplateError) as caught:
+        Generator(build(HEAD + text, "case.yaml"), vocabulary)
+    return caught.value.problems
+
+
+def only(problems: list, code: str):
+    found = [p for p in problems if p.code == code]
+    assert found, f"expected {code}, got {[str(p) for p in problems]}"
+    return found[0]
+
+
+def test_validate_reports_yaml_syntax_with_line() -> None:
+    with pytest.raises(TemplateError) as caught:
+        template_from_text("uid: x\ngood: [\n  - {direct: a\n", file="broken.yaml")
+    problem = caught.value.problems[0]
+    assert problem.code == E.E_SYNTAX and problem.template == "broken.yaml" and problem.line is not None
+    assert "not valid YAML" in str(problem)
+
+
+def test_validate_reports_missing_fields_and_unknown_keys() -> None:
+    with pytest.raises(TemplateError) as caught:
+        template_from_text("uid: x\nlanguage: en\ngood:\n  - {lexcial: {pos: NN}}\nbad:\n  - {same: '1'}\n",
+                           file="f.yaml")
+    problems = caught.value.problems
+    assert any(p.code == E.E_FIELD and "phenomenon" in p.message for p in problems)
+    unknown = next(p for p in problems if "lexcial" in p.message)
+    assert "did you mean 'lexical'" in unknown.message and unknown.line == 4
+    assert unknown.grammar == "good" and unknown.position == "1"
+
+
+def test_validate_rejects_two_rules_in_one_position() -> None:
+    with pytest.raises(TemplateError) as caught:
+        build(HEAD + "good:\n  - {direct: a, phrase: NP}\nbad:\n  - {direct: b}\n")
+    assert caught.value.codes == [E.E_RULE]
+
+
+def test_validate_rejects_edit_rules_in_good_grammar() -> None:
+    with pytest.raises(TemplateError) as caught:
+        build(HEAD + "good:\n  - {direct: a}\n  - {move: '1'}\nbad:\n  - {direct: b}\n")
+    assert "only be used in the bad grammar" in str(caught.value)
+
+
+def test_validate_unknown_feature_suggests_name(en_vocab: Vocabulary) -> None:
+    problem = only(problems_of("good:\n  - {lexical: {pos: NN, animat: '1'}}\nbad:\n  - {direct: x}\n",
+                               en_vocab), E.E_UNKNOWN_FEATURE)
+    assert "did you mean 'animate'" in problem.message and problem.line == 5
+    assert problem.template == "case.yaml" and problem.grammar == "good"
+
+
+def test_validate_unknown_value(en_vocab: Vocabulary) -> None:
+    problem = only(problems_of("good:\n  - {lexical: {pos: NNN}}\nbad:\n  - {direct: x}\n", en_vocab),
+                   E.E_UNKNOWN_VALUE)
+    assert "no item has pos = 'NNN'" in problem.message and "did you mean 'NN'" in problem.message
+
+
+def test_validate_declared_value_outside_value_set(en_vocab: Vocabulary) -> None:
+    problem = only(problems_of("good:\n  - {lexical: {pos: NN, number: dual}}\nbad:\n  - {direct: x}\n",
+                               en_vocab), E.E_UNKNOWN_VALUE)
+    assert "not one of the declared values" in problem.message
+
+
+def test_validate_dangling_reference(en_vocab: Vocabulary) -> None:
+    text = ("good:\n  - {id: subj, lexical: {pos: NN}}\n  - {matched: sujb, on: number, lexical: {pos: VB}}\n"
+            "bad:\n  - {same: subj}\n  - {direct: x}\n")
+    problem = only(problems_of(text, en_vocab), E.E_DANGLING_REF)
+    assert "'sujb' names no position" in problem.message and "did you mean 'subj'" in problem.message
+    assert problem.position == "2" and problem.line == 6
+
+
+def test_validate_dangling_edit_reference(en_vocab: Vocabulary) -> None:
+    problem = only(problems_of("good:\n  - {id: a, direct: x}\nbad:\n  - {move: b}\n", en_vocab),
+                   E.E_DANGLING_REF)
+    assert problem.grammar == "bad" and "'move: b'" in problem.message
+
+
+def test_validate_reference_into_phrase_needs_every_alternative(en_vocab: Vocabulary) -> None:
+    text = """\
+phrases:
+  NP:
+    - [{direct: the}, {id: head, lexical: {pos: NN}}]
+    - [{direct: the}, {id: noun, lexical: {pos: NN}}]
+good:
+  - {id: subj, phrase: NP}
+  - {matched: subj.head, on: animate, lexical: {pos: NN}}
+bad:
+  - {same: subj}
+  - {direct: x}
+"""
+    problem = only(problems_of(text, en_vocab), E.E_DANGLING_REF)
+    assert "alternative 2 of phrase NP has no position 'head'" in problem.message
+
+
+def test_validate_agreement_with_phrase_asks_for_inner_position(en_vocab: Vocabulary) -> None:
+    text = """\
+phrases:
+  NP:
+    - [{direct: the}, {id: head, lexical: {pos: NN}}]
+good:
+  - {id: subj, phrase: NP}
+  - {matched: subj, on: animate, lexical: {pos: NN}}
+bad:
+  - {same: subj}
+  - {direct: x}
+"""
+    problem = only(problems_of(text, en_vocab), E.E_DANGLING_REF)
+    assert "subj.head" in problem.message
+
+
+def test_validate_unknown_phrase(en_vocab: Vocabulary) -> None:
+    text = "phrases:\n  NP:\n    - [{direct: the}]\ngood:\n  - {phrase: Np}\nbad:\n  - {direct: x}\n"
+    problem = only(problems_of(text, en_vocab), E.E_UNKNOWN_PHRASE)
+    assert "did you mean 'NP'" in problem.message
+
+
+def test_validate_recursive_phrase_without_base_case(en_vocab: Vocabulary) -> None:
+    text = """\
+phrases:
+  NP:
+    - [{direct: the}, {lexical: {pos: NN}}, {phrase: PP}]
+  PP:
+    - [{direct: with}, {phrase: NP}]
+good:
+  - {phrase: NP}
+bad:
+  - {direct: x}
+"""
+    problems = problems_of(text, en_vocab)
+    assert {p.grammar for p in problems if p.code == E.E_NO_BASE_CASE} == {"phrase NP", "phrase PP"}
+    assert "give it an alternative without recursion" in problems[0].message
+
+
+def test_validate_same_grammars(en_vocab: Vocabulary) -> None:
+    text = "good:\n  - {id: a, lexical: {pos: NN}}\n  - {id: b, direct: x}\nbad:\n  - {same: a}\n  - {same: b}\n"
+    problem = only(problems_of(text, en_vocab), E.E_SAME_GRAMMARS)
+    assert problem.grammar == "bad"
+
+
+def test_validate_same_literal_differences(en_vocab: Vocabulary) -> None:
+    text = "good:\n  - {id: a, lexical: {pos: NN}}\n  - {direct: x}\nbad:\n  - {same: a}\n  - {direct: x}\n"
+    assert only(problems_of(text, en_vocab), E.E_SAME_GRAMMARS)
+
+
+def test_validate_position_without_candidate_explains_which_feature(en_vocab: Vocabulary) -> None:
+    text = "good:\n  - {lexical: {pos: DT, animate: '1'}}\nbad:\n  - {direct: x}\n"
+    problem = only(problems_of(text, en_vocab), E.E_NO_CANDIDATE)
+    assert "no vocabulary item has pos = DT and animate = 1" in problem.message
+    assert problem.line == 5 and problem.grammar == "good"
+
+
+def test_validate_position_without_inflection(en_vocab: Vocabulary) -> None:
+    text = "good:\n  - {lexical: {pos: DT}, form: VBD}\nbad:\n  - {direct: x}\n"
+    problem = only(problems_of(text, en_vocab), E.E_NO_CANDIDATE)
+    assert "has a dictionary form for 'VBD'" in problem.message
+
+
+def test_validate_unsatisfiable_agreement(en_vocab: Vocabulary) -> None:
+    # Determiners have a number; adjectives do not, so nothing can agree with one on number.
+    text = ("good:\n  - {id: d, lexical: {pos: DT}}\n  - {matched: d, on: number, lexical: {pos: JJ}}\n"
+            "bad:\n  - {same: d}\n  - {direct: x}\n")
+    problem = only(problems_of(text, en_vocab), E.E_UNSATISFIABLE)
+    assert "agreement constraints leave no word" in problem.message
+
+
+def test_validate_unknown_inflection_tag(en_vocab: Vocabulary) -> None:
+    problem = only(problems_of("good:\n  - {lexical: {pos: VB}, form: VBX}\nbad:\n  - {direct: x}\n",
+                               en_vocab), E.E_INFLECTION)
+    assert "not an inflection tag" in problem.message
+
+
+@pytest.mark.parametrize(("bad", "message"), [
+    ("  - {same: b}\n  - {same: a}\n", "write 'move: b'"),
+    ("  - {same: a}\n  - {same: b}\n  - {same: a}\n", "write 'copy: a'"),
+    ("  - {same: a}\n  - {move: a}\n  - {same: b}\n", "write 'copy: a'"),
+    ("  - {copy: a}\n  - {same: b}\n", "write 'move: a'"),
+    ("  - {delete: a}\n  - {same: b}\n  - {move: a}\n", "is still used"),
+])
+def test_validate_inconsistent_edits(en_vocab: Vocabulary, bad: str, message: str) -> None:
+    text = "good:\n  - {id: a, lexical: {pos: NN}}\n  - {id: b, lexical: {pos: VB}}\nbad:\n" + bad
+    problem = only(problems_of(text, en_vocab), E.E_EDIT)
+    assert message in problem.message and problem.grammar == "bad"
+
+
+def test_validate_bad_option_values() -> None:
+    with pytest.raises(TemplateError) as caught:
+        build(HEAD + "options: {unique: sentence, max_depth: 0, colour: red}\n"
+              "good:\n  - {direct: a}\nbad:\n  - {direct: b}\n")
+    messages = str(caught.value)
+    assert "'unique' must be good, bad or pair" in messages
+    assert "'max_depth' must be a whole number" in messages
+    assert "unknown option 'colour'" in messages
+
+
+def test_validate_collects_all_problems_at_once(en_vocab: Vocabulary) -> None:
+    text = ("good:\n  - {lexical: {pos: NNN}}\n  - {lexical: {colour: red}}\n"
+            "bad:\n  - {direct: x}\n")
+    codes = [p.code for p in problems_of(text, en_vocab)]
+    assert codes.count(E.E_UNKNOWN_VALUE) == 1 and codes.count(E.E_UNKNOWN_FEATURE) == 1
+
+
+def test_validate_literal_words_stay_text() -> None:
+    template = build(HEAD + "good:\n  - {direct: [no, on, yes, 1]}\nbad:\n  - {direct: off}\n")
+    assert template.good[0].rule.options == ("no", "on", "yes", "1")  # type: ignore[union-attr]
