@@ -156,3 +156,49 @@ def _count_brute(plan: Plan, component: list[int]) -> int:
         return count
 
     return search(0)
+
+
+def count_without_repeats(plan: Plan, chosen: Sequence[int], groups: Sequence[Sequence[int]]) -> int | None:
+    """Return the exact count of assignments where no lemma repeats within a group of slots.
+
+    Returns None when the search space (product of candidate counts) is too large to enumerate.
+    """
+    inside = set(chosen)
+    lexical = [s for s in plan.order if s in inside and plan.slots[s].lexical]
+    size = 1
+    for s in lexical:
+        size *= len(plan.slots[s].candidates)
+    if size > BRUTE_FORCE_LIMIT:
+        return None
+    literal = 1
+    for s in chosen:
+        if not plan.slots[s].lexical:
+            literal *= len(set(plan.slots[s].options))
+    assert plan.vocabulary is not None
+    items = plan.vocabulary.items
+    group_of = {s: [g for g, members in enumerate(groups) if s in members] for s in lexical}
+    used: list[set[str]] = [set() for _ in groups]
+    assignment: dict[int, int] = {}
+
+    def search(depth: int) -> int:
+        if depth == len(lexical):
+            return 1
+        node = lexical[depth]
+        total = 0
+        for value in plan.slots[node].candidates:
+            if any(other in assignment and value not in plan.compatible(node, assignment[other], f, a)
+                   for other, f, a in plan.slots[node].edges):
+                continue
+            lemma = items[value].lemma
+            if any(lemma in used[g] for g in group_of[node]):
+                continue
+            for g in group_of[node]:
+                used[g].add(lemma)
+            assignment[node] = value
+            total += search(depth + 1)
+            del assignment[node]
+            for g in group_of[node]:
+                used[g].discard(lemma)
+        return total
+
+    return search(0) * literal

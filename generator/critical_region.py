@@ -70,7 +70,7 @@ def template_edits(template: Template) -> tuple[list[Edit], list[Problem]]:
 
     def problem(message: str, j: int) -> None:
         pos = template.bad[j]
-        problems.append(Problem(E.E_EDIT, message, name, "bad", str(pos.number), pos.line))
+        problems.append(Problem(E.E_EDIT, message, name, "bad", pos.label, pos.line))
 
     same_refs: list[tuple[int, int]] = []  # (bad index, good index)
     referenced: dict[int, list[int]] = {}
@@ -81,7 +81,7 @@ def template_edits(template: Template) -> tuple[list[Edit], list[Problem]]:
                 problems.append(Problem(
                     E.E_DANGLING_REF,
                     f"'{rule.kind}: {rule.target}' names no position of the good grammar",
-                    name, "bad", str(position.number), position.line))
+                    name, "bad", position.label, position.line))
                 continue
             if isinstance(rule, Reference):
                 referenced.setdefault(good_index[rule.target], []).append(j)

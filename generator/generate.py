@@ -13,7 +13,7 @@ import orjson
 
 from generator import GENERATOR_VERSION
 from generator import errors as E
-from generator.capacity import Capacity, count_plan, policy_slots
+from generator.capacity import Capacity, count_plan, count_without_repeats, policy_slots
 from generator.critical_region import Edit, SideSpan, span_of, template_edits
 from generator.errors import GenerationError, Problem, TemplateError
 from generator.language import language_rules
@@ -118,9 +118,16 @@ class Generator:
             if structures > CAPACITY_STRUCTURES:
                 return Capacity(total, False, False, CAPACITY_STRUCTURES)
             plan = self.plan(structure)
-            count, plan_exact = count_plan(plan, policy_slots(plan, policy))
+            chosen = policy_slots(plan, policy)
+            count, plan_exact = count_plan(plan, chosen)
+            if count and self._repeats_possible(plan):
+                without = count_without_repeats(plan, chosen, (plan.good_lexical, plan.bad_lexical))
+                if without is None:
+                    plan_exact = False
+                else:
+                    count = without
             total += count
-            exact = exact and plan_exact and not self._repeats_possible(plan)
+            exact = exact and plan_exact
         return Capacity(total, exact and structures == 1, True, structures)
 
     def _repeats_possible(self, plan: Plan) -> bool:

@@ -109,6 +109,11 @@ class Position:
     number: int  # 1-based place in its grammar or alternative
     line: int | None = None
 
+    @property
+    def label(self) -> str:
+        """Return how messages name the position: '2 (subj)', or '2' when it has no id."""
+        return str(self.number) if self.id == str(self.number) else f"{self.number} ({self.id})"
+
 
 @dataclass(frozen=True, slots=True)
 class Phrase:

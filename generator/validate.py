@@ -58,7 +58,7 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
             if feature not in known:
                 problems.append(Problem(E.E_UNKNOWN_FEATURE, f"'{feature}' in {what} is not a feature "
                                         f"of vocabulary '{vocabulary.name}'{did_you_mean(feature, known)}",
-                                        name, grammar, str(position.number), position.line))
+                                        name, grammar, position.label, position.line))
                 continue
             spec = schema.spec(feature)
             observed = vocabulary.index(feature)
@@ -68,7 +68,7 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
                     canonical = spec.normalize(value) if spec is not None else value
                 except FeatureValueError as exc:
                     problems.append(Problem(E.E_UNKNOWN_VALUE, f"{feature}: {exc}", name, grammar,
-                                            str(position.number), position.line))
+                                            position.label, position.line))
                     continue
                 declared = spec is not None and spec.values is not None
                 if not declared and feature not in ("id", "form", "lemma") and canonical not in observed:
@@ -76,7 +76,7 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
                     problems.append(Problem(
                         E.E_UNKNOWN_VALUE,
                         f"no item has {feature} = '{value}'{did_you_mean(canonical, observed)}; "
-                        f"values in the vocabulary: {choices}", name, grammar, str(position.number),
+                        f"values in the vocabulary: {choices}", name, grammar, position.label,
                         position.line))
                     continue
                 fixed.append(canonical)
@@ -92,12 +92,12 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
                         problems.append(Problem(
                             E.E_UNKNOWN_FEATURE, f"'{feature}' (to {'agree' if constraint.agree else 'disagree'}"
                             f" on) is not a feature of vocabulary '{vocabulary.name}'{did_you_mean(feature, known)}",
-                            name, grammar, str(position.number), position.line))
+                            name, grammar, position.label, position.line))
             if rule.form is not None and rule.form not in TAGS and not any(
                     OVERRIDE_PREFIX + rule.form in item.features for item in vocabulary.items[:2000]):
                 problems.append(Problem(E.E_INFLECTION, f"'form: {rule.form}' is not an inflection tag "
                                         f"(use one of {', '.join(sorted(TAGS))})", name, grammar,
-                                        str(position.number), position.line))
+                                        position.label, position.line))
             new_rule = dataclasses.replace(
                 rule, features=norm_map(rule.features, grammar, position, "lexical"),
                 exclude=norm_map(rule.exclude, grammar, position, "not"))
@@ -108,7 +108,7 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
             return dataclasses.replace(position, rule=dataclasses.replace(rule, where=where))
         if isinstance(rule, Reference) and rule.form is not None and rule.form not in TAGS:
             problems.append(Problem(E.E_INFLECTION, f"'form: {rule.form}' is not an inflection tag",
-                                    name, grammar, str(position.number), position.line))
+                                    name, grammar, position.label, position.line))
         return position
 
     good = tuple(norm_position("good", p) for p in template.good)
@@ -169,12 +169,12 @@ def _check_references(template: Template, name: str) -> list[Problem]:
                 message = _resolve(constraint, scope, bad_scope)
                 if message:
                     problems.append(Problem(E.E_DANGLING_REF, message, name, grammar,
-                                            str(position.number), position.line))
+                                            position.label, position.line))
         elif isinstance(rule, PhraseRef):
             if rule.name not in phrases:
                 problems.append(Problem(E.E_UNKNOWN_PHRASE, f"there is no phrase '{rule.name}'"
                                         f"{did_you_mean(rule.name, phrases)}", name, grammar,
-                                        str(position.number), position.line))
+                                        position.label, position.line))
                 return
             for inner in rule.where:
                 for k, alternative in enumerate(phrases[rule.name].alternatives):
@@ -183,7 +183,7 @@ def _check_references(template: Template, name: str) -> list[Problem]:
                         problems.append(Problem(
                             E.E_DANGLING_REF, f"'where: {inner}' but alternative {k + 1} of phrase "
                             f"{rule.name} has no lexical position '{inner}'", name, grammar,
-                            str(position.number), position.line))
+                            position.label, position.line))
                         break
             if rule.name in chain:
                 return

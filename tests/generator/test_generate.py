@@ -10,7 +10,7 @@ from generator.errors import GenerationError
 from generator.generate import Generator
 from generator.inflection import inflect
 from tests.generator.builders import build, generator_for
-from vocab.lexicon import Vocabulary
+from vocab.lexicon import Vocabulary, make_item
 
 HEAD = "uid: gen\nphenomenon: subject_verb_agreement\nlanguage: en\n"
 
@@ -102,8 +102,8 @@ bad:
         assert number[bad[0]] != number[bad[1]]
 
 
-def test_generate_shortfall_reports_reasons_when_capacity_overestimates(en_vocab: Vocabulary) -> None:
-    """Two slots over the same two words: the count says at most 4, the repeated-word rule leaves 2."""
+def test_generate_capacity_is_exact_under_the_repeated_word_rule(en_vocab: Vocabulary) -> None:
+    """Two slots over the same two words: 4 combinations, of which the rule keeps 2."""
     text = HEAD + """\
 good:
   - {id: a, lexical: {pos: DT, number: sg}}
@@ -114,13 +114,34 @@ bad:
 """
     generator = generator_for(text, en_vocab)
     capacity = generator.capacity()
-    assert capacity.count == 4 and not capacity.exact and capacity.describe() == "at most 4"
+    assert capacity.count == 2 and capacity.exact and capacity.describe() == "2"
     assert len(list(generator.pairs(2, 0))) == 2
     with pytest.raises(GenerationError) as caught:
         list(generator.pairs(3, 0))
+    assert "can make at most 2 different good sentences" in str(caught.value)
+
+
+def test_generate_shortfall_reports_reasons_when_capacity_overestimates() -> None:
+    """Homographs: the count sees two items, the sentences are the same; tries report why."""
+    items = [make_item(id="bat1", form="bat", lemma="bat", pos="NN", features={"animate": "1"}),
+             make_item(id="bat2", form="bat", lemma="bat", pos="NN", features={"animate": "1"}),
+             make_item(id="red", form="red", pos="JJ", features={"animate": "1"})]
+    vocabulary = Vocabulary(items, name="homographs", language="en")
+    text = HEAD + """\
+good:
+  - {id: adj, lexical: {pos: JJ}}
+  - {id: noun, matched: adj, on: animate, lexical: {pos: NN}}
+bad:
+  - {move: noun}
+  - {same: adj}
+"""
+    generator = generator_for(text, vocabulary)
+    assert generator.capacity().count == 2
+    with pytest.raises(GenerationError) as caught:
+        list(generator.pairs(2, 0))
     message = str(caught.value)
-    assert "made only 2 of 3 unique pairs" in message
-    assert "a word appeared twice in one sentence" in message
+    assert "made only 1 of 2 unique pairs" in message
+    assert "the sentence had already been made" in message
 
 
 def test_generate_max_item_reuse_caps_each_word(en_vocab: Vocabulary) -> None:
