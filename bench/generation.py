@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generator.generate import Generator  # noqa: E402
-from generator.template import template_from_text  # noqa: E402
-from vocab.lexicon import FeatureSchema, FeatureSpec, Vocabulary, make_item  # noqa: E402
+from generator.generate import Generator
+from generator.template import template_from_text
+from vocab.lexicon import FeatureSchema, FeatureSpec, Vocabulary, make_item
 
 TARGET = 20_000
 
@@ -51,18 +51,36 @@ bad:
 def build_vocabulary(size: int = 5_000) -> Vocabulary:
     """Return a synthetic vocabulary: determiners, adjectives, nouns and verbs in both numbers."""
     schema = FeatureSchema({"number": FeatureSpec("number", values=("sg", "pl"))})
-    items = [make_item(id=f"det{i}", form=w, pos="DT", features={"number": n}, schema=schema)
-             for i, (w, n) in enumerate([("this", "sg"), ("that", "sg"), ("these", "pl"), ("those", "pl")])]
+    items = [
+        make_item(id=f"det{i}", form=w, pos="DT", features={"number": n}, schema=schema)
+        for i, (w, n) in enumerate([("this", "sg"), ("that", "sg"), ("these", "pl"), ("those", "pl")])
+    ]
     rest = size - len(items)
     n_adj, n_noun = rest // 5, rest * 3 // 5
     n_verb = rest - n_adj - n_noun
     items += [make_item(id=f"adj{i}", form=f"adj{i}", pos="JJ", schema=schema) for i in range(n_adj)]
-    items += [make_item(id=f"noun{i}", form=f"noun{i}" + ("s" if i % 2 else ""), lemma=f"noun{i}",
-                        pos="NN", features={"number": "pl" if i % 2 else "sg"}, schema=schema)
-              for i in range(n_noun)]
-    items += [make_item(id=f"verb{i}", form=f"verb{i}" + ("" if i % 2 else "s"), lemma=f"verb{i // 2}",
-                        pos="VB", features={"number": "pl" if i % 2 else "sg"}, schema=schema)
-              for i in range(n_verb)]
+    items += [
+        make_item(
+            id=f"noun{i}",
+            form=f"noun{i}" + ("s" if i % 2 else ""),
+            lemma=f"noun{i}",
+            pos="NN",
+            features={"number": "pl" if i % 2 else "sg"},
+            schema=schema,
+        )
+        for i in range(n_noun)
+    ]
+    items += [
+        make_item(
+            id=f"verb{i}",
+            form=f"verb{i}" + ("" if i % 2 else "s"),
+            lemma=f"verb{i // 2}",
+            pos="VB",
+            features={"number": "pl" if i % 2 else "sg"},
+            schema=schema,
+        )
+        for i in range(n_verb)
+    ]
     return Vocabulary(items, schema, name="bench", language="en")
 
 
@@ -98,10 +116,14 @@ if __name__ == "__main__":
     run(2_000, seed=1)  # warm caches of inflection and segmentation, as a long run would
     seconds, written = run(args.n, seed=1)
     rate = args.n / seconds
-    print(f"throughput: {args.n:,} pairs in {seconds:.2f}s = {rate:,.0f} pairs/s on one core "
-          f"({written / args.n:,.0f} bytes/pair); target {TARGET:,}: ratio {rate / TARGET:.2f}x")
+    print(
+        f"throughput: {args.n:,} pairs in {seconds:.2f}s = {rate:,.0f} pairs/s on one core "
+        f"({written / args.n:,.0f} bytes/pair); target {TARGET:,}: ratio {rate / TARGET:.2f}x"
+    )
     small, large = args.n // 10, args.n
     mem_small, mem_large = peak_memory(small), peak_memory(large)
-    print(f"memory: peak {mem_small / 2**20:.1f} MiB at N={small:,} vs {mem_large / 2**20:.1f} MiB at "
-          f"N={large:,}: ratio {mem_large / mem_small:.2f} for 10x the pairs "
-          f"({(mem_large - mem_small) / (large - small):.0f} bytes per extra pair: the uniqueness set)")
+    print(
+        f"memory: peak {mem_small / 2**20:.1f} MiB at N={small:,} vs {mem_large / 2**20:.1f} MiB at "
+        f"N={large:,}: ratio {mem_large / mem_small:.2f} for 10x the pairs "
+        f"({(mem_large - mem_small) / (large - small):.0f} bytes per extra pair: the uniqueness set)"
+    )

@@ -186,8 +186,10 @@ def count_without_repeats(plan: Plan, chosen: Sequence[int], groups: Sequence[Se
         node = lexical[depth]
         total = 0
         for value in plan.slots[node].candidates:
-            if any(other in assignment and value not in plan.compatible(node, assignment[other], f, a)
-                   for other, f, a in plan.slots[node].edges):
+            if any(
+                other in assignment and value not in plan.compatible(node, assignment[other], f, a)
+                for other, f, a in plan.slots[node].edges
+            ):
                 continue
             lemma = items[value].lemma
             if any(lemma in used[g] for g in group_of[node]):

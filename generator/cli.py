@@ -44,8 +44,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for path, generator in generators:
         capacity = generator.capacity()
         t = generator.template
-        print(f"ok   {t.uid}  ({path})  {t.language}/{t.phenomenon}  capacity: {capacity.describe()} "
-              f"unique {t.options.unique} sentences")
+        print(
+            f"ok   {t.uid}  ({path})  {t.language}/{t.phenomenon}  capacity: {capacity.describe()} "
+            f"unique {t.options.unique} sentences"
+        )
     if failures:
         print(f"{failures} template(s) have problems", file=sys.stderr)
     return 2 if failures else 0
@@ -122,8 +124,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
                 continue
             written += 1
             seconds = time.perf_counter() - started
-            print(f"{uid}: {stats.produced:,} pairs in {seconds:.2f}s ({stats.attempts:,} tries) "
-                  f"from {path}", file=sys.stderr)
+            print(
+                f"{uid}: {stats.produced:,} pairs in {seconds:.2f}s ({stats.attempts:,} tries) from {path}",
+                file=sys.stderr,
+            )
     finally:
         if single_handle is not None:
             single_handle.close()
@@ -140,8 +144,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the `mpp` command."""
-    parser = argparse.ArgumentParser(prog="mpp", description="MPP Studio: minimal-pair benchmarks "
-                                     "from grammar templates and vocabularies.")
+    parser = argparse.ArgumentParser(
+        prog="mpp", description="MPP Studio: minimal-pair benchmarks from grammar templates and vocabularies."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     validate = sub.add_parser("validate", help="check templates against their vocabularies")
@@ -160,8 +165,12 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--seed", type=int, default=0)
     generate.add_argument("--out", help="one JSONL file for all paradigms")
     generate.add_argument("--out-dir", help="a folder with one <UID>.jsonl per paradigm")
-    generate.add_argument("--unique", choices=["good", "bad", "pair"], default=None,
-                          help="what must be unique (default: the template's option, else good)")
+    generate.add_argument(
+        "--unique",
+        choices=["good", "bad", "pair"],
+        default=None,
+        help="what must be unique (default: the template's option, else good)",
+    )
     generate.set_defaults(func=cmd_generate)
 
     from vocab.cli import add_vocab_commands

@@ -10,6 +10,7 @@ these template-level edits into token spans and character offsets.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -78,10 +79,16 @@ def template_edits(template: Template) -> tuple[list[Edit], list[Problem]]:
         rule = position.rule
         if isinstance(rule, Reference | Deletion):
             if rule.target not in good_index:
-                problems.append(Problem(
-                    E.E_DANGLING_REF,
-                    f"'{rule.kind}: {rule.target}' names no position of the good grammar",
-                    name, "bad", position.label, position.line))
+                problems.append(
+                    Problem(
+                        E.E_DANGLING_REF,
+                        f"'{rule.kind}: {rule.target}' names no position of the good grammar",
+                        name,
+                        "bad",
+                        position.label,
+                        position.line,
+                    )
+                )
                 continue
             if isinstance(rule, Reference):
                 referenced.setdefault(good_index[rule.target], []).append(j)
@@ -96,27 +103,39 @@ def template_edits(template: Template) -> tuple[list[Edit], list[Problem]]:
     for j, g in same_refs:
         if j not in anchored_bad:
             if g in anchored_good:
-                problem(f"'same: {template.good[g].id}' repeats a word that already stays in place; "
-                        f"write 'copy: {template.good[g].id}'", j)
+                problem(
+                    f"'same: {template.good[g].id}' repeats a word that already stays in place; "
+                    f"write 'copy: {template.good[g].id}'",
+                    j,
+                )
             else:
-                problem(f"'same: {template.good[g].id}' puts the word in another place; "
-                        f"write 'move: {template.good[g].id}'", j)
+                problem(
+                    f"'same: {template.good[g].id}' puts the word in another place; "
+                    f"write 'move: {template.good[g].id}'",
+                    j,
+                )
     moved: set[int] = set()
     for j, position in enumerate(template.bad):
         rule = position.rule
         if isinstance(rule, Reference) and rule.mode == "move":
             g = good_index[rule.target]
             if g in anchored_good:
-                problem(f"'move: {rule.target}' but {rule.target} also stays in place; "
-                        f"write 'copy: {rule.target}'", j)
+                problem(
+                    f"'move: {rule.target}' but {rule.target} also stays in place; "
+                    f"write 'copy: {rule.target}'",
+                    j,
+                )
             elif g in moved:
                 problem(f"{rule.target} is moved twice; move it once and copy it", j)
             moved.add(g)
         elif isinstance(rule, Reference) and rule.mode == "copy":
             g = good_index[rule.target]
             if g not in anchored_good:
-                problem(f"'copy: {rule.target}' but {rule.target} does not stay in place "
-                        f"(no 'same: {rule.target}'); write 'move: {rule.target}'", j)
+                problem(
+                    f"'copy: {rule.target}' but {rule.target} does not stay in place "
+                    f"(no 'same: {rule.target}'); write 'move: {rule.target}'",
+                    j,
+                )
         elif isinstance(rule, Deletion):
             g = good_index[rule.target]
             if g in referenced:
@@ -127,7 +146,7 @@ def template_edits(template: Template) -> tuple[list[Edit], list[Problem]]:
 
     edits: list[Edit] = []
     bounds = [(-1, -1), *[(g, j) for j, g in anchors], (n_good, n_bad)]
-    for (g0, j0), (g1, j1) in zip(bounds, bounds[1:], strict=False):
+    for (g0, j0), (g1, j1) in itertools.pairwise(bounds):
         if g0 >= 0 and isinstance(template.bad[j0].rule, Reference) and template.bad[j0].rule.form:
             edits.append(Edit("substitution", (g0,), (j0,), g0, j0))
         gap_good = [g for g in range(g0 + 1, g1) if g not in referenced]
@@ -148,9 +167,17 @@ def template_edits(template: Template) -> tuple[list[Edit], list[Problem]]:
                 else:
                     edits.append(Edit("copy", (), (j,), g0 + 1, j, source=g))
     if not edits:
-        problems.append(Problem(E.E_SAME_GRAMMARS, "the bad grammar reuses every good position in "
-                                "the same order, so good and bad sentences would be identical",
-                                name, "bad", "", template.bad[0].line if template.bad else None))
+        problems.append(
+            Problem(
+                E.E_SAME_GRAMMARS,
+                "the bad grammar reuses every good position in "
+                "the same order, so good and bad sentences would be identical",
+                name,
+                "bad",
+                "",
+                template.bad[0].line if template.bad else None,
+            )
+        )
     return edits, problems
 
 
@@ -166,9 +193,14 @@ class SideSpan:
         return {"tokens": list(self.tokens), "chars": list(self.chars), "positions": list(self.positions)}
 
 
-def span_of(indexes: Sequence[int], at: int, unit_spans: Sequence[tuple[int, int]],
-            offsets: Sequence[tuple[int, int]], text_length: int,
-            ids: Sequence[str]) -> SideSpan:
+def span_of(
+    indexes: Sequence[int],
+    at: int,
+    unit_spans: Sequence[tuple[int, int]],
+    offsets: Sequence[tuple[int, int]],
+    text_length: int,
+    ids: Sequence[str],
+) -> SideSpan:
     """Return the tokens/characters covered by the given units (zero-width at unit `at`)."""
     if indexes:
         start = min(unit_spans[i][0] for i in indexes)

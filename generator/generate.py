@@ -82,8 +82,11 @@ class Generator:
         self.template = normalized
         self.vocabulary = vocabulary
         self.language = language_rules(normalized.language)
-        self.capitalize = (normalized.options.capitalize if normalized.options.capitalize is not None
-                           else self.language.capitalize_default)
+        self.capitalize = (
+            normalized.options.capitalize
+            if normalized.options.capitalize is not None
+            else self.language.capitalize_default
+        )
         self.edits, _ = template_edits(normalized)
         self.need = phrase_needs(normalized)
         self._plans: dict[tuple[int, ...], Plan] = {}
@@ -97,8 +100,14 @@ class Generator:
         """Return the compiled plan of a structure (cached)."""
         plan = self._plans.get(structure)
         if plan is None:
-            plan = compile_plan(self.template, self.vocabulary, structure, self._candidate_cache,
-                                self._exhausted, self.language.tokenize)
+            plan = compile_plan(
+                self.template,
+                self.vocabulary,
+                structure,
+                self._candidate_cache,
+                self._exhausted,
+                self.language.tokenize,
+            )
             self._plans[structure] = plan
         return plan
 
@@ -145,8 +154,9 @@ class Generator:
         return False
 
     # -- generation --------------------------------------------------------------------------
-    def pairs(self, n: int, seed: int, *, unique: str | None = None,
-              stats: GenerationStats | None = None) -> Iterator[Pair]:
+    def pairs(
+        self, n: int, seed: int, *, unique: str | None = None, stats: GenerationStats | None = None
+    ) -> Iterator[Pair]:
         """Yield `n` unique pairs, reproducibly for a seed.
 
         Raises:
@@ -158,11 +168,16 @@ class Generator:
         name = Path(template.file).name if template.file else template.uid
         capacity = self.capacity(policy)
         if capacity.complete and capacity.count < n:
-            raise GenerationError(Problem(
-                E.E_SHORTFALL, f"{template.uid} can make at most {capacity.count:,} different "
-                f"{'pairs' if policy == 'pair' else policy + ' sentences'} with vocabulary "
-                f"'{self.vocabulary.name}', but {n:,} were asked for: add words to the vocabulary, "
-                "loosen the constraints, or ask for fewer", name))
+            raise GenerationError(
+                Problem(
+                    E.E_SHORTFALL,
+                    f"{template.uid} can make at most {capacity.count:,} different "
+                    f"{'pairs' if policy == 'pair' else policy + ' sentences'} with vocabulary "
+                    f"'{self.vocabulary.name}', but {n:,} were asked for: add words to the vocabulary, "
+                    "loosen the constraints, or ask for fewer",
+                    name,
+                )
+            )
         rng = random.Random(derive_seed(seed, template.uid))
         budget = max(MIN_ATTEMPTS, n * template.options.attempts_per_pair)
         seen = DigestSet()
@@ -186,8 +201,13 @@ class Generator:
             if pair is None:
                 stats.rejected[reason] += 1
                 continue
-            key = pair.good if policy == "good" else pair.bad if policy == "bad" else \
-                pair.good + "\x00" + pair.bad
+            key = (
+                pair.good
+                if policy == "good"
+                else pair.bad
+                if policy == "bad"
+                else pair.good + "\x00" + pair.bad
+            )
             digest = DigestSet.digest(key)
             if digest in seen:
                 stats.rejected["duplicate"] += 1
@@ -206,9 +226,13 @@ class Generator:
 
     def _shortfall(self, name: str, n: int, stats: GenerationStats) -> Problem:
         reasons = ", ".join(f"{REJECTION_WORDS[r]} ({c:,} times)" for r, c in stats.rejected.most_common(3))
-        return Problem(E.E_SHORTFALL, f"made only {stats.produced:,} of {n:,} unique pairs for "
-                       f"{self.template.uid} in {stats.attempts:,} tries; tries failed because {reasons}. "
-                       "Add words to the vocabulary or loosen the constraints", name)
+        return Problem(
+            E.E_SHORTFALL,
+            f"made only {stats.produced:,} of {n:,} unique pairs for "
+            f"{self.template.uid} in {stats.attempts:,} tries; tries failed because {reasons}. "
+            "Add words to the vocabulary or loosen the constraints",
+            name,
+        )
 
     def _make(self, plan: Plan, values: list[int], index: int, id_prefix: str) -> tuple[str, Pair | None]:
         """Return ("", pair) for a valid sample, or (rejection reason, None)."""
@@ -245,20 +269,32 @@ class Generator:
         for edit in self.edits:
             g = span_of(edit.good, edit.good_at, good_spans, good.offsets, len(good.text), self.good_ids)
             b = span_of(edit.bad, edit.bad_at, bad_spans, bad.offsets, len(bad.text), self.bad_ids)
-            if edit.type == "substitution" and \
-                    good_tokens[g.tokens[0]:g.tokens[1]] == bad_tokens[b.tokens[0]:b.tokens[1]]:
+            if (
+                edit.type == "substitution"
+                and good_tokens[g.tokens[0] : g.tokens[1]] == bad_tokens[b.tokens[0] : b.tokens[1]]
+            ):
                 continue
             source = None
             if edit.source is not None:
-                source = span_of((edit.source,), edit.source, good_spans, good.offsets, len(good.text),
-                                 self.good_ids)
+                source = span_of(
+                    (edit.source,), edit.source, good_spans, good.offsets, len(good.text), self.good_ids
+                )
             region.append((edit, g, b, source))
         fillers: dict[str, dict[str, str]] = {"good": {}, "bad": {}}
         for s, grammar, path in plan.lexical_paths:
             fillers[grammar][path] = items[values[s]].id
         item_id = hashlib.blake2b(f"{id_prefix}{index}".encode(), digest_size=8).hexdigest()
-        return "", Pair(index, item_id, good.text, bad.text, good.tokens, bad.tokens, tuple(region),
-                        fillers, plan.structure)
+        return "", Pair(
+            index,
+            item_id,
+            good.text,
+            bad.text,
+            good.tokens,
+            bad.tokens,
+            tuple(region),
+            fillers,
+            plan.structure,
+        )
 
     # -- output ------------------------------------------------------------------------------
     def record(self, pair: Pair, seed: int) -> dict[str, object]:
@@ -294,8 +330,9 @@ class Generator:
             },
         }
 
-    def jsonl_lines(self, n: int, seed: int, *, unique: str | None = None,
-                    stats: GenerationStats | None = None) -> Iterator[bytes]:
+    def jsonl_lines(
+        self, n: int, seed: int, *, unique: str | None = None, stats: GenerationStats | None = None
+    ) -> Iterator[bytes]:
         """Yield one JSON line (bytes, newline-terminated) per pair, streaming."""
         for pair in self.pairs(n, seed, unique=unique, stats=stats):
             yield orjson.dumps(self.record(pair, seed)) + b"\n"

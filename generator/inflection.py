@@ -15,8 +15,8 @@ TAGS: frozenset[str] = frozenset(
 )
 # Tags whose form depends on person or number the tag cannot say ("was"/"were").
 _AMBIGUOUS = {("be", "VBD")}
-OVERRIDE_PREFIX = "form_"
-MASS_NOUN_GAP = 2.0  # zipf units: "advices" is 2.1 below "advice", "dogs" 0.8 below "dog"  # a vocabulary feature form_VBD = "went" beats LemmInflect
+OVERRIDE_PREFIX = "form_"  # a vocabulary feature form_VBD = "went" beats LemmInflect
+MASS_NOUN_GAP = 2.0  # zipf units: "advices" is 2.1 below "advice", "dogs" 0.8 below "dog"
 
 
 @lru_cache(maxsize=200_000)
@@ -39,8 +39,9 @@ def inflect(lemma: str, tag: str) -> str | None:
             # The dictionary lists the singular among the plurals of nouns also used uncountably;
             # a plural far rarer than its singular ("informations") is not real usage.
             plurals = [f for f in forms if f != head]
-            forms = tuple(f for f in plurals
-                          if zipf_frequency(f, "en") >= zipf_frequency(head, "en") - MASS_NOUN_GAP)
+            forms = tuple(
+                f for f in plurals if zipf_frequency(f, "en") >= zipf_frequency(head, "en") - MASS_NOUN_GAP
+            )
         if not forms:
             return None
         form = max(forms, key=lambda f: (zipf_frequency(f, "en"), -forms.index(f)))

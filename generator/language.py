@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 # English tokens written without a space before them.
-_NO_SPACE_BEFORE = frozenset({".", ",", "?", "!", ";", ":", "'s", "'", "n't", "'re", "'ve", "'ll",
-                              "'d", "'m", ")", "%"})
+_NO_SPACE_BEFORE = frozenset(
+    {".", ",", "?", "!", ";", ":", "'s", "'", "n't", "'re", "'ve", "'ll", "'d", "'m", ")", "%"}
+)
 _NO_SPACE_AFTER = frozenset({"(", "$"})
 
 
@@ -70,7 +71,7 @@ class LanguageRules:
         if sep:
             gaps = [""] + [
                 "" if token in _NO_SPACE_BEFORE or previous in _NO_SPACE_AFTER else sep
-                for previous, token in zip(tokens, tokens[1:], strict=False)
+                for previous, token in pairwise(tokens)
             ]
             pieces = [piece for pair in zip(gaps, tokens, strict=True) for piece in pair]
             widths = [len(piece) for piece in pieces]
@@ -79,8 +80,10 @@ class LanguageRules:
             widths = [len(token) for token in tokens]
         ends = list(accumulate(widths))
         step = 2 if sep else 1
-        offsets = tuple((end - widths[i], end) for i, end in zip(range(step - 1, len(ends), step),
-                                                                 ends[step - 1::step], strict=True))
+        offsets = tuple(
+            (end - widths[i], end)
+            for i, end in zip(range(step - 1, len(ends), step), ends[step - 1 :: step], strict=True)
+        )
         return Rendered("".join(pieces), tuple(tokens), offsets)
 
 

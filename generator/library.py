@@ -74,8 +74,10 @@ def load_with_vocabulary(path: Path, cache: VocabularyCache) -> tuple[Template, 
     try:
         return template, cache.get(vocab_path)
     except FileNotFoundError:
-        raise TemplateError([Problem(E.E_VOCABULARY, f"vocabulary file '{template.vocabulary}' "
-                                     "does not exist", path.name)]) from None
+        raise TemplateError(
+            [Problem(E.E_VOCABULARY, f"vocabulary file '{template.vocabulary}' does not exist", path.name)]
+        ) from None
     except VocabularyError as exc:
-        raise TemplateError([Problem(E.E_VOCABULARY, f"vocabulary '{template.vocabulary}' cannot be "
-                                     f"used:\n{exc}", path.name)]) from None
+        raise TemplateError(
+            [Problem(E.E_VOCABULARY, f"vocabulary '{template.vocabulary}' cannot be used:\n{exc}", path.name)]
+        ) from None

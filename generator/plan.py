@@ -108,8 +108,9 @@ class Plan:
             self._value_maps[key] = cached
         return cached
 
-    def compatible(self, slot_index: int, partner_item: int, features: Sequence[str],
-                   agree: bool) -> set[int]:
+    def compatible(
+        self, slot_index: int, partner_item: int, features: Sequence[str], agree: bool
+    ) -> set[int]:
         """Return the candidates of a slot that agree (or disagree) with `partner_item`."""
         assert self.vocabulary is not None
         item = self.vocabulary.items[partner_item]
@@ -144,8 +145,13 @@ class Plan:
         # values share one candidate tuple (memory stays bounded by the distinct values).
         assert self.vocabulary is not None
         items = self.vocabulary.items
-        signature = (slot_index, tuple((tuple(items[assignment[other]].values(f) for f in features), agree)
-                                       for other, features, agree in links))
+        signature = (
+            slot_index,
+            tuple(
+                (tuple(items[assignment[other]].values(f) for f in features), agree)
+                for other, features, agree in links
+            ),
+        )
         found = self._shared.get(signature)
         if found is None:
             result: set[int] | None = None
@@ -256,7 +262,9 @@ def choose_structure(template: Template, need: Mapping[str, float], rng: random.
     return tuple(choices)
 
 
-def enumerate_structures(template: Template, need: Mapping[str, float], limit: int) -> Iterator[tuple[int, ...]]:
+def enumerate_structures(
+    template: Template, need: Mapping[str, float], limit: int
+) -> Iterator[tuple[int, ...]]:
     """Yield every structure (up to `limit` of them) in a fixed order."""
     max_depth = template.options.max_depth
     top = list(template.good) + _new_bad_positions(template)
@@ -281,7 +289,7 @@ def enumerate_structures(template: Template, need: Mapping[str, float], limit: i
             if alternative_need(alt, need) > max_depth - depth:
                 continue
             inner = [(p, depth + 1) for p in alt]
-            yield from expand(inner + pending[index + 1:], (*prefix, i))
+            yield from expand(inner + pending[index + 1 :], (*prefix, i))
             if produced >= limit:
                 return
 
@@ -291,8 +299,14 @@ def enumerate_structures(template: Template, need: Mapping[str, float], limit: i
 class _Builder:
     """Builds the slots and units of one structure."""
 
-    def __init__(self, template: Template, vocabulary: Vocabulary, candidate_cache: dict,
-                 structure: tuple[int, ...], exhausted: frozenset[int]) -> None:
+    def __init__(
+        self,
+        template: Template,
+        vocabulary: Vocabulary,
+        candidate_cache: dict,
+        structure: tuple[int, ...],
+        exhausted: frozenset[int],
+    ) -> None:
         self.template = template
         self.vocabulary = vocabulary
         self.cache = candidate_cache
@@ -301,8 +315,12 @@ class _Builder:
         self.pending: list[tuple[int, Constraint, _Scope, bool]] = []
         self.exhausted = exhausted
 
-    def base_candidates(self, features: Mapping[str, tuple[str, ...]],
-                        exclude: Mapping[str, tuple[str, ...]], form: str | None) -> tuple[tuple[int, ...], dict[int, str]]:
+    def base_candidates(
+        self,
+        features: Mapping[str, tuple[str, ...]],
+        exclude: Mapping[str, tuple[str, ...]],
+        form: str | None,
+    ) -> tuple[tuple[int, ...], dict[int, str]]:
         key = (tuple(sorted(features.items())), tuple(sorted(exclude.items())), form, self.exhausted)
         cached = self.cache.get(key)
         if cached is not None:
@@ -336,8 +354,15 @@ class _Builder:
         self.cache[key] = result
         return result
 
-    def lexical_slot(self, path: str, grammar: str, rule: Lexical, extra: Mapping[str, tuple[str, ...]],
-                     scope: _Scope, line: int | None) -> int:
+    def lexical_slot(
+        self,
+        path: str,
+        grammar: str,
+        rule: Lexical,
+        extra: Mapping[str, tuple[str, ...]],
+        scope: _Scope,
+        line: int | None,
+    ) -> int:
         features = dict(rule.features)
         for feature, values in extra.items():
             if feature in features:
@@ -351,8 +376,9 @@ class _Builder:
             self.pending.append((index, constraint, scope, grammar == "bad"))
         return index
 
-    def build(self, position: Position, path: str, grammar: str, scope: _Scope,
-              extra: Mapping[str, tuple[str, ...]]) -> Unit:
+    def build(
+        self, position: Position, path: str, grammar: str, scope: _Scope, extra: Mapping[str, tuple[str, ...]]
+    ) -> Unit:
         unit = Unit(path, position)
         rule = position.rule
         if isinstance(rule, Lexical):
@@ -364,8 +390,13 @@ class _Builder:
             alternative = self.template.phrases[rule.name].alternatives[next(self.choices)]
             inner = _Scope({}, scope)
             for child_position in alternative:
-                child = self.build(child_position, f"{path}.{child_position.id}", grammar, inner,
-                                   rule.where.get(child_position.id, {}))
+                child = self.build(
+                    child_position,
+                    f"{path}.{child_position.id}",
+                    grammar,
+                    inner,
+                    rule.where.get(child_position.id, {}),
+                )
                 inner.units[child_position.id] = child
                 unit.slots.extend(child.slots)
             unit.children = inner.units
@@ -387,9 +418,14 @@ class _Builder:
         return unit
 
 
-def compile_plan(template: Template, vocabulary: Vocabulary, structure: tuple[int, ...],
-                 candidate_cache: dict, exhausted: frozenset[int] = frozenset(),
-                 tokenize: Callable[[str], tuple[str, ...]] | None = None) -> Plan:
+def compile_plan(
+    template: Template,
+    vocabulary: Vocabulary,
+    structure: tuple[int, ...],
+    candidate_cache: dict,
+    exhausted: frozenset[int] = frozenset(),
+    tokenize: Callable[[str], tuple[str, ...]] | None = None,
+) -> Plan:
     """Return the plan of one structure, with arc-consistent candidate sets.
 
     Raises:
@@ -453,8 +489,9 @@ def compile_plan(template: Template, vocabulary: Vocabulary, structure: tuple[in
             bad_ids.extend(bad_unit.unit.slots)
     plan.bad_lexical = sorted({s for s in bad_ids if slots[s].lexical and not slots[s].linked_identity})
     plan.good_layout = [unit.slots for unit in good_units]
-    plan.bad_layout = [(b.good_index if b.kind == "ref" else -1, b.unit.slots if b.unit else [])
-                       for b in bad_units]
+    plan.bad_layout = [
+        (b.good_index if b.kind == "ref" else -1, b.unit.slots if b.unit else []) for b in bad_units
+    ]
     plan.lexical_paths = [(i, slot.grammar, slot.path) for i, slot in enumerate(slots) if slot.lexical]
     plan._tokens = [{} for _ in slots]
     plan.tokenize = tokenize or (lambda text: tuple(text.split()))

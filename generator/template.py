@@ -164,8 +164,20 @@ class Template:
 
 
 _TOP_KEYS = {
-    "uid", "version", "phenomenon", "language", "description", "source", "example",
-    "vocabulary", "phrase_files", "phrases", "options", "good", "bad", "notes",
+    "uid",
+    "version",
+    "phenomenon",
+    "language",
+    "description",
+    "source",
+    "example",
+    "vocabulary",
+    "phrase_files",
+    "phrases",
+    "options",
+    "good",
+    "bad",
+    "notes",
 }
 _RULE_KEYS = {"lexical", "direct", "matched", "mismatched", "phrase", "same", "copy", "move", "delete"}
 _EXTRA_KEYS = {"id", "form", "not", "on", "where", "note"}
@@ -179,11 +191,10 @@ class _Collector:
         self.template = template
         self.problems: list[Problem] = []
 
-    def add(self, code: str, message: str, *, grammar: str = "", position: str = "",
-            line: int | None = None) -> None:
+    def add(
+        self, code: str, message: str, *, grammar: str = "", position: str = "", line: int | None = None
+    ) -> None:
         self.problems.append(Problem(code, message, self.template, grammar, position, line))
-
-
 
 
 def _values(raw: Any) -> tuple[str, ...] | None:
@@ -216,8 +227,12 @@ def _constraints(raw: Any, on: Any, agree: bool, col: _Collector, **loc: Any) ->
     if isinstance(raw, str):
         features = _values(on)
         if not features:
-            col.add(E.E_FIELD, f"'{word}: {raw}' needs 'on:' naming the feature(s) to "
-                    f"{'agree' if agree else 'disagree'} on, like `on: number`", **loc)
+            col.add(
+                E.E_FIELD,
+                f"'{word}: {raw}' needs 'on:' naming the feature(s) to "
+                f"{'agree' if agree else 'disagree'} on, like `on: number`",
+                **loc,
+            )
             return []
         return [Constraint(raw, features, agree)]
     if isinstance(raw, dict):
@@ -229,17 +244,26 @@ def _constraints(raw: Any, on: Any, agree: bool, col: _Collector, **loc: Any) ->
                 continue
             out.append(Constraint(target, features, agree))
         return out
-    col.add(E.E_FIELD, f"'{word}' must name a position (`{word}: subj` with `on: number`) "
-            f"or map positions to features (`{word}: {{subj: number}}`)", **loc)
+    col.add(
+        E.E_FIELD,
+        f"'{word}' must name a position (`{word}: subj` with `on: number`) "
+        f"or map positions to features (`{word}: {{subj: number}}`)",
+        **loc,
+    )
     return []
 
 
-def _parse_position(raw: Any, number: int, line: int | None, col: _Collector, *,
-                    grammar: str, allow_edits: bool) -> Position | None:
+def _parse_position(
+    raw: Any, number: int, line: int | None, col: _Collector, *, grammar: str, allow_edits: bool
+) -> Position | None:
     loc: dict[str, Any] = {"grammar": grammar, "position": str(number), "line": line}
     if isinstance(raw, str) or raw is None:
-        col.add(E.E_RULE, f"a position must be a rule such as `{{direct: {raw or 'word'}}}` or "
-                "`{lexical: {pos: NN}}`, not a bare word", **loc)
+        col.add(
+            E.E_RULE,
+            f"a position must be a rule such as `{{direct: {raw or 'word'}}}` or "
+            "`{lexical: {pos: NN}}`, not a bare word",
+            **loc,
+        )
         return None
     if not isinstance(raw, dict):
         col.add(E.E_RULE, "a position must be a mapping with one rule", **loc)
@@ -249,20 +273,28 @@ def _parse_position(raw: Any, number: int, line: int | None, col: _Collector, *,
     pid = raw.get("id")
     if pid is not None:
         if not isinstance(pid, str) or not ID_PATTERN.match(pid):
-            col.add(E.E_FIELD, f"id '{pid}' must be a name of letters, digits and _ "
-                    "(no spaces or dots)", **loc)
+            col.add(
+                E.E_FIELD, f"id '{pid}' must be a name of letters, digits and _ (no spaces or dots)", **loc
+            )
             pid = None
         else:
             loc["position"] = f"{number} ({pid})"
     position_id = pid if pid is not None else str(number)
     for key in raw:
         if key not in _RULE_KEYS and key not in _EXTRA_KEYS:
-            col.add(E.E_FIELD, f"unknown key '{key}'{did_you_mean(key, _RULE_KEYS | _EXTRA_KEYS)}",
-                    **{**loc, "line": raw.line_of(key)})
+            col.add(
+                E.E_FIELD,
+                f"unknown key '{key}'{did_you_mean(key, _RULE_KEYS | _EXTRA_KEYS)}",
+                **{**loc, "line": raw.line_of(key)},
+            )
     rule_keys = [k for k in raw if k in _RULE_KEYS]
     if not rule_keys:
-        col.add(E.E_RULE, "this position has no rule: give one of lexical, direct, matched, "
-                "mismatched, phrase" + (", same, copy, move, delete" if allow_edits else ""), **loc)
+        col.add(
+            E.E_RULE,
+            "this position has no rule: give one of lexical, direct, matched, "
+            "mismatched, phrase" + (", same, copy, move, delete" if allow_edits else ""),
+            **loc,
+        )
         return None
     edit_keys = [k for k in rule_keys if k in {"same", "copy", "move", "delete"}]
     form = raw.get("form")
@@ -305,8 +337,11 @@ def _parse_position(raw: Any, number: int, line: int | None, col: _Collector, *,
         raw_where = raw.get("where")
         if raw_where is not None:
             if not isinstance(raw_where, dict):
-                col.add(E.E_FIELD, "'where' must map inner positions to features, like "
-                        "`where: {head: {number: pl}}`", **loc)
+                col.add(
+                    E.E_FIELD,
+                    "'where' must map inner positions to features, like `where: {head: {number: pl}}`",
+                    **loc,
+                )
             else:
                 for inner, feats in raw_where.items():
                     where[inner] = _feature_map(feats, col, f"where: {inner}", **loc)
@@ -318,10 +353,18 @@ def _parse_position(raw: Any, number: int, line: int | None, col: _Collector, *,
     exclude = _feature_map(raw["not"], col, "not", **loc) if "not" in raw else {}
     constraints: list[Constraint] = []
     on = raw.get("on")
-    if "matched" in raw and "mismatched" in raw and isinstance(raw["matched"], str) \
-            and isinstance(raw["mismatched"], str):
-        col.add(E.E_FIELD, "with both 'matched' and 'mismatched', write each as a mapping "
-                "(`matched: {subj: number}`) so it is clear which features 'on' means", **loc)
+    if (
+        "matched" in raw
+        and "mismatched" in raw
+        and isinstance(raw["matched"], str)
+        and isinstance(raw["mismatched"], str)
+    ):
+        col.add(
+            E.E_FIELD,
+            "with both 'matched' and 'mismatched', write each as a mapping "
+            "(`matched: {subj: number}`) so it is clear which features 'on' means",
+            **loc,
+        )
     else:
         if "matched" in raw:
             constraints += _constraints(raw["matched"], on, True, col, **loc)
@@ -335,12 +378,18 @@ def _parse_position(raw: Any, number: int, line: int | None, col: _Collector, *,
     return Position(position_id, Lexical(features, exclude, form, tuple(constraints)), number, raw.line)
 
 
-def _parse_positions(raw: Any, col: _Collector, *, grammar: str, allow_edits: bool,
-                     line: int | None) -> tuple[Position, ...]:
+def _parse_positions(
+    raw: Any, col: _Collector, *, grammar: str, allow_edits: bool, line: int | None
+) -> tuple[Position, ...]:
     if not isinstance(raw, list) or not raw:
-        col.add(E.E_FIELD, f"the {grammar} grammar must be a non-empty list of positions"
-                if grammar in ("good", "bad") else "each alternative must be a non-empty list of positions",
-                grammar=grammar, line=line)
+        col.add(
+            E.E_FIELD,
+            f"the {grammar} grammar must be a non-empty list of positions"
+            if grammar in ("good", "bad")
+            else "each alternative must be a non-empty list of positions",
+            grammar=grammar,
+            line=line,
+        )
         return ()
     assert isinstance(raw, LocatedList)
     out: list[Position] = []
@@ -351,8 +400,13 @@ def _parse_positions(raw: Any, col: _Collector, *, grammar: str, allow_edits: bo
             continue
         explicit = isinstance(item, dict) and item.get("id") is not None
         if pos.id in seen and (explicit or not isinstance(pos.rule, Reference | Deletion)):
-            col.add(E.E_DUPLICATE_ID, f"id '{pos.id}' is already used by position {seen[pos.id]}",
-                    grammar=grammar, position=str(i + 1), line=pos.line)
+            col.add(
+                E.E_DUPLICATE_ID,
+                f"id '{pos.id}' is already used by position {seen[pos.id]}",
+                grammar=grammar,
+                position=str(i + 1),
+                line=pos.line,
+            )
         seen.setdefault(pos.id, i + 1)
         out.append(pos)
     return tuple(out)
@@ -369,14 +423,23 @@ def _parse_phrases(raw: Any, col: _Collector, *, origin: str) -> dict[str, Phras
     for name, alts in raw.items():
         line = raw.line_of(name)
         if not isinstance(alts, list) or not alts:
-            col.add(E.E_FIELD, "a phrase must be a list of alternatives, each a list of positions",
-                    grammar=f"phrase {name}", line=line)
+            col.add(
+                E.E_FIELD,
+                "a phrase must be a list of alternatives, each a list of positions",
+                grammar=f"phrase {name}",
+                line=line,
+            )
             continue
         assert isinstance(alts, LocatedList)
         parsed = []
         for j, alt in enumerate(alts):
-            positions = _parse_positions(alt, col, grammar=f"phrase {name}, alternative {j + 1}",
-                                         allow_edits=False, line=alts.item_lines[j])
+            positions = _parse_positions(
+                alt,
+                col,
+                grammar=f"phrase {name}, alternative {j + 1}",
+                allow_edits=False,
+                line=alts.item_lines[j],
+            )
             if positions:
                 parsed.append(positions)
         out[name] = Phrase(name, tuple(parsed), line)
@@ -429,8 +492,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def parse_template(data: Any, *, file: str = "", extra_phrases: Mapping[str, Phrase] | None = None,
-                   phrase_sources: Any = None) -> Template:
+def parse_template(
+    data: Any,
+    *,
+    file: str = "",
+    extra_phrases: Mapping[str, Phrase] | None = None,
+    phrase_sources: Any = None,
+) -> Template:
     """Return the Template described by parsed YAML `data` (from `source.load_yaml`).
 
     Raises:
@@ -464,13 +532,16 @@ def parse_template(data: Any, *, file: str = "", extra_phrases: Mapping[str, Phr
     phrases = dict(extra_phrases or {})
     for pname, phrase in _parse_phrases(data.get("phrases"), col, origin="'phrases'").items():
         if pname in phrases:
-            col.add(E.E_DUPLICATE_ID, f"phrase '{pname}' is defined twice (here and in a phrase file)",
-                    line=phrase.line)
+            col.add(
+                E.E_DUPLICATE_ID,
+                f"phrase '{pname}' is defined twice (here and in a phrase file)",
+                line=phrase.line,
+            )
         phrases[pname] = phrase
-    good = _parse_positions(data.get("good"), col, grammar="good", allow_edits=False,
-                            line=data.line_of("good"))
-    bad = _parse_positions(data.get("bad"), col, grammar="bad", allow_edits=True,
-                           line=data.line_of("bad"))
+    good = _parse_positions(
+        data.get("good"), col, grammar="good", allow_edits=False, line=data.line_of("good")
+    )
+    bad = _parse_positions(data.get("bad"), col, grammar="bad", allow_edits=True, line=data.line_of("bad"))
     options = _parse_options(data.get("options"), col)
     if col.problems:
         raise TemplateError(col.problems)
@@ -478,10 +549,20 @@ def parse_template(data: Any, *, file: str = "", extra_phrases: Mapping[str, Phr
     canonical["phrase_sources"] = _plain(phrase_sources)
     content_hash = hashlib.sha256(orjson.dumps(canonical, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
     return Template(
-        uid=text["uid"], phenomenon=text["phenomenon"], language=text["language"],
-        good=good, bad=bad, phrases=phrases, options=options, description=text["description"],
-        source=text["source"], version=text["version"], vocabulary=text["vocabulary"],
-        example=dict(example), file=file, content_hash=content_hash,
+        uid=text["uid"],
+        phenomenon=text["phenomenon"],
+        language=text["language"],
+        good=good,
+        bad=bad,
+        phrases=phrases,
+        options=options,
+        description=text["description"],
+        source=text["source"],
+        version=text["version"],
+        vocabulary=text["vocabulary"],
+        example=dict(example),
+        file=file,
+        content_hash=content_hash,
     )
 
 
@@ -508,8 +589,14 @@ def template_from_text(text: str, *, file: str = "", base_dir: Path | None = Non
             try:
                 phrase_data = load_yaml(path.read_text(encoding="utf-8"))
             except FileNotFoundError:
-                problems.append(Problem(E.E_FIELD, f"phrase file '{rel}' does not exist", name,
-                                        line=data.line_of("phrase_files")))
+                problems.append(
+                    Problem(
+                        E.E_FIELD,
+                        f"phrase file '{rel}' does not exist",
+                        name,
+                        line=data.line_of("phrase_files"),
+                    )
+                )
                 continue
             except SourceError as exc:
                 problems.append(Problem(E.E_SYNTAX, str(exc), path.name, line=exc.line))
@@ -517,8 +604,9 @@ def template_from_text(text: str, *, file: str = "", base_dir: Path | None = Non
             col = _Collector(path.name)
             for pname, phrase in _parse_phrases(phrase_data, col, origin=f"phrase file '{rel}'").items():
                 if pname in extra:
-                    col.add(E.E_DUPLICATE_ID, f"phrase '{pname}' is defined in two phrase files",
-                            line=phrase.line)
+                    col.add(
+                        E.E_DUPLICATE_ID, f"phrase '{pname}' is defined in two phrase files", line=phrase.line
+                    )
                 extra[pname] = phrase
             problems += col.problems
             sources.append(_plain(phrase_data))

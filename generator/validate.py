@@ -26,8 +26,6 @@ from vocab.lexicon import FeatureValueError, Vocabulary
 STRUCTURES_CHECKED = 200
 
 
-
-
 def _walk(template: Template) -> Iterable[tuple[str, Position, Sequence[Position]]]:
     """Yield (grammar label, position, its sibling list) for every position in the template."""
     for position in template.good:
@@ -51,14 +49,23 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
     known = set(schema.features) | {"id", "form", "lemma", "pos"}
     known |= {f for item in vocabulary.items[:2000] for f in item.features}
 
-    def norm_map(features: Mapping[str, tuple[str, ...]], grammar: str, position: Position,
-                 what: str) -> dict[str, tuple[str, ...]]:
+    def norm_map(
+        features: Mapping[str, tuple[str, ...]], grammar: str, position: Position, what: str
+    ) -> dict[str, tuple[str, ...]]:
         out: dict[str, tuple[str, ...]] = {}
         for feature, values in features.items():
             if feature not in known:
-                problems.append(Problem(E.E_UNKNOWN_FEATURE, f"'{feature}' in {what} is not a feature "
-                                        f"of vocabulary '{vocabulary.name}'{did_you_mean(feature, known)}",
-                                        name, grammar, position.label, position.line))
+                problems.append(
+                    Problem(
+                        E.E_UNKNOWN_FEATURE,
+                        f"'{feature}' in {what} is not a feature "
+                        f"of vocabulary '{vocabulary.name}'{did_you_mean(feature, known)}",
+                        name,
+                        grammar,
+                        position.label,
+                        position.line,
+                    )
+                )
                 continue
             spec = schema.spec(feature)
             observed = vocabulary.index(feature)
@@ -67,17 +74,31 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
                 try:
                     canonical = spec.normalize(value) if spec is not None else value
                 except FeatureValueError as exc:
-                    problems.append(Problem(E.E_UNKNOWN_VALUE, f"{feature}: {exc}", name, grammar,
-                                            position.label, position.line))
+                    problems.append(
+                        Problem(
+                            E.E_UNKNOWN_VALUE,
+                            f"{feature}: {exc}",
+                            name,
+                            grammar,
+                            position.label,
+                            position.line,
+                        )
+                    )
                     continue
                 declared = spec is not None and spec.values is not None
                 if not declared and feature not in ("id", "form", "lemma") and canonical not in observed:
                     choices = ", ".join(sorted(observed)[:12])
-                    problems.append(Problem(
-                        E.E_UNKNOWN_VALUE,
-                        f"no item has {feature} = '{value}'{did_you_mean(canonical, observed)}; "
-                        f"values in the vocabulary: {choices}", name, grammar, position.label,
-                        position.line))
+                    problems.append(
+                        Problem(
+                            E.E_UNKNOWN_VALUE,
+                            f"no item has {feature} = '{value}'{did_you_mean(canonical, observed)}; "
+                            f"values in the vocabulary: {choices}",
+                            name,
+                            grammar,
+                            position.label,
+                            position.line,
+                        )
+                    )
                     continue
                 fixed.append(canonical)
             out[feature] = tuple(fixed)
@@ -89,34 +110,67 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
             for constraint in rule.constraints:
                 for feature in constraint.features:
                     if feature not in known:
-                        problems.append(Problem(
-                            E.E_UNKNOWN_FEATURE, f"'{feature}' (to {'agree' if constraint.agree else 'disagree'}"
-                            f" on) is not a feature of vocabulary '{vocabulary.name}'{did_you_mean(feature, known)}",
-                            name, grammar, position.label, position.line))
-            if rule.form is not None and rule.form not in TAGS and not any(
-                    OVERRIDE_PREFIX + rule.form in item.features for item in vocabulary.items[:2000]):
-                problems.append(Problem(E.E_INFLECTION, f"'form: {rule.form}' is not an inflection tag "
-                                        f"(use one of {', '.join(sorted(TAGS))})", name, grammar,
-                                        position.label, position.line))
+                        problems.append(
+                            Problem(
+                                E.E_UNKNOWN_FEATURE,
+                                f"'{feature}' (to {'agree' if constraint.agree else 'disagree'} on) is not "
+                                f"a feature of vocabulary '{vocabulary.name}'"
+                                f"{did_you_mean(feature, known)}",
+                                name,
+                                grammar,
+                                position.label,
+                                position.line,
+                            )
+                        )
+            if (
+                rule.form is not None
+                and rule.form not in TAGS
+                and not any(OVERRIDE_PREFIX + rule.form in item.features for item in vocabulary.items[:2000])
+            ):
+                problems.append(
+                    Problem(
+                        E.E_INFLECTION,
+                        f"'form: {rule.form}' is not an inflection tag "
+                        f"(use one of {', '.join(sorted(TAGS))})",
+                        name,
+                        grammar,
+                        position.label,
+                        position.line,
+                    )
+                )
             new_rule = dataclasses.replace(
-                rule, features=norm_map(rule.features, grammar, position, "lexical"),
-                exclude=norm_map(rule.exclude, grammar, position, "not"))
+                rule,
+                features=norm_map(rule.features, grammar, position, "lexical"),
+                exclude=norm_map(rule.exclude, grammar, position, "not"),
+            )
             return dataclasses.replace(position, rule=new_rule)
         if isinstance(rule, PhraseRef) and rule.where:
-            where = {inner: norm_map(feats, grammar, position, f"where: {inner}")
-                     for inner, feats in rule.where.items()}
+            where = {
+                inner: norm_map(feats, grammar, position, f"where: {inner}")
+                for inner, feats in rule.where.items()
+            }
             return dataclasses.replace(position, rule=dataclasses.replace(rule, where=where))
         if isinstance(rule, Reference) and rule.form is not None and rule.form not in TAGS:
-            problems.append(Problem(E.E_INFLECTION, f"'form: {rule.form}' is not an inflection tag",
-                                    name, grammar, position.label, position.line))
+            problems.append(
+                Problem(
+                    E.E_INFLECTION,
+                    f"'form: {rule.form}' is not an inflection tag",
+                    name,
+                    grammar,
+                    position.label,
+                    position.line,
+                )
+            )
         return position
 
     good = tuple(norm_position("good", p) for p in template.good)
     bad = tuple(norm_position("bad", p) for p in template.bad)
     phrases = {}
     for pname, phrase in template.phrases.items():
-        alts = tuple(tuple(norm_position(f"phrase {pname}, alternative {k + 1}", p) for p in alt)
-                     for k, alt in enumerate(phrase.alternatives))
+        alts = tuple(
+            tuple(norm_position(f"phrase {pname}, alternative {k + 1}", p) for p in alt)
+            for k, alt in enumerate(phrase.alternatives)
+        )
         phrases[pname] = dataclasses.replace(phrase, alternatives=alts)
     return dataclasses.replace(template, good=good, bad=bad, phrases=phrases), problems
 
@@ -145,53 +199,82 @@ def _check_references(template: Template, name: str) -> list[Problem]:
         if not parts:
             if isinstance(position.rule, Lexical):
                 return None
-            return (f"'{position.id}' is a {position.rule.kind} position; agreement needs a lexical "
-                    "one" + (" — name an inner position, like "
-                             f"{position.id}.head" if isinstance(position.rule, PhraseRef) else ""))
+            return f"'{position.id}' is a {position.rule.kind} position; agreement needs a lexical one" + (
+                f" — name an inner position, like {position.id}.head"
+                if isinstance(position.rule, PhraseRef)
+                else ""
+            )
         rule = position.rule
         if not isinstance(rule, PhraseRef) or rule.name not in phrases:
             return f"'{position.id}' has no inner position '{parts[0]}'"
         for k, alternative in enumerate(phrases[rule.name].alternatives):
             inner = {p.id: p for p in alternative}
             if parts[0] not in inner:
-                return (f"alternative {k + 1} of phrase {rule.name} has no position '{parts[0]}'; "
-                        "every alternative must name it")
+                return (
+                    f"alternative {k + 1} of phrase {rule.name} has no position '{parts[0]}'; "
+                    "every alternative must name it"
+                )
             message = resolve_tail(inner[parts[0]], parts[1:])
             if message:
                 return message
         return None
 
-    def check(grammar: str, position: Position, scope: _StaticScope, bad_scope: _StaticScope | None,
-              chain: frozenset[str]) -> None:
+    def check(
+        grammar: str,
+        position: Position,
+        scope: _StaticScope,
+        bad_scope: _StaticScope | None,
+        chain: frozenset[str],
+    ) -> None:
         rule = position.rule
         if isinstance(rule, Lexical):
             for constraint in rule.constraints:
                 message = _resolve(constraint, scope, bad_scope)
                 if message:
-                    problems.append(Problem(E.E_DANGLING_REF, message, name, grammar,
-                                            position.label, position.line))
+                    problems.append(
+                        Problem(E.E_DANGLING_REF, message, name, grammar, position.label, position.line)
+                    )
         elif isinstance(rule, PhraseRef):
             if rule.name not in phrases:
-                problems.append(Problem(E.E_UNKNOWN_PHRASE, f"there is no phrase '{rule.name}'"
-                                        f"{did_you_mean(rule.name, phrases)}", name, grammar,
-                                        position.label, position.line))
+                problems.append(
+                    Problem(
+                        E.E_UNKNOWN_PHRASE,
+                        f"there is no phrase '{rule.name}'{did_you_mean(rule.name, phrases)}",
+                        name,
+                        grammar,
+                        position.label,
+                        position.line,
+                    )
+                )
                 return
             for inner in rule.where:
                 for k, alternative in enumerate(phrases[rule.name].alternatives):
                     found = next((p for p in alternative if p.id == inner), None)
                     if found is None or not isinstance(found.rule, Lexical):
-                        problems.append(Problem(
-                            E.E_DANGLING_REF, f"'where: {inner}' but alternative {k + 1} of phrase "
-                            f"{rule.name} has no lexical position '{inner}'", name, grammar,
-                            position.label, position.line))
+                        problems.append(
+                            Problem(
+                                E.E_DANGLING_REF,
+                                f"'where: {inner}' but alternative {k + 1} of phrase "
+                                f"{rule.name} has no lexical position '{inner}'",
+                                name,
+                                grammar,
+                                position.label,
+                                position.line,
+                            )
+                        )
                         break
             if rule.name in chain:
                 return
             for k, alternative in enumerate(phrases[rule.name].alternatives):
                 inner_scope = _StaticScope(alternative, scope)
                 for child in alternative:
-                    check(f"phrase {rule.name}, alternative {k + 1}", child, inner_scope, bad_scope,
-                          chain | {rule.name})
+                    check(
+                        f"phrase {rule.name}, alternative {k + 1}",
+                        child,
+                        inner_scope,
+                        bad_scope,
+                        chain | {rule.name},
+                    )
 
     def _resolve(constraint: Constraint, scope: _StaticScope, bad_scope: _StaticScope | None) -> str | None:
         target = constraint.target
@@ -204,7 +287,9 @@ def _check_references(template: Template, name: str) -> list[Problem]:
         else:
             found = scope.lookup(parts[0])
         if found is None:
-            return f"'{target}' names no position{did_you_mean(parts[0] if parts else target, _visible(scope))}"
+            return (
+                f"'{target}' names no position{did_you_mean(parts[0] if parts else target, _visible(scope))}"
+            )
         if isinstance(found.rule, Reference):
             return f"'{target}' is a reused word; refer to the good position '{found.rule.target}' instead"
         return resolve_tail(found, parts[1:])
@@ -243,8 +328,10 @@ def _explain_empty(vocabulary: Vocabulary, features: Mapping[str, tuple[str, ...
             return f"no vocabulary item has {' and '.join(said)}"
         selected = narrowed
     if form is not None:
-        return (f"none of the {len(selected or ())} items with {' and '.join(said) or 'these features'} "
-                f"has a dictionary form for '{form}'")
+        return (
+            f"none of the {len(selected or ())} items with {' and '.join(said) or 'these features'} "
+            f"has a dictionary form for '{form}'"
+        )
     return "no vocabulary item fits"
 
 
@@ -256,13 +343,29 @@ def validate(template: Template, vocabulary: Vocabulary) -> tuple[Template, list
     for pname, depth in need.items():
         phrase = normalized.phrases[pname]
         if depth == float("inf"):
-            problems.append(Problem(E.E_NO_BASE_CASE, f"phrase {pname} always contains itself (or another "
-                                    "phrase that never stops): give it an alternative without recursion",
-                                    name, f"phrase {pname}", "", phrase.line))
+            problems.append(
+                Problem(
+                    E.E_NO_BASE_CASE,
+                    f"phrase {pname} always contains itself (or another "
+                    "phrase that never stops): give it an alternative without recursion",
+                    name,
+                    f"phrase {pname}",
+                    "",
+                    phrase.line,
+                )
+            )
         elif depth > normalized.options.max_depth:
-            problems.append(Problem(E.E_NO_BASE_CASE, f"phrase {pname} needs {int(depth)} levels of nesting "
-                                    f"but options.max_depth is {normalized.options.max_depth}",
-                                    name, f"phrase {pname}", "", phrase.line))
+            problems.append(
+                Problem(
+                    E.E_NO_BASE_CASE,
+                    f"phrase {pname} needs {int(depth)} levels of nesting "
+                    f"but options.max_depth is {normalized.options.max_depth}",
+                    name,
+                    f"phrase {pname}",
+                    "",
+                    phrase.line,
+                )
+            )
     problems += _check_references(normalized, name)
     _, edit_problems = template_edits(normalized)
     problems += edit_problems
@@ -284,17 +387,34 @@ def validate(template: Template, vocabulary: Vocabulary) -> tuple[Template, list
                 reported.add(slot.path)
                 position = _position_at(normalized, slot.path)
                 rule = position.rule if position is not None else None
-                why = _explain_empty(vocabulary, rule.features, rule.form) if isinstance(rule, Lexical) \
+                why = (
+                    _explain_empty(vocabulary, rule.features, rule.form)
+                    if isinstance(rule, Lexical)
                     else "no vocabulary item fits"
-                problems.append(Problem(E.E_NO_CANDIDATE, f"no word can fill '{slot.path}': {why}",
-                                        name, slot.grammar, slot.path, slot.line))
+                )
+                problems.append(
+                    Problem(
+                        E.E_NO_CANDIDATE,
+                        f"no word can fill '{slot.path}': {why}",
+                        name,
+                        slot.grammar,
+                        slot.path,
+                        slot.line,
+                    )
+                )
         if plan.empty_slot is None:
             usable += 1
         elif first_failure is None:
             slot = plan.slots[plan.empty_slot]
-            first_failure = Problem(E.E_UNSATISFIABLE, f"the agreement constraints leave no word for "
-                                    f"'{slot.path}': no candidate agrees with the positions it is linked to",
-                                    name, slot.grammar, slot.path, slot.line)
+            first_failure = Problem(
+                E.E_UNSATISFIABLE,
+                f"the agreement constraints leave no word for "
+                f"'{slot.path}': no candidate agrees with the positions it is linked to",
+                name,
+                slot.grammar,
+                slot.path,
+                slot.line,
+            )
     if not reported and usable == 0 and first_failure is not None:
         problems.append(first_failure)
     return normalized, problems
@@ -310,7 +430,9 @@ def _position_at(template: Template, path: str) -> Position | None:
         if found is None or not isinstance(found.rule, PhraseRef):
             return None
         phrase = template.phrases.get(found.rule.name)
-        found = next((p for alt in (phrase.alternatives if phrase else ()) for p in alt if p.id == part), None)
+        found = next(
+            (p for alt in (phrase.alternatives if phrase else ()) for p in alt if p.id == part), None
+        )
     return found
 
 
@@ -322,10 +444,23 @@ def _check_same_literals(template: Template, name: str) -> list[Problem]:
             return []
         good = [template.good[i].rule for i in edit.good]
         bad = [template.bad[j].rule for j in edit.bad]
-        if not (all(isinstance(r, Direct) for r in good + bad) and len(good) == len(bad)
-                and all(set(g.options) == set(b.options) and len(g.options) == 1  # type: ignore[union-attr]
-                        for g, b in zip(good, bad, strict=True))):
+        if not (
+            all(isinstance(r, Direct) for r in good + bad)
+            and len(good) == len(bad)
+            and all(
+                set(g.options) == set(b.options) and len(g.options) == 1  # type: ignore[union-attr]
+                for g, b in zip(good, bad, strict=True)
+            )
+        ):
             return []
-    return [Problem(E.E_SAME_GRAMMARS, "every difference between the grammars is the same literal "
-                    "word, so good and bad sentences would be identical", name, "bad", "",
-                    template.bad[0].line if template.bad else None)]
+    return [
+        Problem(
+            E.E_SAME_GRAMMARS,
+            "every difference between the grammars is the same literal "
+            "word, so good and bad sentences would be identical",
+            name,
+            "bad",
+            "",
+            template.bad[0].line if template.bad else None,
+        )
+    ]

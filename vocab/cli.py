@@ -32,13 +32,13 @@ def add_vocab_commands(
     Parsed arguments carry `func=handle`: call `args.func(args)` to run the command.
     """
     vocab = subparsers.add_parser(
-        "vocab", help="check, convert and prepare vocabulary files",
+        "vocab",
+        help="check, convert and prepare vocabulary files",
         description="Check, convert and prepare vocabulary files (CSV/TSV with a .schema.yaml).",
     )
     commands = vocab.add_subparsers(dest="vocab_command", metavar="COMMAND", required=True)
 
-    check = commands.add_parser("check", help="read a vocabulary and summarise it, or list "
-                                "its problems")
+    check = commands.add_parser("check", help="read a vocabulary and summarise it, or list its problems")
     _add_input(check)
 
     export = commands.add_parser("export", help="write a vocabulary (and its schema) as CSV/TSV")
@@ -48,40 +48,57 @@ def add_vocab_commands(
 
     freq = commands.add_parser("freq", help="add a frequency feature freq_NAME to every item")
     _add_input(freq)
-    freq.add_argument("--source", required=True,
-                      help="'wordfreq', or a UTF-8 corpus text file to count")
+    freq.add_argument("--source", required=True, help="'wordfreq', or a UTF-8 corpus text file to count")
     freq.add_argument("--name", help="source name (default: wordfreq or the corpus file stem)")
     freq.add_argument("--out", type=Path, required=True, help="file to write")
 
-    balance = commands.add_parser("balance", help="choose words with balanced frequencies "
-                                  "across corpora (Zorro-style)")
+    balance = commands.add_parser(
+        "balance", help="choose words with balanced frequencies across corpora (Zorro-style)"
+    )
     _add_input(balance)
     sources = balance.add_mutually_exclusive_group(required=True)
-    sources.add_argument("--corpora", nargs="+", metavar="NAME=PATH",
-                         help="two or more corpus text files to count")
-    sources.add_argument("--wordfreq-vs", nargs="+", metavar="[NAME=]PATH",
-                         help="compare wordfreq with one or more corpus text files")
-    sources.add_argument("--freq-features", nargs="+", metavar="FEATURE",
-                         help="two or more frequency features of the vocabulary (freq_...)")
+    sources.add_argument(
+        "--corpora", nargs="+", metavar="NAME=PATH", help="two or more corpus text files to count"
+    )
+    sources.add_argument(
+        "--wordfreq-vs",
+        nargs="+",
+        metavar="[NAME=]PATH",
+        help="compare wordfreq with one or more corpus text files",
+    )
+    sources.add_argument(
+        "--freq-features",
+        nargs="+",
+        metavar="FEATURE",
+        help="two or more frequency features of the vocabulary (freq_...)",
+    )
     balance.add_argument("--pos", help="only items with this part of speech")
-    balance.add_argument("--pair-feature", metavar="FEATURE",
-                         help="feature holding each word's second form (also counted)")
+    balance.add_argument(
+        "--pair-feature", metavar="FEATURE", help="feature holding each word's second form (also counted)"
+    )
     balance.add_argument("--size", type=int, required=True, help="number of words to choose")
     balance.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
-    balance.add_argument("--tolerance", type=float, default=0.1,
-                         help="largest relative bias accepted (default 0.1)")
+    balance.add_argument(
+        "--tolerance", type=float, default=0.1, help="largest relative bias accepted (default 0.1)"
+    )
     balance.add_argument("--max-iterations", type=int, default=20_000)
-    balance.add_argument("--best-effort", action="store_true",
-                         help="keep the best subset found even if it misses the tolerance")
+    balance.add_argument(
+        "--best-effort",
+        action="store_true",
+        help="keep the best subset found even if it misses the tolerance",
+    )
     balance.add_argument("--out", type=Path, help="write the chosen words, one per line")
 
-    coverage = commands.add_parser("coverage", help="keep the items a tokenizer covers in at "
-                                   "most N tokens")
+    coverage = commands.add_parser("coverage", help="keep the items a tokenizer covers in at most N tokens")
     _add_input(coverage)
     coverage.add_argument("--tokenizer", required=True, help="local tokenizer folder")
     coverage.add_argument("--max-tokens", type=int, default=1)
-    coverage.add_argument("--leading-space", choices=("auto", "yes", "no"), default="auto",
-                          help="tokenize ' word' (yes), 'word' (no) or as mid-sentence (auto)")
+    coverage.add_argument(
+        "--leading-space",
+        choices=("auto", "yes", "no"),
+        default="auto",
+        help="tokenize ' word' (yes), 'word' (no) or as mid-sentence (auto)",
+    )
     coverage.add_argument("--out", type=Path, required=True, help="file for the kept items")
 
     vocab.set_defaults(func=handle)
@@ -114,15 +131,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _add_input(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="vocabulary file (.csv or .tsv)")
-    parser.add_argument("--schema", type=Path,
-                        help="schema file (default: <stem>.schema.yaml beside the file)")
+    parser.add_argument(
+        "--schema", type=Path, help="schema file (default: <stem>.schema.yaml beside the file)"
+    )
     parser.add_argument("--language", help="language code (overrides the schema's)")
     parser.add_argument("--separator", help="multi-value separator when there is no schema")
 
 
 def _read(args: argparse.Namespace) -> Vocabulary:
-    return read_vocabulary(args.file, schema_path=args.schema, language=args.language,
-                           multi_separator=args.separator)
+    return read_vocabulary(
+        args.file, schema_path=args.schema, language=args.language, multi_separator=args.separator
+    )
 
 
 def _error(message: str) -> None:
@@ -133,8 +152,7 @@ def _check(args: argparse.Namespace) -> int:
     vocab = _read(args)
     schema_file = args.schema or sidecar_schema_path(args.file)
     source = schema_file.name if Path(schema_file).exists() else "inferred from the columns"
-    print(f"{args.file.name}: {len(vocab)} items, language {vocab.language or 'not set'}, "
-          f"schema {source}")
+    print(f"{args.file.name}: {len(vocab)} items, language {vocab.language or 'not set'}, schema {source}")
     print(f"pos: {_value_counts(Counter(i.pos for i in vocab.items if i.pos)) or '(none)'}")
     if not vocab.schema.features:
         print("no features")
@@ -166,8 +184,10 @@ def _value_counts(counts: Counter[str]) -> str:
 def _export(args: argparse.Namespace) -> int:
     vocab = _read(args)
     write_vocabulary(vocab, args.out, delimiter="\t" if args.tsv else None)
-    print(f"wrote {len(vocab)} items to {args.out} and its schema to "
-          f"{args.out.with_name(args.out.stem + '.schema.yaml')}")
+    print(
+        f"wrote {len(vocab)} items to {args.out} and its schema to "
+        f"{args.out.with_name(args.out.stem + '.schema.yaml')}"
+    )
     return EXIT_OK
 
 
@@ -184,8 +204,7 @@ def _freq(args: argparse.Namespace) -> int:
     result = attach_frequencies(vocab, name, freqs)
     write_vocabulary(result, args.out)
     zero = sum(1 for item in result.items if float(item.features[f"freq_{name}"][0]) == 0.0)
-    print(f"added freq_{name} to {len(result)} items ({zero} not found: frequency 0); "
-          f"wrote {args.out}")
+    print(f"added freq_{name} to {len(result)} items ({zero} not found: frequency 0); wrote {args.out}")
     return EXIT_OK
 
 
@@ -209,10 +228,16 @@ def _balance(args: argparse.Namespace) -> int:
                 paired.setdefault(item.form, values[0])
     frequencies = _balance_frequencies(args, vocab, [*candidates, *paired.values()])
     try:
-        result = counterbalance(candidates, frequencies, args.size, seed=args.seed,
-                                tolerance=args.tolerance, paired=paired or None,
-                                max_iterations=args.max_iterations,
-                                require_met=not args.best_effort)
+        result = counterbalance(
+            candidates,
+            frequencies,
+            args.size,
+            seed=args.seed,
+            tolerance=args.tolerance,
+            paired=paired or None,
+            max_iterations=args.max_iterations,
+            require_met=not args.best_effort,
+        )
     except BalanceError as exc:
         if exc.best is None:  # unusable input (too few candidates, ...), not a failed search
             raise
@@ -242,8 +267,10 @@ def _balance_frequencies(
             out[feature] = values
         return out
     if args.corpora:
-        return {name: count_corpus_file(path, _language(vocab))
-                for name, path in _named_paths(args.corpora, require_name=True)}
+        return {
+            name: count_corpus_file(path, _language(vocab))
+            for name, path in _named_paths(args.corpora, require_name=True)
+        }
     language = _language(vocab)
     out["wordfreq"] = wordfreq_frequencies(words, language)
     for name, path in _named_paths(args.wordfreq_vs, require_name=False):
@@ -277,14 +304,16 @@ def _coverage(args: argparse.Namespace) -> int:
     vocab = _read(args)
     tokenizer = load_tokenizer(args.tokenizer)
     leading = {"auto": None, "yes": True, "no": False}[args.leading_space]
-    kept, dropped = filter_by_coverage(vocab, tokenizer, args.max_tokens,
-                                       with_leading_space=leading)
+    kept, dropped = filter_by_coverage(vocab, tokenizer, args.max_tokens, with_leading_space=leading)
     write_vocabulary(kept, args.out)
-    print(f"kept {len(kept)} of {len(vocab)} items (at most {args.max_tokens} token"
-          f"{'s' if args.max_tokens != 1 else ''} each); wrote {args.out}")
+    print(
+        f"kept {len(kept)} of {len(vocab)} items (at most {args.max_tokens} token"
+        f"{'s' if args.max_tokens != 1 else ''} each); wrote {args.out}"
+    )
     if dropped:
-        tokens = word_tokens([i.form for i in dropped], tokenizer, with_leading_space=leading,
-                             language=vocab.language)
+        tokens = word_tokens(
+            [i.form for i in dropped], tokenizer, with_leading_space=leading, language=vocab.language
+        )
         print(f"dropped {len(dropped)}:")
         unk = getattr(tokenizer, "unk_token", None)
         for item in dropped:

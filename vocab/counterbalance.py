@@ -49,12 +49,14 @@ class BalanceResult:
         with_pairs = any(word in self.paired for word in self.words)
         head = ["word", *(["paired form"] if with_pairs else []), *corpora]
         rows = [
-            [word, *([self.paired.get(word, "")] if with_pairs else []),
-             *(f"{self.word_frequencies[word][c]:.2f}" for c in corpora)]
+            [
+                word,
+                *([self.paired.get(word, "")] if with_pairs else []),
+                *(f"{self.word_frequencies[word][c]:.2f}" for c in corpora),
+            ]
             for word in self.words
         ]
-        rows.append(["TOTAL", *([""] if with_pairs else []),
-                     *(f"{self.totals[c]:.2f}" for c in corpora)])
+        rows.append(["TOTAL", *([""] if with_pairs else []), *(f"{self.totals[c]:.2f}" for c in corpora)])
         widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
         text_cols = 2 if with_pairs else 1
 
@@ -68,12 +70,18 @@ class BalanceResult:
         out = [
             f"Counterbalanced subset: {len(self.words)} of {self.n_candidates} candidate words "
             f"(seed {self.seed}; frequencies per million words)",
-            line(head), rule, *(line(r) for r in rows[:-1]), rule, line(rows[-1]), "",
+            line(head),
+            rule,
+            *(line(r) for r in rows[:-1]),
+            rule,
+            line(rows[-1]),
+            "",
             f"relative bias {self.bias:.4f} (largest difference between two corpus totals / "
             f"their mean); tolerance {self.tolerance:g}: {'met' if self.met else 'NOT met'}",
             f"absolute bias {self.absolute_bias:.2f} per million",
-            f"search: all {self.iterations} subsets checked" if self.exhaustive else
-            f"search: {self.iterations} swap attempts, {self.restarts} restarts",
+            f"search: all {self.iterations} subsets checked"
+            if self.exhaustive
+            else f"search: {self.iterations} swap attempts, {self.restarts} restarts",
         ]
         if any(self.missing.values()):
             out.append("Words missing from a corpus count as frequency 0 there:")
@@ -104,9 +112,7 @@ def _fast_bias(sums: Sequence[float]) -> float:
     return 0.0 if hi + lo <= 0 else (hi - lo) / ((hi + lo) / 2)
 
 
-def _totals(
-    vectors: Sequence[Sequence[float]], selection: Sequence[int], width: int
-) -> list[float]:
+def _totals(vectors: Sequence[Sequence[float]], selection: Sequence[int], width: int) -> list[float]:
     """Return the exact per-corpus sums of the selected words' frequencies."""
     return [math.fsum(vectors[i][c] for i in selection) for c in range(width)]
 
@@ -164,8 +170,18 @@ def counterbalance(
     rng = random.Random(seed)
     n, k = len(words), size
     if math.comb(n, k) <= max_iterations:
-        return _exhaustive(words, corpora, vectors, missing_by_word, pairs, k, rng,
-                           tolerance=tolerance, seed=seed, require_met=require_met)
+        return _exhaustive(
+            words,
+            corpora,
+            vectors,
+            missing_by_word,
+            pairs,
+            k,
+            rng,
+            tolerance=tolerance,
+            seed=seed,
+            require_met=require_met,
+        )
     patience = max(_MIN_PATIENCE, 2 * k)
     best_sel: list[int] = []
     best_bias = math.inf
@@ -201,8 +217,18 @@ def counterbalance(
             break
         restarts += 1
 
-    result = _result(words, best_sel, corpora, vectors, missing_by_word, pairs,
-                     tolerance=tolerance, seed=seed, iterations=iterations, restarts=restarts)
+    result = _result(
+        words,
+        best_sel,
+        corpora,
+        vectors,
+        missing_by_word,
+        pairs,
+        tolerance=tolerance,
+        seed=seed,
+        iterations=iterations,
+        restarts=restarts,
+    )
     if not result.met and require_met:
         raise BalanceError(
             f"no subset of {k} words within tolerance {tolerance:g} was found "
@@ -244,9 +270,19 @@ def _exhaustive(
         if bias < best_bias:
             best, best_bias = subset, bias
     chosen = rng.choice(acceptable) if acceptable else best
-    result = _result(words, chosen, corpora, vectors, missing_by_word, pairs,
-                     tolerance=tolerance, seed=seed, iterations=checked, restarts=0,
-                     exhaustive=True)
+    result = _result(
+        words,
+        chosen,
+        corpora,
+        vectors,
+        missing_by_word,
+        pairs,
+        tolerance=tolerance,
+        seed=seed,
+        iterations=checked,
+        restarts=0,
+        exhaustive=True,
+    )
     if not result.met and require_met:
         raise BalanceError(
             f"no subset of {k} words is within tolerance {tolerance:g}: all {checked} subsets "
@@ -305,8 +341,7 @@ def _result(
     totals = dict(zip(corpora, _totals(vectors, selection, len(corpora)), strict=True))
     bias = relative_bias(list(totals.values()))
     missing = {
-        c: tuple(form for w in chosen for form in missing_by_word.get(w, {}).get(c, ()))
-        for c in corpora
+        c: tuple(form for w in chosen for form in missing_by_word.get(w, {}).get(c, ())) for c in corpora
     }
     return BalanceResult(
         words=tuple(chosen),
@@ -317,9 +352,7 @@ def _result(
         met=bias <= tolerance,
         seed=seed,
         n_candidates=len(words),
-        word_frequencies={
-            words[i]: {c: vectors[i][j] for j, c in enumerate(corpora)} for i in selection
-        },
+        word_frequencies={words[i]: {c: vectors[i][j] for j, c in enumerate(corpora)} for i in selection},
         paired={w: pairs[w] for w in chosen if w in pairs},
         missing=missing,
         iterations=iterations,

@@ -73,7 +73,7 @@ def word_token_ids(
         else:
             ids = tokenizer.encode(f"{_CONTEXT} {word}", add_special_tokens=False)
             if ids[: len(context_ids)] == context_ids:
-                ids = ids[len(context_ids):]
+                ids = ids[len(context_ids) :]
             else:  # the context merged with the word; fall back to the spaced form
                 ids = tokenizer.encode(" " + word, add_special_tokens=False)
         out[word] = list(ids)
@@ -88,8 +88,7 @@ def word_tokens(
     language: str = "",
 ) -> dict[str, list[str]]:
     """Return word -> its token strings mid-sentence (see `word_token_ids`)."""
-    ids = word_token_ids(words, tokenizer, with_leading_space=with_leading_space,
-                         language=language)
+    ids = word_token_ids(words, tokenizer, with_leading_space=with_leading_space, language=language)
     out: dict[str, list[str]] = {}
     for word, seq in ids.items():
         tokens = tokenizer.convert_ids_to_tokens(seq)
@@ -105,8 +104,7 @@ def token_counts(
     language: str = "",
 ) -> dict[str, int]:
     """Return word -> number of tokens of the word mid-sentence (see `word_token_ids`)."""
-    ids = word_token_ids(words, tokenizer, with_leading_space=with_leading_space,
-                         language=language)
+    ids = word_token_ids(words, tokenizer, with_leading_space=with_leading_space, language=language)
     return {word: len(seq) for word, seq in ids.items()}
 
 
@@ -148,4 +146,3 @@ def filter_by_coverage(
         covered = 0 < len(seq) <= max_tokens and (unk is None or unk not in seq)
         (kept if covered else dropped).append(item)
     return Vocabulary(kept, vocab.schema, name=vocab.name, language=vocab.language), dropped
-

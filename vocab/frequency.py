@@ -56,8 +56,7 @@ def tokenizer_for(language: str) -> Tokenize:
     if lang == "en":
         return _latin_tokens
     raise FrequencyError(
-        f"no built-in tokenizer for language '{language}' (built in: en, zh); "
-        "pass a tokenize function"
+        f"no built-in tokenizer for language '{language}' (built in: en, zh); pass a tokenize function"
     )
 
 
@@ -91,17 +90,14 @@ def count_corpus_file(
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError:
                     raise FrequencyError(
-                        f"{path.name}, line {number}: this line is not UTF-8 text; "
-                        "save the corpus as UTF-8"
+                        f"{path.name}, line {number}: this line is not UTF-8 text; save the corpus as UTF-8"
                     ) from None
                 yield text.removeprefix("\ufeff") if number == 1 else text
 
     return _per_million(_count(lines(), split))
 
 
-def attach_frequencies(
-    vocab: Vocabulary, source_name: str, freqs: Mapping[str, float]
-) -> Vocabulary:
+def attach_frequencies(vocab: Vocabulary, source_name: str, freqs: Mapping[str, float]) -> Vocabulary:
     """Return a copy of `vocab` with a float feature `freq_<source_name>` on every item.
 
     An item's frequency is `freqs[form]`, else `freqs[form.lower()]`, else 0.0. An existing
@@ -127,8 +123,7 @@ def attach_frequencies(
         value = found if found is not None else lowered.get(item.form.lower(), 0.0)
         features = {**item.features, feature: (spec.normalize(_rounded(float(value))),)}
         items.append(
-            LexicalItem(id=item.id, form=item.form, lemma=item.lemma, pos=item.pos,
-                        features=features)
+            LexicalItem(id=item.id, form=item.form, lemma=item.lemma, pos=item.pos, features=features)
         )
     schema = FeatureSchema(
         features={**vocab.schema.features, feature: spec},
@@ -165,9 +160,7 @@ def _jieba_tokens(text: str) -> list[str]:
     import jieba  # loads a dictionary, only when Chinese is counted
 
     _quiet_jieba()
-    return [
-        token.lower() for token in jieba.lcut(text.strip()) if _HAS_LETTER.search(token)
-    ]
+    return [token.lower() for token in jieba.lcut(text.strip()) if _HAS_LETTER.search(token)]
 
 
 def _quiet_jieba() -> None:

@@ -161,5 +161,3 @@ def _read(
         errors=errors,
         bad_lines=bad_lines,
     )
-
-

@@ -58,8 +58,7 @@ def load_schema(path: str | Path) -> tuple[FeatureSchema, str]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise VocabularyError(
-            [RowError(path.name, line, None, "this line is not UTF-8 text; save the file as UTF-8",
-                      E_SCHEMA)]
+            [RowError(path.name, line, None, "this line is not UTF-8 text; save the file as UTF-8", E_SCHEMA)]
         ) from None
     return schema_text_to_schema(text, file=path.name)
 
@@ -119,16 +118,12 @@ def _feature_lines(node: yaml.Node | None) -> dict[str, int]:
             and isinstance(value, yaml.MappingNode)
         ):
             return {
-                str(k.value): k.start_mark.line + 1
-                for k, _ in value.value
-                if isinstance(k, yaml.ScalarNode)
+                str(k.value): k.start_mark.line + 1 for k, _ in value.value if isinstance(k, yaml.ScalarNode)
             }
     return {}
 
 
-def _parse(
-    data: object, *, file: str, lines: Mapping[str, int]
-) -> tuple[FeatureSchema, str]:
+def _parse(data: object, *, file: str, lines: Mapping[str, int]) -> tuple[FeatureSchema, str]:
     errors: list[RowError] = []
 
     def fail(message: str, feature: str | None = None) -> None:
@@ -175,26 +170,21 @@ def _parse(
     return FeatureSchema(features=features, multi_separator=separator), language.strip()
 
 
-def _parse_spec(
-    name: str, raw: object, separator: str
-) -> tuple[FeatureSpec | None, list[str]]:
+def _parse_spec(name: str, raw: object, separator: str) -> tuple[FeatureSpec | None, list[str]]:
     """Return the spec declared for one feature, or None and the problems found."""
     problems: list[str] = []
     if not name:
         return None, ["a feature needs a name"]
     if name in RESERVED_COLUMNS:
         return None, [
-            f"'{name}' is a built-in column ({', '.join(RESERVED_COLUMNS)}); "
-            "do not declare it as a feature"
+            f"'{name}' is a built-in column ({', '.join(RESERVED_COLUMNS)}); do not declare it as a feature"
         ]
     if raw is None:
         raw = {}
     if isinstance(raw, str):  # shorthand: `animate: bool`
         raw = {"type": raw}
     if not isinstance(raw, Mapping):
-        return None, [
-            "the declaration must be a mapping such as {type: category, values: [sg, pl]}"
-        ]
+        return None, ["the declaration must be a mapping such as {type: category, values: [sg, pl]}"]
     for key in raw:
         if key not in _SPEC_KEYS:
             problems.append(f"unknown entry '{key}' (expected one of: {', '.join(_SPEC_KEYS)})")
@@ -215,9 +205,7 @@ def _parse_spec(
     raw_values = raw.get("values")
     if raw_values is not None:
         if ftype not in ("category", "text"):
-            problems.append(
-                f"'values' can only be declared for category or text features, not {ftype}"
-            )
+            problems.append(f"'values' can only be declared for category or text features, not {ftype}")
         elif not isinstance(raw_values, list) or any(
             isinstance(v, list | dict) or v is None for v in raw_values
         ):
@@ -230,16 +218,12 @@ def _parse_spec(
                 elif text in seen:
                     problems.append(f"value '{text}' is listed twice")
                 elif multi is True and separator in text:
-                    problems.append(
-                        f"value '{text}' contains the multi-value separator '{separator}'"
-                    )
+                    problems.append(f"value '{text}' contains the multi-value separator '{separator}'")
                 seen.add(text)
             values = tuple(dict.fromkeys(_value_text(v) for v in raw_values if _value_text(v)))
     if problems:
         return None, problems
-    spec = FeatureSpec(
-        name=name, type=ftype, values=values, multi=bool(multi), description=description
-    )
+    spec = FeatureSpec(name=name, type=ftype, values=values, multi=bool(multi), description=description)
     return spec, []
 
 

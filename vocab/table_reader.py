@@ -109,8 +109,9 @@ def _rows(text: str, delimiter: str, fail: _Fail) -> list[_Row]:
         except StopIteration:
             return rows
         except csv.Error as exc:
-            fail(start, None, f"this row cannot be read ({exc}); check for a stray double quote",
-                 E_CELL_COUNT)
+            fail(
+                start, None, f"this row cannot be read ({exc}); check for a stray double quote", E_CELL_COUNT
+            )
             return rows
         cells = tuple(cell.strip() for cell in record)
         if any(cells):
@@ -148,8 +149,12 @@ def parse_table(
     rows = _rows(text, delimiter, fail)
     if not rows:
         if not errors:
-            fail(None, None, "the file is empty; its first line must be a header with at least "
-                 "a 'form' column", E_EMPTY_FILE)
+            fail(
+                None,
+                None,
+                "the file is empty; its first line must be a header with at least a 'form' column",
+                E_EMPTY_FILE,
+            )
         raise VocabularyError(errors)
 
     header_row, body = rows[0], rows[1:]
@@ -162,8 +167,12 @@ def parse_table(
         if not column:
             fail(hline, None, f"column {index + 1} of the header has no name", E_HEADER)
         elif column in positions:
-            fail(hline, column, f"this column appears twice (columns {positions[column] + 1} "
-                 f"and {index + 1})", E_HEADER)
+            fail(
+                hline,
+                column,
+                f"this column appears twice (columns {positions[column] + 1} and {index + 1})",
+                E_HEADER,
+            )
         else:
             positions[column] = index
 
@@ -178,12 +187,21 @@ def parse_table(
         where = f"the schema ({schema_name})" if schema_name else "the schema"
         for column in feature_columns:
             if column not in schema.features:
-                fail(hline, column, f"this column is not declared in {where}; declare it "
-                     "there or remove the column", E_UNDECLARED_COLUMN)
+                fail(
+                    hline,
+                    column,
+                    f"this column is not declared in {where}; declare it there or remove the column",
+                    E_UNDECLARED_COLUMN,
+                )
         for feature in schema.features:
             if feature not in positions:
-                fail(hline, feature, f"{where} declares this feature but the file has no "
-                     "such column (add the column; its cells may be blank)", E_MISSING_COLUMN)
+                fail(
+                    hline,
+                    feature,
+                    f"{where} declares this feature but the file has no "
+                    "such column (add the column; its cells may be blank)",
+                    E_MISSING_COLUMN,
+                )
 
     specs = {c: schema.features[c] for c in feature_columns if c in schema.features}
     pending: list[_Pending] = []
@@ -199,13 +217,24 @@ def parse_table(
         if not has_form:
             continue
         if not form:
-            fail(row.start, "form", "the form is empty; every row needs a form (leave the "
-                 "whole row blank to skip it)", E_MISSING_FORM)
+            fail(
+                row.start,
+                "form",
+                "the form is empty; every row needs a form (leave the whole row blank to skip it)",
+                E_MISSING_FORM,
+            )
             continue
         if features is not None:
-            pending.append(_Pending(row.start, values.get("id") or None, form,
-                                    values.get("lemma") or form, values.get("pos", ""),
-                                    features))
+            pending.append(
+                _Pending(
+                    row.start,
+                    values.get("id") or None,
+                    form,
+                    values.get("lemma") or form,
+                    values.get("pos", ""),
+                    features,
+                )
+            )
 
     items = _assign_ids(pending, file_name, errors)
     if errors:
@@ -222,8 +251,7 @@ def _missing_form_message(header: Sequence[str], delimiter: str) -> str:
         others = [d for d in _DELIMITERS if d != delimiter and d in header[0]]
         if others:
             shown = "tab" if others[0] == "\t" else f"'{others[0]}'"
-            return f"{message} (the header was read as one column; is the file separated by " \
-                   f"{shown}?)"
+            return f"{message} (the header was read as one column; is the file separated by {shown}?)"
     return message
 
 
@@ -237,8 +265,12 @@ def _fit_cells(row: _Row, width: int, delimiter: str, fail: _Fail) -> tuple[str,
     hint = ""
     if len(cells) > width and delimiter != "\t":
         hint = f" (a value containing '{delimiter}' must be put in double quotes)"
-    fail(row.start, None, f"this row has {len(cells)} cells but the header has {width} "
-         f"columns{hint}", E_CELL_COUNT)
+    fail(
+        row.start,
+        None,
+        f"this row has {len(cells)} cells but the header has {width} columns{hint}",
+        E_CELL_COUNT,
+    )
     return None
 
 
@@ -259,8 +291,13 @@ def _row_features(
         if spec.multi:
             parts = [part.strip() for part in cell.split(separator)]
         elif separator in cell and spec.type != "text":
-            fail(line, column, f"'{cell}' holds several values but '{column}' takes one value "
-                 f"(declare it with multi: true to allow several)", E_VALUE)
+            fail(
+                line,
+                column,
+                f"'{cell}' holds several values but '{column}' takes one value "
+                f"(declare it with multi: true to allow several)",
+                E_VALUE,
+            )
             ok = False
             continue
         else:
@@ -295,14 +332,11 @@ def _infer_schema(
         for cell in cells:
             parts = cell.split(separator) if multi else [cell]
             observed.update(part.strip() for part in parts if part.strip())
-        specs[column] = FeatureSpec(name=column, type="category", values=tuple(sorted(observed)),
-                                    multi=multi)
+        specs[column] = FeatureSpec(name=column, type="category", values=tuple(sorted(observed)), multi=multi)
     return FeatureSchema(features=specs, multi_separator=separator)
 
 
-def _assign_ids(
-    pending: Sequence[_Pending], file_name: str, errors: list[RowError]
-) -> list[LexicalItem]:
+def _assign_ids(pending: Sequence[_Pending], file_name: str, errors: list[RowError]) -> list[LexicalItem]:
     """Return the items with ids: the `id` cell, else the form, else `form#n` for homographs."""
     homographs = Counter(p.form for p in pending if p.id is None)
     seen_forms: Counter[str] = Counter()
@@ -314,17 +348,25 @@ def _assign_ids(
             seen_forms[p.form] += 1
             item_id = p.form if homographs[p.form] == 1 else f"{p.form}#{seen_forms[p.form]}"
         if item_id in first_line:
-            made = "" if p.id is not None else (
-                " (this row has no id, so it was given one made from its form; give the rows "
-                "distinct ids)"
+            made = (
+                ""
+                if p.id is not None
+                else (
+                    " (this row has no id, so it was given one made from its form; give the rows "
+                    "distinct ids)"
+                )
             )
             column = "id" if p.id is not None else "form"
-            errors.append(RowError(file_name, p.line, column, f"the id '{item_id}' is already "
-                                   f"used on line {first_line[item_id]}{made}", E_DUPLICATE_ID))
+            errors.append(
+                RowError(
+                    file_name,
+                    p.line,
+                    column,
+                    f"the id '{item_id}' is already used on line {first_line[item_id]}{made}",
+                    E_DUPLICATE_ID,
+                )
+            )
             continue
         first_line[item_id] = p.line
-        items.append(LexicalItem(id=item_id, form=p.form, lemma=p.lemma, pos=p.pos,
-                                 features=p.features))
+        items.append(LexicalItem(id=item_id, form=p.form, lemma=p.lemma, pos=p.pos, features=p.features))
     return items
-
-

@@ -48,19 +48,29 @@ def vocabulary_to_csv_text(vocab: Vocabulary, delimiter: str = ",") -> str:
         for column in RESERVED_COLUMNS:
             value = item.values(column)[0]
             if value != value.strip() or (not value and column != "pos"):
-                fail(line, column, f"'{value}' is blank or starts or ends with spaces and would "
-                     "read back differently")
+                fail(
+                    line,
+                    column,
+                    f"'{value}' is blank or starts or ends with spaces and would read back differently",
+                )
         row = [item.id, item.form, item.lemma, item.pos]
         for feature, spec in schema.features.items():
             values = item.features.get(feature, ())
             if len(values) > 1 and not spec.multi:
-                fail(line, feature, f"the item has {len(values)} values but the feature is "
-                     "not declared multi: true")
+                fail(
+                    line,
+                    feature,
+                    f"the item has {len(values)} values but the feature is not declared multi: true",
+                )
             for value in values:
                 splits = spec.multi or spec.type != "text"
                 if value != value.strip() or not value or (splits and separator in value):
-                    fail(line, feature, f"'{value}' is blank, padded with spaces or holds the "
-                         f"separator '{separator}' and would read back differently")
+                    fail(
+                        line,
+                        feature,
+                        f"'{value}' is blank, padded with spaces or holds the "
+                        f"separator '{separator}' and would read back differently",
+                    )
             row.append(separator.join(values))
         writer.writerow(row)
     if errors:

@@ -8,20 +8,31 @@ from generator.generate import Generator
 from generator.template import Template, template_from_text
 from vocab.lexicon import FeatureSchema, FeatureSpec, Vocabulary, make_item
 
-SCHEMA = FeatureSchema({
-    "number": FeatureSpec("number", values=("sg", "pl")),
-    "animate": FeatureSpec("animate", type="bool"),
-    "classifier": FeatureSpec("classifier", multi=True),
-})
+SCHEMA = FeatureSchema(
+    {
+        "number": FeatureSpec("number", values=("sg", "pl")),
+        "animate": FeatureSpec("animate", type="bool"),
+        "classifier": FeatureSpec("classifier", multi=True),
+    }
+)
 
 
 def english_vocabulary() -> Vocabulary:
     """Return a 20-item English vocabulary: nouns (lemmas), verbs, adjectives, determiners."""
     items = []
-    for w, animate in [("dog", 1), ("cat", 1), ("teacher", 1), ("boy", 1), ("girl", 1),
-                       ("book", 0), ("ball", 0), ("cup", 0)]:
-        items.append(make_item(id=w, form=w, pos="NN", features={"animate": animate, "number": "sg"},
-                               schema=SCHEMA))
+    for w, animate in [
+        ("dog", 1),
+        ("cat", 1),
+        ("teacher", 1),
+        ("boy", 1),
+        ("girl", 1),
+        ("book", 0),
+        ("ball", 0),
+        ("cup", 0),
+    ]:
+        items.append(
+            make_item(id=w, form=w, pos="NN", features={"animate": animate, "number": "sg"}, schema=SCHEMA)
+        )
     for w in ["see", "like", "find", "help"]:
         items.append(make_item(id=w, form=w, pos="VB", schema=SCHEMA))
     for w in ["big", "red", "small"]:
@@ -34,14 +45,24 @@ def english_vocabulary() -> Vocabulary:
 
 def chinese_vocabulary() -> Vocabulary:
     """Return a small Chinese vocabulary with classifiers as a multi-valued join feature."""
-    rows = [("书", "NN", {"classifier": ["本"]}), ("杂志", "NN", {"classifier": ["本", "份"]}),
-            ("报纸", "NN", {"classifier": ["份", "张"]}), ("桌子", "NN", {"classifier": ["张"]}),
-            ("猫", "NN", {"classifier": ["只"]}), ("狗", "NN", {"classifier": ["只", "条"]}),
-            ("本", "M", {"classifier": ["本"]}), ("份", "M", {"classifier": ["份"]}),
-            ("张", "M", {"classifier": ["张"]}), ("只", "M", {"classifier": ["只"]}),
-            ("条", "M", {"classifier": ["条"]}),
-            ("我", "PN", {}), ("他", "PN", {}), ("她", "PN", {}),
-            ("买", "VV", {}), ("看", "VV", {})]
+    rows = [
+        ("书", "NN", {"classifier": ["本"]}),
+        ("杂志", "NN", {"classifier": ["本", "份"]}),
+        ("报纸", "NN", {"classifier": ["份", "张"]}),
+        ("桌子", "NN", {"classifier": ["张"]}),
+        ("猫", "NN", {"classifier": ["只"]}),
+        ("狗", "NN", {"classifier": ["只", "条"]}),
+        ("本", "M", {"classifier": ["本"]}),
+        ("份", "M", {"classifier": ["份"]}),
+        ("张", "M", {"classifier": ["张"]}),
+        ("只", "M", {"classifier": ["只"]}),
+        ("条", "M", {"classifier": ["条"]}),
+        ("我", "PN", {}),
+        ("他", "PN", {}),
+        ("她", "PN", {}),
+        ("买", "VV", {}),
+        ("看", "VV", {}),
+    ]
     items = [make_item(id=f, form=f, pos=p, features=feats, schema=SCHEMA) for f, p, feats in rows]
     return Vocabulary(items, SCHEMA, name="tiny_zh", language="zh")
 

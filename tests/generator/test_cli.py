@@ -69,7 +69,9 @@ def test_cli_validate_reports_problem_with_place(library: Path, capsys: pytest.C
 def test_cli_generate_is_reproducible(library: Path, tmp_path: Path) -> None:
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     assert main(["generate", str(library / "sva.yaml"), "--n", "20", "--seed", "3", "--out", str(first)]) == 0
-    assert main(["generate", str(library / "sva.yaml"), "--n", "20", "--seed", "3", "--out", str(second)]) == 0
+    assert (
+        main(["generate", str(library / "sva.yaml"), "--n", "20", "--seed", "3", "--out", str(second)]) == 0
+    )
     assert first.read_bytes() == second.read_bytes()
     records = [orjson.loads(line) for line in first.read_bytes().splitlines()]
     assert len(records) == 20 and len({r["sentence_good"] for r in records}) == 20
@@ -77,7 +79,8 @@ def test_cli_generate_is_reproducible(library: Path, tmp_path: Path) -> None:
 
 
 def test_cli_generate_keeps_finished_paradigms_when_one_falls_short(
-        library: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     small = TEMPLATE.format(uid="tiny").replace('animate: "1"', 'animate: "0"')  # one subject: 3*3 pairs
     (library / "tiny.yaml").write_text(small, encoding="utf-8")
     out_dir = library / "out"
@@ -89,8 +92,9 @@ def test_cli_generate_keeps_finished_paradigms_when_one_falls_short(
 
 
 def test_cli_generate_single_file_drops_only_the_failed_paradigm(library: Path) -> None:
-    (library / "tiny.yaml").write_text(TEMPLATE.format(uid="tiny").replace('animate: "1"', 'animate: "0"'),
-                                       encoding="utf-8")
+    (library / "tiny.yaml").write_text(
+        TEMPLATE.format(uid="tiny").replace('animate: "1"', 'animate: "0"'), encoding="utf-8"
+    )
     out = library / "all.jsonl"
     assert main(["generate", str(library), "--n", "20", "--out", str(out)]) == 1
     uids = {orjson.loads(line)["UID"] for line in out.read_bytes().splitlines()}
@@ -132,6 +136,7 @@ def test_cli_documents_template_format_example() -> None:
     block = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
     from generator.template import template_from_text
 
-    template = template_from_text(textwrap.dedent(block).replace("phrase_files: [../phrases/en_phrases.yaml]", ""),
-                                  file="doc.yaml")
+    template = template_from_text(
+        textwrap.dedent(block).replace("phrase_files: [../phrases/en_phrases.yaml]", ""), file="doc.yaml"
+    )
     assert template.uid == "regular_plural_subject_verb_agreement"

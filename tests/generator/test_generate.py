@@ -14,7 +14,9 @@ from vocab.lexicon import Vocabulary, make_item
 
 HEAD = "uid: gen\nphenomenon: subject_verb_agreement\nlanguage: en\n"
 
-AGREEMENT = HEAD + """\
+AGREEMENT = (
+    HEAD
+    + """\
 good:
   - {id: det, lexical: {pos: DT}}
   - {id: noun, lexical: {pos: NN}, form: NN}
@@ -26,6 +28,7 @@ bad:
   - {same: verb, form: VBP}
   - {same: "4"}
 """
+)
 
 
 def lines(generator: Generator, n: int, seed: int) -> bytes:
@@ -52,12 +55,15 @@ def test_generate_good_sentences_unique_by_default(en_vocab: Vocabulary) -> None
 
 
 def test_generate_unique_pair_policy_allows_repeated_good(en_vocab: Vocabulary) -> None:
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 good:
   - {id: noun, lexical: {pos: NN, animate: "0"}}
 bad:
   - {id: other, lexical: {pos: NN, animate: "1"}}
 """
+    )
     generator = generator_for(text, en_vocab)
     assert generator.capacity("good").count == 3
     assert generator.capacity("pair").count == 15
@@ -70,7 +76,9 @@ bad:
 
 
 def test_generate_capacity_counts_agreement_exactly(en_vocab: Vocabulary) -> None:
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 options: {distinct_words: false}
 good:
   - {id: det, lexical: {pos: DT}}
@@ -81,13 +89,16 @@ bad:
   - {same: adj}
   - {mismatched: det, on: number, lexical: {pos: DT}}
 """
+    )
     capacity = generator_for(text, en_vocab).capacity()
     # det: 4 choices; det2 agrees in number: 2 each; adj: 3 => 24
     assert capacity.count == 24 and capacity.exact and capacity.complete
 
 
 def test_generate_mismatch_really_disagrees(en_vocab: Vocabulary) -> None:
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 good:
   - {id: d1, lexical: {pos: DT}}
   - {id: d2, matched: d1, on: number, lexical: {pos: DT}}
@@ -95,6 +106,7 @@ bad:
   - {same: d1}
   - {id: d3, mismatched: d1, on: number, lexical: {pos: DT}}
 """
+    )
     number = {"this": "sg", "that": "sg", "these": "pl", "those": "pl"}
     for pair in generator_for(text, en_vocab).pairs(4, 4):
         good, bad = [w.lower() for w in pair.words_good], [w.lower() for w in pair.words_bad]
@@ -104,7 +116,9 @@ bad:
 
 def test_generate_capacity_is_exact_under_the_repeated_word_rule(en_vocab: Vocabulary) -> None:
     """Two slots over the same two words: 4 combinations, of which the rule keeps 2."""
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 good:
   - {id: a, lexical: {pos: DT, number: sg}}
   - {id: b, lexical: {pos: DT, number: sg}}
@@ -112,6 +126,7 @@ bad:
   - {move: b}
   - {same: a}
 """
+    )
     generator = generator_for(text, en_vocab)
     capacity = generator.capacity()
     assert capacity.count == 2 and capacity.exact and capacity.describe() == "2"
@@ -123,11 +138,15 @@ bad:
 
 def test_generate_shortfall_reports_reasons_when_capacity_overestimates() -> None:
     """Homographs: the count sees two items, the sentences are the same; tries report why."""
-    items = [make_item(id="bat1", form="bat", lemma="bat", pos="NN", features={"animate": "1"}),
-             make_item(id="bat2", form="bat", lemma="bat", pos="NN", features={"animate": "1"}),
-             make_item(id="red", form="red", pos="JJ", features={"animate": "1"})]
+    items = [
+        make_item(id="bat1", form="bat", lemma="bat", pos="NN", features={"animate": "1"}),
+        make_item(id="bat2", form="bat", lemma="bat", pos="NN", features={"animate": "1"}),
+        make_item(id="red", form="red", pos="JJ", features={"animate": "1"}),
+    ]
     vocabulary = Vocabulary(items, name="homographs", language="en")
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 good:
   - {id: adj, lexical: {pos: JJ}}
   - {id: noun, matched: adj, on: animate, lexical: {pos: NN}}
@@ -135,6 +154,7 @@ bad:
   - {move: noun}
   - {same: adj}
 """
+    )
     generator = generator_for(text, vocabulary)
     assert generator.capacity().count == 2
     with pytest.raises(GenerationError) as caught:
@@ -223,7 +243,9 @@ def test_generate_paradigm_stream_does_not_depend_on_other_paradigms(en_vocab: V
 
 
 def test_generate_recursive_phrase_respects_max_depth(en_vocab: Vocabulary) -> None:
-    text = HEAD + """\
+    text = (
+        HEAD
+        + """\
 options: {max_depth: 3}
 phrases:
   NP:
@@ -236,16 +258,27 @@ bad:
   - {same: subj}
   - {same: verb, form: VBP}
 """
+    )
     text = text.replace("options: {max_depth: 3}", "options: {max_depth: 3, distinct_words: false}")
     pairs = list(generator_for(text, en_vocab).pairs(40, 1))
     depths = {p.good.lower().count("near") for p in pairs}
     assert max(depths) <= 2 and len(depths) > 1
 
 
-@pytest.mark.parametrize(("lemma", "tag", "expected"), [
-    ("dog", "NNS", "dogs"), ("child", "NNS", "children"), ("go", "VBD", "went"),
-    ("be", "VBZ", "is"), ("be", "VBP", "are"), ("ice cream", "NNS", "ice creams"),
-    ("information", "NNS", None), ("advice", "NNS", None), ("glorp", "NNS", None), ("be", "VBD", None),
-])
+@pytest.mark.parametrize(
+    ("lemma", "tag", "expected"),
+    [
+        ("dog", "NNS", "dogs"),
+        ("child", "NNS", "children"),
+        ("go", "VBD", "went"),
+        ("be", "VBZ", "is"),
+        ("be", "VBP", "are"),
+        ("ice cream", "NNS", "ice creams"),
+        ("information", "NNS", None),
+        ("advice", "NNS", None),
+        ("glorp", "NNS", None),
+        ("be", "VBD", None),
+    ],
+)
 def test_inflection_uses_dictionary_forms_only(lemma: str, tag: str, expected: str | None) -> None:
     assert inflect(lemma, tag) == expected

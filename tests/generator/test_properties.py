@@ -18,11 +18,13 @@ from generator.generate import Generator, Pair
 from generator.template import template_from_text
 from vocab.lexicon import FeatureSchema, FeatureSpec, Vocabulary, make_item
 
-SCHEMA = FeatureSchema({
-    "number": FeatureSpec("number", values=("sg", "pl")),
-    "animate": FeatureSpec("animate", type="bool"),
-    "classifier": FeatureSpec("classifier", values=("a", "b", "c"), multi=True),
-})
+SCHEMA = FeatureSchema(
+    {
+        "number": FeatureSpec("number", values=("sg", "pl")),
+        "animate": FeatureSpec("animate", type="bool"),
+        "classifier": FeatureSpec("classifier", values=("a", "b", "c"), multi=True),
+    }
+)
 POS = ("NN", "VB", "JJ")
 FEATURES = ("number", "animate", "classifier")
 
@@ -35,7 +37,9 @@ def vocabularies(draw: st.DrawFn) -> Vocabulary:
         features: dict[str, Any] = {
             "number": draw(st.sampled_from(["sg", "pl"])),
             "animate": draw(st.sampled_from(["1", "0"])),
-            "classifier": draw(st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=2, unique=True)),
+            "classifier": draw(
+                st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=2, unique=True)
+            ),
         }
         items.append(make_item(id=f"w{i}", form=f"w{i}", pos=POS[i % 3], features=features, schema=SCHEMA))
     return Vocabulary(items, SCHEMA, name="random", language="en")
@@ -50,8 +54,16 @@ def templates(draw: st.DrawFn) -> dict[str, Any]:
         pid = f"p{k}"
         kind = draw(st.sampled_from(["direct", "lexical", "agree"] if lexical_ids else ["direct", "lexical"]))
         if kind == "direct":
-            good.append({"id": pid, "direct": draw(st.lists(st.sampled_from(["the", "a", "very", "so"]),
-                                                            min_size=1, max_size=2, unique=True))})
+            good.append(
+                {
+                    "id": pid,
+                    "direct": draw(
+                        st.lists(
+                            st.sampled_from(["the", "a", "very", "so"]), min_size=1, max_size=2, unique=True
+                        )
+                    ),
+                }
+            )
             continue
         rule: dict[str, Any] = {"id": pid, "lexical": {"pos": draw(st.sampled_from(POS))}}
         if draw(st.booleans()):
@@ -70,8 +82,12 @@ def templates(draw: st.DrawFn) -> dict[str, Any]:
         if "direct" in good[index]:
             bad[index] = {"id": "x", "direct": ["not", "never"]}
         else:
-            bad[index] = {"id": "x", "mismatched": target, "on": draw(st.sampled_from(FEATURES)),
-                          "lexical": {"pos": good[index]["lexical"]["pos"]}}
+            bad[index] = {
+                "id": "x",
+                "mismatched": target,
+                "on": draw(st.sampled_from(FEATURES)),
+                "lexical": {"pos": good[index]["lexical"]["pos"]},
+            }
     elif operation == "insert":
         bad.insert(draw(st.integers(0, size)), {"id": "x", "direct": "not"})
     elif operation == "delete":
@@ -83,8 +99,14 @@ def templates(draw: st.DrawFn) -> dict[str, Any]:
         bad.insert(draw(st.sampled_from(places)), {"move": entry["same"]})
     else:
         bad.insert(draw(st.integers(0, size)), {"copy": target})
-    return {"uid": "prop", "phenomenon": "test", "language": "en",
-            "options": {"distinct_words": draw(st.booleans())}, "good": good, "bad": bad}
+    return {
+        "uid": "prop",
+        "phenomenon": "test",
+        "language": "en",
+        "options": {"distinct_words": draw(st.booleans())},
+        "good": good,
+        "bad": bad,
+    }
 
 
 def _has(item_values: tuple[str, ...], wanted: Any) -> bool:
@@ -110,19 +132,22 @@ def check_pair(pair: Pair, spec: dict[str, Any], vocabulary: Vocabulary) -> None
                 assert bool(shared) == (key == "matched"), (path, rule)
     good_outside = list(pair.words_good)
     bad_outside = list(pair.words_bad)
-    for _, good, bad, _ in sorted(pair.critical_region, key=lambda r: -r[1].tokens[0]):
-        del good_outside[good.tokens[0]:good.tokens[1]]
-    for _, good, bad, _ in sorted(pair.critical_region, key=lambda r: -r[2].tokens[0]):
-        del bad_outside[bad.tokens[0]:bad.tokens[1]]
+    for _, good, _, _ in sorted(pair.critical_region, key=lambda r: -r[1].tokens[0]):
+        del good_outside[good.tokens[0] : good.tokens[1]]
+    for _, _, bad, _ in sorted(pair.critical_region, key=lambda r: -r[2].tokens[0]):
+        del bad_outside[bad.tokens[0] : bad.tokens[1]]
     assert [w.lower() for w in good_outside] == [w.lower() for w in bad_outside]
     for _, good, _, _ in pair.critical_region:
-        assert pair.good[good.chars[0]:good.chars[1]] == " ".join(pair.words_good[good.tokens[0]:good.tokens[1]])
+        assert pair.good[good.chars[0] : good.chars[1]] == " ".join(
+            pair.words_good[good.tokens[0] : good.tokens[1]]
+        )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(vocabulary=vocabularies(), spec=templates(), seed=st.integers(0, 2**32))
 def test_generated_pairs_keep_constraints_and_differ_only_in_region(
-        vocabulary: Vocabulary, spec: dict[str, Any], seed: int) -> None:
+    vocabulary: Vocabulary, spec: dict[str, Any], seed: int
+) -> None:
     text = yaml.safe_dump(spec, sort_keys=False)
     try:
         generator = Generator(template_from_text(text, file="prop.yaml"), vocabulary)

@@ -40,8 +40,9 @@ def test_validate_reports_yaml_syntax_with_line() -> None:
 
 def test_validate_reports_missing_fields_and_unknown_keys() -> None:
     with pytest.raises(TemplateError) as caught:
-        template_from_text("uid: x\nlanguage: en\ngood:\n  - {lexcial: {pos: NN}}\nbad:\n  - {same: '1'}\n",
-                           file="f.yaml")
+        template_from_text(
+            "uid: x\nlanguage: en\ngood:\n  - {lexcial: {pos: NN}}\nbad:\n  - {same: '1'}\n", file="f.yaml"
+        )
     problems = caught.value.problems
     assert any(p.code == E.E_FIELD and "phenomenon" in p.message for p in problems)
     unknown = next(p for p in problems if "lexcial" in p.message)
@@ -62,35 +63,43 @@ def test_validate_rejects_edit_rules_in_good_grammar() -> None:
 
 
 def test_validate_unknown_feature_suggests_name(en_vocab: Vocabulary) -> None:
-    problem = only(problems_of("good:\n  - {lexical: {pos: NN, animat: '1'}}\nbad:\n  - {direct: x}\n",
-                               en_vocab), E.E_UNKNOWN_FEATURE)
+    problem = only(
+        problems_of("good:\n  - {lexical: {pos: NN, animat: '1'}}\nbad:\n  - {direct: x}\n", en_vocab),
+        E.E_UNKNOWN_FEATURE,
+    )
     assert "did you mean 'animate'" in problem.message and problem.line == 5
     assert problem.template == "case.yaml" and problem.grammar == "good"
 
 
 def test_validate_unknown_value(en_vocab: Vocabulary) -> None:
-    problem = only(problems_of("good:\n  - {lexical: {pos: NNN}}\nbad:\n  - {direct: x}\n", en_vocab),
-                   E.E_UNKNOWN_VALUE)
+    problem = only(
+        problems_of("good:\n  - {lexical: {pos: NNN}}\nbad:\n  - {direct: x}\n", en_vocab), E.E_UNKNOWN_VALUE
+    )
     assert "no item has pos = 'NNN'" in problem.message and "did you mean 'NN'" in problem.message
 
 
 def test_validate_declared_value_outside_value_set(en_vocab: Vocabulary) -> None:
-    problem = only(problems_of("good:\n  - {lexical: {pos: NN, number: dual}}\nbad:\n  - {direct: x}\n",
-                               en_vocab), E.E_UNKNOWN_VALUE)
+    problem = only(
+        problems_of("good:\n  - {lexical: {pos: NN, number: dual}}\nbad:\n  - {direct: x}\n", en_vocab),
+        E.E_UNKNOWN_VALUE,
+    )
     assert "not one of the declared values" in problem.message
 
 
 def test_validate_dangling_reference(en_vocab: Vocabulary) -> None:
-    text = ("good:\n  - {id: subj, lexical: {pos: NN}}\n  - {matched: sujb, on: number, lexical: {pos: VB}}\n"
-            "bad:\n  - {same: subj}\n  - {direct: x}\n")
+    text = (
+        "good:\n  - {id: subj, lexical: {pos: NN}}\n  - {matched: sujb, on: number, lexical: {pos: VB}}\n"
+        "bad:\n  - {same: subj}\n  - {direct: x}\n"
+    )
     problem = only(problems_of(text, en_vocab), E.E_DANGLING_REF)
     assert "'sujb' names no position" in problem.message and "did you mean 'subj'" in problem.message
     assert problem.position == "2" and problem.line == 6
 
 
 def test_validate_dangling_edit_reference(en_vocab: Vocabulary) -> None:
-    problem = only(problems_of("good:\n  - {id: a, direct: x}\nbad:\n  - {move: b}\n", en_vocab),
-                   E.E_DANGLING_REF)
+    problem = only(
+        problems_of("good:\n  - {id: a, direct: x}\nbad:\n  - {move: b}\n", en_vocab), E.E_DANGLING_REF
+    )
     assert problem.grammar == "bad" and "'move: b'" in problem.message
 
 
@@ -151,7 +160,9 @@ bad:
 
 
 def test_validate_same_grammars(en_vocab: Vocabulary) -> None:
-    text = "good:\n  - {id: a, lexical: {pos: NN}}\n  - {id: b, direct: x}\nbad:\n  - {same: a}\n  - {same: b}\n"
+    text = (
+        "good:\n  - {id: a, lexical: {pos: NN}}\n  - {id: b, direct: x}\nbad:\n  - {same: a}\n  - {same: b}\n"
+    )
     problem = only(problems_of(text, en_vocab), E.E_SAME_GRAMMARS)
     assert problem.grammar == "bad"
 
@@ -176,25 +187,32 @@ def test_validate_position_without_inflection(en_vocab: Vocabulary) -> None:
 
 def test_validate_unsatisfiable_agreement(en_vocab: Vocabulary) -> None:
     # Determiners have a number; adjectives do not, so nothing can agree with one on number.
-    text = ("good:\n  - {id: d, lexical: {pos: DT}}\n  - {matched: d, on: number, lexical: {pos: JJ}}\n"
-            "bad:\n  - {same: d}\n  - {direct: x}\n")
+    text = (
+        "good:\n  - {id: d, lexical: {pos: DT}}\n  - {matched: d, on: number, lexical: {pos: JJ}}\n"
+        "bad:\n  - {same: d}\n  - {direct: x}\n"
+    )
     problem = only(problems_of(text, en_vocab), E.E_UNSATISFIABLE)
     assert "agreement constraints leave no word" in problem.message
 
 
 def test_validate_unknown_inflection_tag(en_vocab: Vocabulary) -> None:
-    problem = only(problems_of("good:\n  - {lexical: {pos: VB}, form: VBX}\nbad:\n  - {direct: x}\n",
-                               en_vocab), E.E_INFLECTION)
+    problem = only(
+        problems_of("good:\n  - {lexical: {pos: VB}, form: VBX}\nbad:\n  - {direct: x}\n", en_vocab),
+        E.E_INFLECTION,
+    )
     assert "not an inflection tag" in problem.message
 
 
-@pytest.mark.parametrize(("bad", "message"), [
-    ("  - {same: b}\n  - {same: a}\n", "write 'move: b'"),
-    ("  - {same: a}\n  - {same: b}\n  - {same: a}\n", "write 'copy: a'"),
-    ("  - {same: a}\n  - {move: a}\n  - {same: b}\n", "write 'copy: a'"),
-    ("  - {copy: a}\n  - {same: b}\n", "write 'move: a'"),
-    ("  - {delete: a}\n  - {same: b}\n  - {move: a}\n", "is still used"),
-])
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("  - {same: b}\n  - {same: a}\n", "write 'move: b'"),
+        ("  - {same: a}\n  - {same: b}\n  - {same: a}\n", "write 'copy: a'"),
+        ("  - {same: a}\n  - {move: a}\n  - {same: b}\n", "write 'copy: a'"),
+        ("  - {copy: a}\n  - {same: b}\n", "write 'move: a'"),
+        ("  - {delete: a}\n  - {same: b}\n  - {move: a}\n", "is still used"),
+    ],
+)
 def test_validate_inconsistent_edits(en_vocab: Vocabulary, bad: str, message: str) -> None:
     text = "good:\n  - {id: a, lexical: {pos: NN}}\n  - {id: b, lexical: {pos: VB}}\nbad:\n" + bad
     problem = only(problems_of(text, en_vocab), E.E_EDIT)
@@ -203,8 +221,10 @@ def test_validate_inconsistent_edits(en_vocab: Vocabulary, bad: str, message: st
 
 def test_validate_bad_option_values() -> None:
     with pytest.raises(TemplateError) as caught:
-        build(HEAD + "options: {unique: sentence, max_depth: 0, colour: red}\n"
-              "good:\n  - {direct: a}\nbad:\n  - {direct: b}\n")
+        build(
+            HEAD + "options: {unique: sentence, max_depth: 0, colour: red}\n"
+            "good:\n  - {direct: a}\nbad:\n  - {direct: b}\n"
+        )
     messages = str(caught.value)
     assert "'unique' must be good, bad or pair" in messages
     assert "'max_depth' must be a whole number" in messages
@@ -212,8 +232,7 @@ def test_validate_bad_option_values() -> None:
 
 
 def test_validate_collects_all_problems_at_once(en_vocab: Vocabulary) -> None:
-    text = ("good:\n  - {lexical: {pos: NNN}}\n  - {lexical: {colour: red}}\n"
-            "bad:\n  - {direct: x}\n")
+    text = "good:\n  - {lexical: {pos: NNN}}\n  - {lexical: {colour: red}}\nbad:\n  - {direct: x}\n"
     codes = [p.code for p in problems_of(text, en_vocab)]
     assert codes.count(E.E_UNKNOWN_VALUE) == 1 and codes.count(E.E_UNKNOWN_FEATURE) == 1
 

@@ -29,18 +29,14 @@ def run(argv: list[str]) -> int:
 def nouns(tmp_path: Path) -> Path:
     """A four-item vocabulary with a sidecar schema, and two small corpora beside it."""
     (tmp_path / "nouns.schema.yaml").write_text(SCHEMA, encoding="utf-8")
-    (tmp_path / "a.txt").write_text("the dog and the cat .\nbirds and dogs run .\n",
-                                    encoding="utf-8")
-    (tmp_path / "b.txt").write_text("a cat , a dog , a bird .\ncats and dogs .\n",
-                                    encoding="utf-8")
+    (tmp_path / "a.txt").write_text("the dog and the cat .\nbirds and dogs run .\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("a cat , a dog , a bird .\ncats and dogs .\n", encoding="utf-8")
     path = tmp_path / "nouns.csv"
     path.write_text(NOUNS, encoding="utf-8")
     return path
 
 
-def test_vocab_check_summarises_items_and_features(
-    nouns: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_vocab_check_summarises_items_and_features(nouns: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """check prints the item count, language, schema file and feature values."""
     assert run(["vocab", "check", str(nouns)]) == EXIT_OK
     out = capsys.readouterr().out
@@ -49,14 +45,11 @@ def test_vocab_check_summarises_items_and_features(
     assert "pos: NN 3, VB 1" in out
 
 
-def test_vocab_check_lists_problems_and_exits_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_vocab_check_lists_problems_and_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Row problems go to stderr with file/line/column, with no traceback."""
     path = tmp_path / "bad.csv"
     path.write_text("form,number\ndog,sg\n,sg\ncat\n", encoding="utf-8")
-    (tmp_path / "bad.schema.yaml").write_text("features:\n  number: {values: [sg]}\n",
-                                              encoding="utf-8")
+    (tmp_path / "bad.schema.yaml").write_text("features:\n  number: {values: [sg]}\n", encoding="utf-8")
     assert run(["vocab", "check", str(path)]) == EXIT_BAD_INPUT
     captured = capsys.readouterr()
     assert captured.err.splitlines() == [
@@ -106,8 +99,10 @@ def test_vocab_freq_needs_a_language(tmp_path: Path, capsys: pytest.CaptureFixtu
     """Without a language in schema or arguments, freq explains what to add."""
     path = tmp_path / "n.csv"
     path.write_text("form\ndog\n", encoding="utf-8")
-    assert run(["vocab", "freq", str(path), "--source", "wordfreq",
-                "--out", str(tmp_path / "o.csv")]) == EXIT_BAD_INPUT
+    assert (
+        run(["vocab", "freq", str(path), "--source", "wordfreq", "--out", str(tmp_path / "o.csv")])
+        == EXIT_BAD_INPUT
+    )
     assert "give --language" in capsys.readouterr().err
 
 
@@ -116,9 +111,26 @@ def test_vocab_balance_with_corpora_writes_words(
 ) -> None:
     """balance prints the report and writes the chosen words, one per line."""
     words = tmp_path / "words.txt"
-    argv = ["vocab", "balance", str(nouns), "--corpora", f"a={tmp_path / 'a.txt'}",
-            f"b={tmp_path / 'b.txt'}", "--pos", "NN", "--size", "2", "--seed", "4",
-            "--tolerance", "0.5", "--pair-feature", "plural", "--out", str(words)]
+    argv = [
+        "vocab",
+        "balance",
+        str(nouns),
+        "--corpora",
+        f"a={tmp_path / 'a.txt'}",
+        f"b={tmp_path / 'b.txt'}",
+        "--pos",
+        "NN",
+        "--size",
+        "2",
+        "--seed",
+        "4",
+        "--tolerance",
+        "0.5",
+        "--pair-feature",
+        "plural",
+        "--out",
+        str(words),
+    ]
     assert run(argv) == EXIT_OK
     out = capsys.readouterr().out
     assert "Counterbalanced subset: 2 of 3 candidate words (seed 4" in out
@@ -131,15 +143,36 @@ def test_vocab_balance_wordfreq_vs_corpus_and_freq_features(
     nouns: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """--wordfreq-vs compares wordfreq with corpora; --freq-features uses attached columns."""
-    argv = ["vocab", "balance", str(nouns), "--wordfreq-vs", str(tmp_path / "a.txt"),
-            "--pos", "NN", "--size", "1", "--tolerance", "2"]
+    argv = [
+        "vocab",
+        "balance",
+        str(nouns),
+        "--wordfreq-vs",
+        str(tmp_path / "a.txt"),
+        "--pos",
+        "NN",
+        "--size",
+        "1",
+        "--tolerance",
+        "2",
+    ]
     assert run(argv) == EXIT_OK
     assert "wordfreq" in capsys.readouterr().out
     out = tmp_path / "f.csv"
     run(["vocab", "freq", str(nouns), "--source", str(tmp_path / "a.txt"), "--out", str(out)])
     run(["vocab", "freq", str(out), "--source", str(tmp_path / "b.txt"), "--out", str(out)])
-    argv = ["vocab", "balance", str(out), "--freq-features", "freq_a", "freq_b", "--size", "3",
-            "--tolerance", "2"]
+    argv = [
+        "vocab",
+        "balance",
+        str(out),
+        "--freq-features",
+        "freq_a",
+        "freq_b",
+        "--size",
+        "3",
+        "--tolerance",
+        "2",
+    ]
     assert run(argv) == EXIT_OK
     assert "freq_a" in capsys.readouterr().out
 
@@ -149,8 +182,18 @@ def test_vocab_balance_unreachable_tolerance_exits_1(
 ) -> None:
     """An unmet tolerance prints the closest subset and an error; --best-effort keeps it."""
     (tmp_path / "z.txt").write_text("nothing here\n", encoding="utf-8")
-    argv = ["vocab", "balance", str(nouns), "--corpora", f"a={tmp_path / 'a.txt'}",
-            f"z={tmp_path / 'z.txt'}", "--size", "2", "--tolerance", "0.1"]
+    argv = [
+        "vocab",
+        "balance",
+        str(nouns),
+        "--corpora",
+        f"a={tmp_path / 'a.txt'}",
+        f"z={tmp_path / 'z.txt'}",
+        "--size",
+        "2",
+        "--tolerance",
+        "0.1",
+    ]
     assert run(argv) == EXIT_NOT_MET
     captured = capsys.readouterr()
     assert "NOT met" in captured.out and "error: no subset of 2 words" in captured.err
@@ -166,12 +209,22 @@ def test_vocab_balance_unreachable_tolerance_exits_1(
     ],
 )
 def test_vocab_balance_bad_request_exits_2(
-    nouns: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str],
+    nouns: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
     needle: str,
 ) -> None:
     """Requests that cannot work are input errors with a reason."""
-    argv = ["vocab", "balance", str(nouns), "--corpora", f"a={tmp_path / 'a.txt'}",
-            f"b={tmp_path / 'b.txt'}", *extra]
+    argv = [
+        "vocab",
+        "balance",
+        str(nouns),
+        "--corpora",
+        f"a={tmp_path / 'a.txt'}",
+        f"b={tmp_path / 'b.txt'}",
+        *extra,
+    ]
     assert run(argv) == EXIT_BAD_INPUT
     assert needle in capsys.readouterr().err
 
@@ -180,8 +233,16 @@ def test_vocab_balance_corpora_need_names(
     nouns: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """--corpora entries must be NAME=PATH."""
-    argv = ["vocab", "balance", str(nouns), "--corpora", str(tmp_path / "a.txt"),
-            f"b={tmp_path / 'b.txt'}", "--size", "1"]
+    argv = [
+        "vocab",
+        "balance",
+        str(nouns),
+        "--corpora",
+        str(tmp_path / "a.txt"),
+        f"b={tmp_path / 'b.txt'}",
+        "--size",
+        "1",
+    ]
     assert run(argv) == EXIT_BAD_INPUT
     assert "should be NAME=PATH" in capsys.readouterr().err
 
@@ -194,8 +255,17 @@ def test_vocab_coverage_writes_kept_and_reports_dropped(
     path = tmp_path / "n.csv"
     path.write_text("form\ndog\nelephant\n猫\n", encoding="utf-8")
     out = tmp_path / "kept.csv"
-    argv = ["vocab", "coverage", str(path), "--tokenizer", str(tokenizer), "--max-tokens", "1",
-            "--out", str(out)]
+    argv = [
+        "vocab",
+        "coverage",
+        str(path),
+        "--tokenizer",
+        str(tokenizer),
+        "--max-tokens",
+        "1",
+        "--out",
+        str(out),
+    ]
     assert run(argv) == EXIT_OK
     printed = capsys.readouterr().out
     assert [i.form for i in read_vocabulary(out)] == ["dog"]
@@ -208,8 +278,15 @@ def test_vocab_coverage_bad_tokenizer_path_exits_2(
     nouns: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A folder without a tokenizer is reported, not raised."""
-    argv = ["vocab", "coverage", str(nouns), "--tokenizer", str(tmp_path / "none"),
-            "--out", str(tmp_path / "o.csv")]
+    argv = [
+        "vocab",
+        "coverage",
+        str(nouns),
+        "--tokenizer",
+        str(tmp_path / "none"),
+        "--out",
+        str(tmp_path / "o.csv"),
+    ]
     assert run(argv) == EXIT_BAD_INPUT
     assert "could not load a tokenizer" in capsys.readouterr().err
 

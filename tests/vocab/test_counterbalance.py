@@ -87,30 +87,35 @@ def test_counterbalance_does_not_depend_on_hash_seed() -> None:
     outputs = set()
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, env=env,
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=True
+        )
         outputs.add(done.stdout)
     assert len(outputs) == 1
 
 
 def test_counterbalance_small_problem_checks_every_subset() -> None:
     """With few subsets all are checked, and one within tolerance is drawn by seed."""
-    freqs = {"a": {"x": 10.0, "y": 20.0, "z": 30.0, "v": 41.0},
-             "b": {"x": 20.0, "y": 10.0, "z": 30.0, "v": 40.0}}
+    freqs = {
+        "a": {"x": 10.0, "y": 20.0, "z": 30.0, "v": 41.0},
+        "b": {"x": 20.0, "y": 10.0, "z": 30.0, "v": 40.0},
+    }
     result = counterbalance(list(freqs["a"]), freqs, 2, seed=0, tolerance=0.02)
     assert result.exhaustive and result.iterations == 6
     assert set(result.words) in ({"x", "y"}, {"z", "v"})
-    picks = {counterbalance(list(freqs["a"]), freqs, 2, seed=s, tolerance=0.02).words
-             for s in range(20)}
+    picks = {counterbalance(list(freqs["a"]), freqs, 2, seed=s, tolerance=0.02).words for s in range(20)}
     assert picks == {("x", "y"), ("z", "v")}
 
 
 def test_counterbalance_counts_paired_forms() -> None:
     """A word's second form adds its frequencies to the word's."""
-    freqs = {"a": {"dog": 10.0, "dogs": 5.0, "cat": 8.0, "cats": 1.0},
-             "b": {"dog": 9.0, "dogs": 6.0, "cat": 4.0, "cats": 2.0}}
-    result = counterbalance(["dog", "cat"], freqs, 2, seed=1, tolerance=1.0,
-                            paired={"dog": "dogs", "cat": "cats"})
+    freqs = {
+        "a": {"dog": 10.0, "dogs": 5.0, "cat": 8.0, "cats": 1.0},
+        "b": {"dog": 9.0, "dogs": 6.0, "cat": 4.0, "cats": 2.0},
+    }
+    result = counterbalance(
+        ["dog", "cat"], freqs, 2, seed=1, tolerance=1.0, paired={"dog": "dogs", "cat": "cats"}
+    )
     assert result.totals == {"a": 24.0, "b": 21.0}
     assert result.word_frequencies["dog"] == {"a": 15.0, "b": 15.0}
     assert result.paired == {"dog": "dogs", "cat": "cats"}
@@ -184,7 +189,10 @@ def test_counterbalance_best_effort_returns_unmet_result() -> None:
     ],
 )
 def test_counterbalance_rejects_impossible_requests(
-    candidates: list[str], freqs: dict[str, dict[str, float]], size: int, tolerance: float,
+    candidates: list[str],
+    freqs: dict[str, dict[str, float]],
+    size: int,
+    tolerance: float,
     needle: str,
 ) -> None:
     """Requests that cannot work raise a BalanceError saying why, without a best subset."""

@@ -52,8 +52,7 @@ def test_token_counts_uses_mid_sentence_form_for_byte_level_bpe(bpe: Tokenizer) 
 
 def test_token_counts_bare_form_for_languages_without_spaces(bpe: Tokenizer) -> None:
     """For Chinese the word is counted without a leading space."""
-    assert token_counts(["猫"], bpe, language="zh") == token_counts(
-        ["猫"], bpe, with_leading_space=False)
+    assert token_counts(["猫"], bpe, language="zh") == token_counts(["猫"], bpe, with_leading_space=False)
     assert token_counts(["猫"], bpe, language="zh")["猫"] == 3  # three UTF-8 bytes
 
 
@@ -66,8 +65,9 @@ def test_token_counts_excludes_special_tokens(wordpiece: Tokenizer) -> None:
 
 def test_filter_by_coverage_keeps_short_words_and_returns_dropped(bpe: Tokenizer) -> None:
     """Items over max_tokens are dropped and returned; the kept vocabulary keeps its schema."""
-    vocab = read_vocabulary_text("form,number\ndog,sg\ncats,pl\nelephant,sg\n",
-                                 file_name="n.csv", language="en")
+    vocab = read_vocabulary_text(
+        "form,number\ndog,sg\ncats,pl\nelephant,sg\n", file_name="n.csv", language="en"
+    )
     kept, dropped = filter_by_coverage(vocab, bpe, max_tokens=1)
     assert [i.form for i in kept] == ["dog", "cats"]
     assert [i.form for i in dropped] == ["elephant"]

@@ -29,8 +29,10 @@ def test_vocabulary_error_lists_every_problem_in_order() -> None:
     problems = [RowError("a.csv", n, "x", f"problem {n}") for n in (2, 5)]
     exc = VocabularyError(problems)
     assert exc.errors == tuple(problems)
-    assert str(exc).splitlines() == ["a.csv, line 2, column 'x': problem 2",
-                                     "a.csv, line 5, column 'x': problem 5"]
+    assert str(exc).splitlines() == [
+        "a.csv, line 2, column 'x': problem 2",
+        "a.csv, line 5, column 'x': problem 5",
+    ]
 
 
 def test_vocabulary_error_shortens_long_lists_but_keeps_all_errors() -> None:

@@ -95,8 +95,7 @@ def test_count_corpus_file_names_undecodable_line(tmp_path: Path) -> None:
 
 def test_attach_frequencies_adds_float_feature(tmp_path: Path) -> None:
     """freq_<name> is declared as float and set on every item (lowercase lookup, else 0)."""
-    vocab = read_vocabulary_text("form,pos\nDog,NN\ncat,NN\nunicorn,NN\n", file_name="n.csv",
-                                 language="en")
+    vocab = read_vocabulary_text("form,pos\nDog,NN\ncat,NN\nunicorn,NN\n", file_name="n.csv", language="en")
     result = attach_frequencies(vocab, "childes", {"dog": 12.5, "cat": 3.0})
     spec = result.schema.features["freq_childes"]
     assert spec.type == "float"

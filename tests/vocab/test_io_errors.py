@@ -11,15 +11,17 @@ from vocab.errors import RowError, VocabularyError
 from vocab.io import read_vocabulary, read_vocabulary_bytes, read_vocabulary_text
 from vocab.schema_file import schema_from_dict
 
-SCHEMA = schema_from_dict({
-    "features": {
-        "number": {"type": "category", "values": ["sg", "pl"]},
-        "animate": {"type": "bool"},
-        "person": {"type": "int"},
-        "freq": {"type": "float"},
-        "classifier": {"type": "category", "multi": True},
+SCHEMA = schema_from_dict(
+    {
+        "features": {
+            "number": {"type": "category", "values": ["sg", "pl"]},
+            "animate": {"type": "bool"},
+            "person": {"type": "int"},
+            "freq": {"type": "float"},
+            "classifier": {"type": "category", "multi": True},
+        }
     }
-})
+)
 HEADER = "form,pos,number,animate,person,freq,classifier\n"
 
 
@@ -33,24 +35,31 @@ def _only_error(text: str, *, file_name: str = "nouns.csv", schema: object = SCH
 @pytest.mark.parametrize(
     ("row", "column", "message"),
     [
-        ("dog,NN,plurl,1,3,1.5,", "number",
-         "'plurl' is not one of the declared values (sg, pl)"),
-        ("dog,NN,sg,maybe,3,1.5,", "animate",
-         "'maybe' is not a yes/no value (use 1/0, yes/no or true/false)"),
+        ("dog,NN,plurl,1,3,1.5,", "number", "'plurl' is not one of the declared values (sg, pl)"),
+        (
+            "dog,NN,sg,maybe,3,1.5,",
+            "animate",
+            "'maybe' is not a yes/no value (use 1/0, yes/no or true/false)",
+        ),
         ("dog,NN,sg,1,third,1.5,", "person", "'third' is not a whole number"),
         ("dog,NN,sg,1,3,often,", "freq", "'often' is not a number"),
-        ("dog,NN,sg|pl,1,3,1.5,", "number",
-         "'sg|pl' holds several values but 'number' takes one value (declare it with multi: "
-         "true to allow several)"),
-        (",NN,sg,1,3,1.5,", "form",
-         "the form is empty; every row needs a form (leave the whole row blank to skip it)"),
+        (
+            "dog,NN,sg|pl,1,3,1.5,",
+            "number",
+            "'sg|pl' holds several values but 'number' takes one value (declare it with multi: "
+            "true to allow several)",
+        ),
+        (
+            ",NN,sg,1,3,1.5,",
+            "form",
+            "the form is empty; every row needs a form (leave the whole row blank to skip it)",
+        ),
     ],
 )
 def test_read_vocabulary_reports_bad_cell(row: str, column: str, message: str) -> None:
     """A bad cell is reported with its line, column and a plain-words reason."""
     error = _only_error(HEADER + "cat,NN,sg,1,3,2.0,只\n" + row + "\n")
-    assert (error.file, error.line, error.column, error.message) == ("nouns.csv", 3, column,
-                                                                     message)
+    assert (error.file, error.line, error.column, error.message) == ("nouns.csv", 3, column, message)
     assert str(error) == f"nouns.csv, line 3, column '{column}': {message}"
 
 
@@ -65,8 +74,7 @@ def test_read_vocabulary_example_message_matches_house_wording() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "column", "code", "needle"),
     [
-        ("id,form\nx,dog\nx,cat\n", 3, "id", E.E_DUPLICATE_ID,
-         "the id 'x' is already used on line 2"),
+        ("id,form\nx,dog\nx,cat\n", 3, "id", E.E_DUPLICATE_ID, "the id 'x' is already used on line 2"),
         ("id,form\ndog,dog\n,dog\n", 3, "form", E.E_DUPLICATE_ID, "made from its form"),
         ("form,pos\ndog\n", 2, None, E.E_CELL_COUNT, "this row has 1 cells but the header has 2"),
         ("form,pos\ndog,NN,x\n", 2, None, E.E_CELL_COUNT, "must be put in double quotes"),
@@ -106,15 +114,13 @@ def test_read_vocabulary_reports_column_missing_from_header() -> None:
 
 def test_read_vocabulary_reports_undeclared_column(tmp_path: Path) -> None:
     """A header column the schema does not declare is an error naming column and schema file."""
-    (tmp_path / "n.schema.yaml").write_text("features:\n  number: {values: [sg, pl]}\n",
-                                            encoding="utf-8")
+    (tmp_path / "n.schema.yaml").write_text("features:\n  number: {values: [sg, pl]}\n", encoding="utf-8")
     path = tmp_path / "n.csv"
     path.write_text("form,number,colour\ndog,sg,brown\n", encoding="utf-8")
     with pytest.raises(VocabularyError) as info:
         read_vocabulary(path)
     (error,) = info.value.errors
-    assert (error.file, error.line, error.column, error.code) == ("n.csv", 1, "colour",
-                                                                  E.E_UNDECLARED_COLUMN)
+    assert (error.file, error.line, error.column, error.code) == ("n.csv", 1, "colour", E.E_UNDECLARED_COLUMN)
     assert "not declared in the schema (n.schema.yaml)" in error.message
 
 

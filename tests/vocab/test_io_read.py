@@ -45,8 +45,12 @@ def test_read_vocabulary_uses_sidecar_schema_and_normalises_values(tmp_path: Pat
     assert list(vocab.schema.features) == ["number", "animate", "classifier", "freq"]
     dogs = vocab.get("dogs")
     assert dogs.lemma == "dog"
-    assert dogs.features == {"number": ("pl",), "animate": ("0",), "classifier": ("只", "条"),
-                             "freq": ("3.0",)}
+    assert dogs.features == {
+        "number": ("pl",),
+        "animate": ("0",),
+        "classifier": ("只", "条"),
+        "freq": ("3.0",),
+    }
     dog = vocab.get("dog")
     assert dog.lemma == "dog"
     assert dog.features["animate"] == ("1",)
@@ -80,8 +84,7 @@ def test_read_vocabulary_only_form_column_is_enough() -> None:
     """lemma defaults to the form and pos to blank."""
     vocab = read_vocabulary_text("form\ndog\n", file_name="x.csv")
     (item,) = vocab.items
-    assert (item.id, item.form, item.lemma, item.pos, dict(item.features)) == (
-        "dog", "dog", "dog", "", {})
+    assert (item.id, item.form, item.lemma, item.pos, dict(item.features)) == ("dog", "dog", "dog", "", {})
 
 
 def test_read_vocabulary_language_argument_overrides_schema(tmp_path: Path) -> None:
@@ -148,8 +151,9 @@ def test_read_vocabulary_skips_blank_rows_and_keeps_line_numbers() -> None:
 
 def test_read_vocabulary_ignores_trailing_empty_cells_and_columns() -> None:
     """Spreadsheets' empty trailing columns and cells are harmless."""
-    vocab = read_vocabulary_text("form,pos,,\ndog,NN,,\ncat,NN\n".replace("cat,NN", "cat,NN,,"),
-                                 file_name="x.csv")
+    vocab = read_vocabulary_text(
+        "form,pos,,\ndog,NN,,\ncat,NN\n".replace("cat,NN", "cat,NN,,"), file_name="x.csv"
+    )
     assert [item.pos for item in vocab] == ["NN", "NN"]
     assert read_vocabulary_text("form,pos\ndog,NN,,\n", file_name="x.csv").get("dog").pos == "NN"
 
@@ -157,10 +161,12 @@ def test_read_vocabulary_ignores_trailing_empty_cells_and_columns() -> None:
 def test_read_vocabulary_text_chinese_tsv_with_schema() -> None:
     """Chinese forms and multi-valued classifiers read as written."""
     text = "form\tpos\tclassifier\tanimate\n小说\tNN\t部|本\t0\n猫\tNN\t只\t1\n本\tM\t本\t\n"
-    schema = FeatureSchema({
-        "classifier": FeatureSpec("classifier", "category", multi=True),
-        "animate": FeatureSpec("animate", "bool"),
-    })
+    schema = FeatureSchema(
+        {
+            "classifier": FeatureSpec("classifier", "category", multi=True),
+            "animate": FeatureSpec("animate", "bool"),
+        }
+    )
     vocab = read_vocabulary_text(text, file_name="zh.tsv", schema=schema, language="zh")
     assert vocab.language == "zh"
     assert vocab.get("小说").features["classifier"] == ("部", "本")
@@ -182,7 +188,6 @@ def test_read_vocabulary_infers_categories_of_observed_values() -> None:
 
 def test_read_vocabulary_inference_uses_given_separator() -> None:
     """ZhoBLiMP-style '/' lists are split when that separator is given."""
-    vocab = read_vocabulary_text("form,tran_verb\n书,看/写\n", file_name="zh.csv",
-                                 multi_separator="/")
+    vocab = read_vocabulary_text("form,tran_verb\n书,看/写\n", file_name="zh.csv", multi_separator="/")
     assert vocab.schema.multi_separator == "/"
     assert vocab.get("书").features["tran_verb"] == ("看", "写")

@@ -45,10 +45,11 @@ def vocabularies(draw: st.DrawFn) -> Vocabulary:
     )
     values = {
         "number": st.sampled_from(CATEGORY_VALUES).map(lambda v: (v,)),
-        "classifier": st.lists(st.sampled_from(CATEGORY_VALUES), min_size=1, max_size=3,
-                               unique=True).map(tuple),
+        "classifier": st.lists(st.sampled_from(CATEGORY_VALUES), min_size=1, max_size=3, unique=True).map(
+            tuple
+        ),
         "animate": st.sampled_from(("0", "1")).map(lambda v: (v,)),
-        "person": st.integers(-10**12, 10**12).map(lambda v: (str(v),)),
+        "person": st.integers(-(10**12), 10**12).map(lambda v: (str(v),)),
         "freq": st.floats(allow_nan=False, allow_infinity=False).map(lambda v: (repr(v),)),
         "gloss": TEXT.map(lambda v: (v,)),
         "verbs": st.lists(TEXT, min_size=1, max_size=3, unique=True).map(tuple),
@@ -56,14 +57,16 @@ def vocabularies(draw: st.DrawFn) -> Vocabulary:
     ids = draw(st.lists(TEXT, max_size=8, unique=True))
     items = []
     for item_id in ids:
-        features = {
-            name: draw(strategy)
-            for name, strategy in values.items()
-            if draw(st.booleans())
-        }
-        items.append(LexicalItem(id=item_id, form=draw(TEXT), lemma=draw(TEXT),
-                                 pos=draw(st.sampled_from(("", "NN", "VB", "量词"))),
-                                 features=features))
+        features = {name: draw(strategy) for name, strategy in values.items() if draw(st.booleans())}
+        items.append(
+            LexicalItem(
+                id=item_id,
+                form=draw(TEXT),
+                lemma=draw(TEXT),
+                pos=draw(st.sampled_from(("", "NN", "VB", "量词"))),
+                features=features,
+            )
+        )
     return Vocabulary(items, schema, name="rt", language=draw(st.sampled_from(("en", "zh"))))
 
 
@@ -121,12 +124,11 @@ def test_write_vocabulary_tsv_by_extension(tmp_path: Path) -> None:
         (LexicalItem(id="", form="a", lemma="a", pos=""), "id"),
     ],
 )
-def test_vocabulary_to_csv_text_refuses_values_that_would_change(
-    item: LexicalItem, column: str
-) -> None:
+def test_vocabulary_to_csv_text_refuses_values_that_would_change(item: LexicalItem, column: str) -> None:
     """Values that cannot be read back unchanged are reported instead of written."""
-    schema = FeatureSchema({"verbs": FeatureSpec("verbs", "text", multi=True),
-                            "gloss": FeatureSpec("gloss", "text")})
+    schema = FeatureSchema(
+        {"verbs": FeatureSpec("verbs", "text", multi=True), "gloss": FeatureSpec("gloss", "text")}
+    )
     with pytest.raises(VocabularyError) as info:
         vocabulary_to_csv_text(Vocabulary([item], schema))
     (error,) = info.value.errors

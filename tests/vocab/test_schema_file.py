@@ -35,7 +35,8 @@ def test_read_schema_reads_the_documented_layout(tmp_path: Path) -> None:
     assert schema.features["number"] == FeatureSpec("number", "category", ("sg", "pl"))
     assert schema.features["animate"].type == "bool"
     assert schema.features["classifier"] == FeatureSpec(
-        "classifier", "category", None, multi=True, description="compatible classifiers")
+        "classifier", "category", None, multi=True, description="compatible classifiers"
+    )
     assert schema.features["freq"].type == "float"
     assert schema.features["gloss"].type == "text"
 
@@ -61,8 +62,10 @@ def test_empty_schema_file_declares_no_features() -> None:
     ("features", "needle"),
     [
         ({"number": {"type": "catgory"}}, "type 'catgory' is not one of: category, text, bool"),
-        ({"animate": {"type": "bool", "values": ["0", "1"]}},
-         "'values' can only be declared for category or text features, not bool"),
+        (
+            {"animate": {"type": "bool", "values": ["0", "1"]}},
+            "'values' can only be declared for category or text features, not bool",
+        ),
         ({"pos": {"type": "category"}}, "'pos' is a built-in column"),
         ({"number": {"valeus": ["sg"]}}, "unknown entry 'valeus'"),
         ({"number": {"values": ["sg", "sg"]}}, "value 'sg' is listed twice"),
@@ -116,8 +119,7 @@ def test_schema_problems_carry_yaml_line_numbers() -> None:
 def test_schema_yaml_syntax_error_has_line() -> None:
     """Broken YAML is reported with the line where the parser stopped."""
     with pytest.raises(VocabularyError) as info:
-        schema_text_to_schema("features:\n  number: {type: category\n  animate: bool\n",
-                              file="s.yaml")
+        schema_text_to_schema("features:\n  number: {type: category\n  animate: bool\n", file="s.yaml")
     (error,) = info.value.errors
     assert error.line is not None and error.line >= 2
     assert "not valid YAML" in error.message

@@ -48,8 +48,12 @@ def build_wordpiece(path: Path) -> Path:
         single="[CLS] $A [SEP]", special_tokens=[("[CLS]", 1), ("[SEP]", 2)]
     )
     wrapped = PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer, unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]",
-        pad_token="[PAD]", mask_token="[MASK]",
+        tokenizer_object=tokenizer,
+        unk_token="[UNK]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        pad_token="[PAD]",
+        mask_token="[MASK]",
     )
     wrapped.save_pretrained(path)
     return path

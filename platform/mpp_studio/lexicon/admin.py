@@ -1,0 +1,15 @@
+from django.contrib import admin
+
+from mpp_studio.lexicon.models import Vocabulary
+
+
+@admin.register(Vocabulary)
+class VocabularyAdmin(admin.ModelAdmin):
+    list_display = ("name", "language", "file_name", "short_hash", "created_at")
+    list_filter = ("language",)
+    search_fields = ("name", "file_name")
+    readonly_fields = ("content_hash", "created_at", "updated_at")
+
+    @admin.display(description="version")
+    def short_hash(self, obj: Vocabulary) -> str:
+        return obj.content_hash[:8]

@@ -1,0 +1,1 @@
+"""Paradigms: the grammar templates (YAML) that generate minimal pairs, and the library import."""

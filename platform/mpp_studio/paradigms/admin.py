@@ -1,0 +1,17 @@
+from django.contrib import admin
+
+from mpp_studio.paradigms.models import Template
+
+
+@admin.register(Template)
+class TemplateAdmin(admin.ModelAdmin):
+    list_display = ("uid", "language", "phenomenon", "file_name", "short_hash", "created_at")
+    list_filter = ("language", "phenomenon")
+    search_fields = ("uid", "phenomenon", "description", "file_name")
+    list_select_related = ("vocabulary",)
+    raw_id_fields = ("vocabulary",)
+    readonly_fields = ("content_hash", "created_at", "updated_at")
+
+    @admin.display(description="version")
+    def short_hash(self, obj: Template) -> str:
+        return obj.content_hash[:8]

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class ParadigmsConfig(AppConfig):
+    name = "mpp_studio.paradigms"
+    label = "paradigms"
+    verbose_name = "Paradigms"

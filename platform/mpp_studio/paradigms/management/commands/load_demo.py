@@ -1,0 +1,62 @@
+"""`manage.py load_demo`: the demo user and the shipped grammar library, safe to run again."""
+
+from pathlib import Path
+from typing import cast
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+from mpp_studio.core.services import demo_user_ensure
+from mpp_studio.paradigms.services import library_import
+
+DEMO_USERNAME = "demo"
+DEMO_PASSWORD = "demo"
+
+
+class Command(BaseCommand):
+    help = (
+        "Create the demo superuser (demo/demo) if absent and import every vocabulary and "
+        "template file of the grammar library. Files already imported with the same content "
+        "are left alone; a changed file is stored as a new version."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--library",
+            type=Path,
+            default=None,
+            help="grammar library folder (default: the GRAMMAR_LIBRARY_DIR setting)",
+        )
+        parser.add_argument(
+            "--no-demo-user",
+            action="store_true",
+            help="import the library only; create no demo user (for a server)",
+        )
+
+    def handle(self, *args: object, **options: object) -> None:
+        if not options["no_demo_user"]:
+            self._ensure_demo_user()
+        library_dir = cast(Path | None, options["library"]) or Path(settings.GRAMMAR_LIBRARY_DIR)
+        if not library_dir.is_dir():
+            self.stdout.write(f"No grammar library folder at {library_dir}; nothing to import.")
+            return
+
+        report = library_import(library_dir=library_dir)
+        for result in report.results:
+            if result.outcome == "skipped":
+                self.stderr.write(f"Skipped {result.file_name}: {result.message}")
+            elif result.outcome == "created":
+                self.stdout.write(f"Imported {result.file_name}")
+        self.stdout.write(
+            f"Grammar library {library_dir}: {report.count('created')} imported, "
+            f"{report.count('unchanged')} already up to date, {report.count('skipped')} skipped."
+        )
+
+    def _ensure_demo_user(self) -> None:
+        if demo_user_ensure(username=DEMO_USERNAME, password=DEMO_PASSWORD):
+            self.stdout.write(
+                f"Created the demo superuser. Sign in with user name '{DEMO_USERNAME}' "
+                f"and password '{DEMO_PASSWORD}'."
+            )
+        else:
+            self.stdout.write(f"User '{DEMO_USERNAME}' already exists; left unchanged.")

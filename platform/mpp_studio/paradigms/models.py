@@ -1,0 +1,36 @@
+"""Stored grammar templates. A row is one version of a template file and is never changed."""
+
+from django.db import models
+
+from mpp_studio.core.models import BaseModel
+from mpp_studio.lexicon.models import Vocabulary
+
+
+class Template(BaseModel):
+    """One version of a grammar-template file, linked to the vocabulary version it draws on."""
+
+    uid = models.CharField(max_length=200, db_index=True)
+    phenomenon = models.CharField(max_length=200, blank=True)
+    language = models.CharField(max_length=35, blank=True, help_text="BCP 47 code, e.g. en, zh.")
+    description = models.TextField(blank=True)
+    source_text = models.TextField(help_text="The template YAML file as uploaded.")
+    file_name = models.CharField(max_length=255)
+    content_hash = models.CharField(max_length=64, help_text="SHA-256 of the YAML text.")
+    vocabulary = models.ForeignKey(
+        Vocabulary,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="templates",
+    )
+
+    class Meta:
+        ordering = ("language", "phenomenon", "uid", "-created_at")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("file_name", "content_hash"), name="paradigms_template_unique_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.uid} ({self.content_hash[:8]})"

@@ -1,0 +1,1 @@
+"""Settings: `base` is shared by all; pick `local`, `test` or `production`."""

@@ -1,0 +1,107 @@
+"""Settings shared by every environment; every environment variable is read here, through `env`."""
+
+from pathlib import Path
+
+import environ
+
+# settings/ -> mpp_studio/ -> platform/ -> repository root
+BASE_DIR = Path(__file__).resolve().parents[3]
+
+env = environ.Env()
+
+# Local state (SQLite file, embedded broker folders) lives here unless the real stack is configured.
+VAR_DIR = Path(env.str("MPP_VAR_DIR", default=str(BASE_DIR / "var")))
+
+# The shipped grammar-template library: data files, never Django HTML templates.
+GRAMMAR_LIBRARY_DIR = BASE_DIR / "templates"
+
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "mpp_studio.core",
+    "mpp_studio.lexicon",
+    "mpp_studio.paradigms",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "mpp_studio.urls"
+WSGI_APPLICATION = "mpp_studio.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        # No DIRS: HTML templates live in each app's templates/ folder. The repository's
+        # templates/ folder is the grammar library (GRAMMAR_LIBRARY_DIR) and must never go here.
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+_USE_LOCAL_DATABASE = "DATABASE_URL" not in env
+DATABASES = {
+    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+
+# Celery. The broker is Redis when REDIS_URL is set. Otherwise it is the embedded default: kombu's
+# filesystem transport, whose message folders a `celery worker` on the same machine polls, so a
+# single machine needs neither Redis nor Docker. Results follow the broker.
+REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+else:
+    CELERY_DIR = VAR_DIR / "celery"
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # Producers write where the worker reads: one folder for both directions.
+        "data_folder_in": str(CELERY_DIR / "queue"),
+        "data_folder_out": str(CELERY_DIR / "queue"),
+        "control_folder": str(CELERY_DIR / "control"),
+    }
+    CELERY_RESULT_BACKEND = f"file://{CELERY_DIR / 'results'}"
+    for _folder in ("queue", "control", "results"):
+        (CELERY_DIR / _folder).mkdir(parents=True, exist_ok=True)
+
+if _USE_LOCAL_DATABASE:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Run MPP Studio on this machine: set up .venv, migrate the database (SQLite unless DATABASE_URL),
+# load the demo user and grammar library, start a Celery worker in the background and the web
+# server in the foreground at http://127.0.0.1:8000. Ctrl-C stops both.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/setup.sh
+
+# platform/ is a source root (see manage.py); Celery needs it on the path to find mpp_studio.
+export PYTHONPATH="platform:.${PYTHONPATH:+:$PYTHONPATH}"
+python=.venv/bin/python
+
+"$python" manage.py migrate --noinput
+"$python" manage.py load_demo
+
+log_dir="${MPP_VAR_DIR:-var}/log"
+mkdir -p "$log_dir"
+.venv/bin/celery -A mpp_studio worker -Q cpu,gpu --concurrency 2 --loglevel info \
+  --logfile "$log_dir/worker.log" &
+worker_pid=$!
+stop_worker() {
+  if kill -0 "$worker_pid" 2>/dev/null; then
+    kill "$worker_pid" 2>/dev/null || true
+    wait "$worker_pid" 2>/dev/null || true
+  fi
+}
+trap stop_worker EXIT
+
+echo
+echo "MPP Studio: http://127.0.0.1:8000  (sign in as demo / demo)"
+echo "Celery worker (queues cpu, gpu) logs to $log_dir/worker.log"
+echo
+"$python" manage.py runserver 127.0.0.1:8000

@@ -1,0 +1,84 @@
+"""The home page: sign-in required; the newest paradigm versions by language and phenomenon."""
+
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def loaded_library(library_dir: Path) -> Path:
+    call_command("load_demo", "--library", str(library_dir), stdout=StringIO())
+    return library_dir
+
+
+def test_home_redirects_anonymous_user_to_login(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=/"
+
+
+def test_login_page_renders_and_signs_in(client: Client) -> None:
+    get_user_model().objects.create_user(username="ling", password="pw-for-tests")
+    page = client.get("/accounts/login/")
+    assert page.status_code == 200
+    assert b"Sign in" in page.content
+    assert b"core/site.css" in page.content
+    response = client.post("/accounts/login/", {"username": "ling", "password": "pw-for-tests"})
+    assert response.status_code == 302 and response["Location"] == "/"
+
+
+def test_login_page_reports_wrong_password(client: Client) -> None:
+    response = client.post("/accounts/login/", {"username": "nobody", "password": "x"})
+    assert response.status_code == 200
+    assert b"do not match" in response.content
+
+
+def test_home_lists_paradigms_by_language_and_phenomenon(admin_client: Client, loaded_library: Path) -> None:
+    html = admin_client.get("/").content.decode()
+    assert "2 paradigms in 2 languages." in html
+    # Phenomenon identifiers are shown as words.
+    assert html.index("English") < html.index("subject verb agreement") < html.index("en_sv_agreement")
+    assert html.index("Chinese") < html.index("classifiers") < html.index("zh_classifier_noun")
+    assert "The verb agrees in number with its subject." in html
+    assert "量词与名词搭配。" in html
+
+
+def test_home_shows_newest_version_and_version_count(admin_client: Client, loaded_library: Path) -> None:
+    path = loaded_library / "en" / "agreement" / "sv_agreement.yaml"
+    path.write_text(path.read_text().replace("The verb agrees", "Verbs agree"), encoding="utf-8")
+    call_command("load_demo", "--library", str(loaded_library), stdout=StringIO())
+    html = admin_client.get("/").content.decode()
+    assert "Verbs agree in number with its subject." in html
+    assert "The verb agrees" not in html
+    assert "2 versions" in html
+
+
+def test_home_links_staff_to_admin(admin_client: Client, loaded_library: Path) -> None:
+    html = admin_client.get("/").content.decode()
+    assert "/admin/paradigms/template/" in html
+    assert "/admin/lexicon/vocabulary/" in html
+
+
+def test_home_hides_admin_links_from_non_staff(client: Client, loaded_library: Path) -> None:
+    user = get_user_model().objects.create_user(username="ling", password="pw")
+    client.force_login(user)
+    html = client.get("/").content.decode()
+    assert "en_sv_agreement" in html
+    assert "/admin/" not in html
+
+
+def test_home_explains_empty_library(admin_client: Client) -> None:
+    html = admin_client.get("/").content.decode()
+    assert "No paradigms are loaded yet." in html
+    assert "load_demo" in html
+
+
+@pytest.mark.parametrize("url", ["/admin/paradigms/template/", "/admin/lexicon/vocabulary/"])
+def test_admin_changelists_render(admin_client: Client, loaded_library: Path, url: str) -> None:
+    assert admin_client.get(url).status_code == 200

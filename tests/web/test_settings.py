@@ -1,0 +1,98 @@
+"""Settings read the environment: DATABASE_URL and REDIS_URL switch to the real stack."""
+
+import runpy
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+BASE_SETTINGS = REPO_ROOT / "platform" / "mpp_studio" / "settings" / "base.py"
+
+
+@pytest.fixture
+def load_base(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """Return a function that runs settings/base.py afresh under the given environment."""
+
+    def load(**env: str) -> dict[str, object]:
+        for name in ("DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("MPP_VAR_DIR", str(tmp_path / "var"))
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        return runpy.run_path(str(BASE_SETTINGS))
+
+    return load
+
+
+def test_settings_default_database_is_sqlite_file_in_var_dir(load_base, tmp_path: Path) -> None:
+    """With no DATABASE_URL, the database is var/db.sqlite3 and its folder exists."""
+    db = load_base()["DATABASES"]["default"]
+    assert db["ENGINE"] == "django.db.backends.sqlite3"
+    assert Path(db["NAME"]) == tmp_path / "var" / "db.sqlite3"
+    assert (tmp_path / "var").is_dir()
+
+
+def test_settings_database_url_selects_postgresql(load_base) -> None:
+    """DATABASE_URL is parsed into PostgreSQL connection settings."""
+    db = load_base(DATABASE_URL="postgres://mpp:s3cret@db.internal:5433/mpp_studio")["DATABASES"]["default"]
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["HOST"], db["PORT"], db["NAME"]) == ("db.internal", 5433, "mpp_studio")
+    assert (db["USER"], db["PASSWORD"]) == ("mpp", "s3cret")
+
+
+def test_settings_default_broker_is_filesystem_under_var_celery(load_base, tmp_path: Path) -> None:
+    """With no REDIS_URL, Celery uses kombu's filesystem transport with folders in var/celery/."""
+    settings = load_base()
+    celery_dir = tmp_path / "var" / "celery"
+    assert settings["CELERY_BROKER_URL"] == "filesystem://"
+    options = settings["CELERY_BROKER_TRANSPORT_OPTIONS"]
+    assert options["data_folder_in"] == options["data_folder_out"] == str(celery_dir / "queue")
+    assert options["control_folder"] == str(celery_dir / "control")
+    assert settings["CELERY_RESULT_BACKEND"] == f"file://{celery_dir / 'results'}"
+    for folder in ("queue", "control", "results"):
+        assert (celery_dir / folder).is_dir()
+
+
+def test_settings_redis_url_selects_redis_broker_and_results(load_base, tmp_path: Path) -> None:
+    """REDIS_URL becomes broker and result backend, and no local folders are made."""
+    settings = load_base(REDIS_URL="redis://cache.internal:6379/2")
+    assert settings["CELERY_BROKER_URL"] == "redis://cache.internal:6379/2"
+    assert settings["CELERY_RESULT_BACKEND"] == "redis://cache.internal:6379/2"
+    assert "CELERY_BROKER_TRANSPORT_OPTIONS" not in settings
+    assert not (tmp_path / "var" / "celery").exists()
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("true", True), ("1", True), ("false", False)])
+def test_settings_debug_is_read_as_bool(load_base, raw: str, expected: bool) -> None:
+    assert load_base(DJANGO_DEBUG=raw)["DEBUG"] is expected
+
+
+def test_settings_allowed_hosts_is_a_comma_list(load_base) -> None:
+    hosts = load_base(DJANGO_ALLOWED_HOSTS="mpp.example.org,localhost")["ALLOWED_HOSTS"]
+    assert hosts == ["mpp.example.org", "localhost"]
+
+
+def test_settings_grammar_library_is_never_an_html_template_dir(load_base) -> None:
+    """templates/ holds grammar templates: it is GRAMMAR_LIBRARY_DIR, not a TEMPLATES dir."""
+    settings = load_base()
+    assert settings["GRAMMAR_LIBRARY_DIR"] == REPO_ROOT / "templates"
+    for backend in settings["TEMPLATES"]:
+        assert REPO_ROOT / "templates" not in [Path(d) for d in backend["DIRS"]]
+
+
+def test_settings_production_requires_secret_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Production has no default secret key: starting without one is an error, not a risk."""
+    monkeypatch.delenv("DJANGO_SECRET_KEY", raising=False)
+    monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", "mpp.example.org")
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_SECRET_KEY"):
+        runpy.run_module("mpp_studio.settings.production")
+
+
+def test_settings_production_reads_secret_key_and_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DJANGO_SECRET_KEY", "a-real-secret")
+    monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", "mpp.example.org")
+    settings = runpy.run_module("mpp_studio.settings.production")
+    assert settings["SECRET_KEY"] == "a-real-secret"
+    assert settings["ALLOWED_HOSTS"] == ["mpp.example.org"]
+    assert settings["DEBUG"] is False
