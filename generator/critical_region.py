@@ -147,7 +147,8 @@ def template_edits(template: Template) -> tuple[list[Edit], list[Problem]]:
     edits: list[Edit] = []
     bounds = [(-1, -1), *[(g, j) for j, g in anchors], (n_good, n_bad)]
     for (g0, j0), (g1, j1) in itertools.pairwise(bounds):
-        if g0 >= 0 and isinstance(template.bad[j0].rule, Reference) and template.bad[j0].rule.form:
+        anchor_rule = template.bad[j0].rule if g0 >= 0 else None
+        if isinstance(anchor_rule, Reference) and anchor_rule.form:
             edits.append(Edit("substitution", (g0,), (j0,), g0, j0))
         gap_good = [g for g in range(g0 + 1, g1) if g not in referenced]
         gap_new = [j for j in range(j0 + 1, j1) if not isinstance(template.bad[j].rule, Reference | Deletion)]

@@ -17,7 +17,14 @@ from generator.capacity import Capacity, count_plan, count_without_repeats, poli
 from generator.critical_region import Edit, SideSpan, span_of, template_edits
 from generator.errors import GenerationError, Problem, TemplateError
 from generator.language import language_rules
-from generator.plan import Plan, choose_structure, compile_plan, enumerate_structures, phrase_needs
+from generator.plan import (
+    CandidateCache,
+    Plan,
+    choose_structure,
+    compile_plan,
+    enumerate_structures,
+    phrase_needs,
+)
 from generator.seen import DigestSet
 from generator.template import Template
 from generator.validate import validate
@@ -90,7 +97,7 @@ class Generator:
         self.edits, _ = template_edits(normalized)
         self.need = phrase_needs(normalized)
         self._plans: dict[tuple[int, ...], Plan] = {}
-        self._candidate_cache: dict = {}
+        self._candidate_cache: CandidateCache = {}
         self._exhausted: frozenset[int] = frozenset()
         self.good_ids = [p.id for p in normalized.good]
         self.bad_ids = [p.id for p in normalized.bad]

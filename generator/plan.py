@@ -28,6 +28,9 @@ from generator.template import (
 )
 from vocab.lexicon import Vocabulary
 
+# Base candidates per (features, exclusions, form, exhausted items): item indexes and their words.
+CandidateCache = dict[tuple[object, ...], tuple[tuple[int, ...], dict[int, str]]]
+
 # Features whose agreement means "the same word": slots linked by them may repeat an item.
 IDENTITY_FEATURES = frozenset({"id", "lemma", "form"})
 
@@ -90,7 +93,7 @@ class Plan:
     tokenize: Callable[[str], tuple[str, ...]] | None = None
     _cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = field(default_factory=dict)
     _value_maps: dict[tuple[int, str], dict[str, frozenset[int]]] = field(default_factory=dict)
-    _shared: dict[tuple, tuple[int, ...]] = field(default_factory=dict)
+    _shared: dict[tuple[object, ...], tuple[int, ...]] = field(default_factory=dict)
     vocabulary: Vocabulary | None = None
 
     def value_map(self, slot_index: int, feature: str) -> dict[str, frozenset[int]]:
@@ -303,7 +306,7 @@ class _Builder:
         self,
         template: Template,
         vocabulary: Vocabulary,
-        candidate_cache: dict,
+        candidate_cache: CandidateCache,
         structure: tuple[int, ...],
         exhausted: frozenset[int],
     ) -> None:
@@ -422,7 +425,7 @@ def compile_plan(
     template: Template,
     vocabulary: Vocabulary,
     structure: tuple[int, ...],
-    candidate_cache: dict,
+    candidate_cache: CandidateCache,
     exhausted: frozenset[int] = frozenset(),
     tokenize: Callable[[str], tuple[str, ...]] | None = None,
 ) -> Plan:

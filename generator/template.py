@@ -315,7 +315,8 @@ def _parse_position(
             return None
         if key == "delete":
             return Position(position_id if pid else target, Deletion(target), number, raw.line)
-        return Position(position_id if pid else target, Reference(key, target, form), number, raw.line)
+        mode: ReferenceKind = "same" if key == "same" else "copy" if key == "copy" else "move"
+        return Position(position_id if pid else target, Reference(mode, target, form), number, raw.line)
     if "direct" in rule_keys:
         if len(rule_keys) > 1:
             col.add(E.E_RULE, f"a position has one rule, but this one has {', '.join(rule_keys)}", **loc)
@@ -594,7 +595,7 @@ def template_from_text(text: str, *, file: str = "", base_dir: Path | None = Non
                         E.E_FIELD,
                         f"phrase file '{rel}' does not exist",
                         name,
-                        line=data.line_of("phrase_files"),
+                        line=data.line_of("phrase_files") if isinstance(data, LocatedDict) else None,
                     )
                 )
                 continue

@@ -10,7 +10,7 @@ from generator import errors as E
 from generator.critical_region import template_edits
 from generator.errors import Problem, did_you_mean
 from generator.inflection import OVERRIDE_PREFIX, TAGS
-from generator.plan import PlanError, compile_plan, enumerate_structures, phrase_needs
+from generator.plan import CandidateCache, PlanError, compile_plan, enumerate_structures, phrase_needs
 from generator.template import (
     BAD_PREFIX,
     Constraint,
@@ -372,7 +372,7 @@ def validate(template: Template, vocabulary: Vocabulary) -> tuple[Template, list
     if problems:
         return normalized, problems
     problems += _check_same_literals(normalized, name)
-    cache: dict = {}
+    cache: CandidateCache = {}
     reported: set[str] = set()
     usable = 0
     first_failure: Problem | None = None

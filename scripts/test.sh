@@ -9,6 +9,8 @@ export PYTHONPATH="platform:.${PYTHONPATH:+:$PYTHONPATH}"
 
 echo "== ruff check"
 .venv/bin/ruff check .
+echo "== mypy (engines, strict)"
+.venv/bin/mypy generator vocab scoring
 echo "== lint-imports"
 .venv/bin/lint-imports
 echo "== pytest"
