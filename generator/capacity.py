@@ -159,7 +159,7 @@ def _count_brute(plan: Plan, component: list[int]) -> int:
 
 
 def count_without_repeats(plan: Plan, chosen: Sequence[int], groups: Sequence[Sequence[int]]) -> int | None:
-    """Return the exact count of assignments where no lemma repeats within a group of slots.
+    """Return the exact count of assignments where no word (lemma and POS) repeats within a group.
 
     Returns None when the search space (product of candidate counts) is too large to enumerate.
     """
@@ -177,7 +177,7 @@ def count_without_repeats(plan: Plan, chosen: Sequence[int], groups: Sequence[Se
     assert plan.vocabulary is not None
     items = plan.vocabulary.items
     group_of = {s: [g for g, members in enumerate(groups) if s in members] for s in lexical}
-    used: list[set[str]] = [set() for _ in groups]
+    used: list[set[tuple[str, str]]] = [set() for _ in groups]
     assignment: dict[int, int] = {}
 
     def search(depth: int) -> int:
@@ -191,7 +191,7 @@ def count_without_repeats(plan: Plan, chosen: Sequence[int], groups: Sequence[Se
                 for other, f, a in plan.slots[node].edges
             ):
                 continue
-            lemma = items[value].lemma
+            lemma = (items[value].lemma, items[value].pos)
             if any(lemma in used[g] for g in group_of[node]):
                 continue
             for g in group_of[node]:

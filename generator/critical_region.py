@@ -209,9 +209,45 @@ def span_of(
     else:
         start = unit_spans[at][0] if at < len(unit_spans) else (unit_spans[-1][1] if unit_spans else 0)
         end = start
+    return token_span(start, end, offsets, text_length, tuple(ids[i] for i in indexes))
+
+
+def token_span(
+    start: int, end: int, offsets: Sequence[tuple[int, int]], text_length: int, positions: tuple[str, ...]
+) -> SideSpan:
+    """Return the SideSpan of tokens [start, end), with its character offsets."""
     if end > start:
         chars = (offsets[start][0], offsets[end - 1][1])
     else:
         point = offsets[start][0] if start < len(offsets) else text_length
         chars = (point, point)
-    return SideSpan((start, end), chars, tuple(ids[i] for i in indexes))
+    return SideSpan((start, end), chars, positions)
+
+
+def narrow_substitution(
+    good: SideSpan,
+    bad: SideSpan,
+    good_tokens: Sequence[str],
+    bad_tokens: Sequence[str],
+    good_offsets: Sequence[tuple[int, int]],
+    bad_offsets: Sequence[tuple[int, int]],
+    good_length: int,
+    bad_length: int,
+) -> tuple[SideSpan, SideSpan] | None:
+    """Return the spans without the tokens both sides share at their edges; None if all are shared.
+
+    A re-inflected multi-word item ("sit down" -> "sits down") differs in one token only; the
+    critical region is that token, while `positions` still names the whole position.
+    """
+    gs, ge = good.tokens
+    bs, be = bad.tokens
+    while gs < ge and bs < be and good_tokens[gs] == bad_tokens[bs]:
+        gs, bs = gs + 1, bs + 1
+    while ge > gs and be > bs and good_tokens[ge - 1] == bad_tokens[be - 1]:
+        ge, be = ge - 1, be - 1
+    if gs == ge and bs == be:
+        return None
+    return (
+        token_span(gs, ge, good_offsets, good_length, good.positions),
+        token_span(bs, be, bad_offsets, bad_length, bad.positions),
+    )

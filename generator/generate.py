@@ -14,7 +14,7 @@ import orjson
 from generator import GENERATOR_VERSION
 from generator import errors as E
 from generator.capacity import Capacity, count_plan, count_without_repeats, policy_slots
-from generator.critical_region import Edit, SideSpan, span_of, template_edits
+from generator.critical_region import Edit, SideSpan, narrow_substitution, span_of, template_edits
 from generator.errors import GenerationError, Problem, TemplateError
 from generator.language import language_rules
 from generator.plan import (
@@ -146,15 +146,22 @@ class Generator:
             exact = exact and plan_exact
         return Capacity(total, exact and structures == 1, True, structures)
 
+    def _any_structure_usable(self) -> bool:
+        """Return whether some structure still has a word for every slot (after the reuse cap)."""
+        for structure in enumerate_structures(self.template, self.need, CAPACITY_STRUCTURES):
+            if self.plan(structure).empty_slot is None:
+                return True
+        return False
+
     def _repeats_possible(self, plan: Plan) -> bool:
         """Return whether the repeated-word rule can remove combinations the count includes."""
         if not self.template.options.distinct_words:
             return False
         items = self.vocabulary.items
         for lexical in (plan.good_lexical, plan.bad_lexical):
-            seen: set[str] = set()
+            seen: set[tuple[str, str]] = set()
             for s in lexical:
-                lemmas = {items[c].lemma for c in plan.slots[s].candidates}
+                lemmas = {(items[c].lemma, items[c].pos) for c in plan.slots[s].candidates}
                 if seen & lemmas:
                     return True
                 seen |= lemmas
@@ -220,11 +227,13 @@ class Generator:
                 stats.rejected["duplicate"] += 1
                 continue
             if cap is not None:
-                used = {values[s] for s in range(len(plan.slots)) if plan.slots[s].lexical}
+                used = {values[s] for s in plan.capped_slots}
                 full = {item for item in used if uses[item] >= cap}
                 if full:
                     stats.rejected["reuse_cap"] += 1
                     self._exhaust(full)
+                    if not self._any_structure_usable():
+                        raise GenerationError(self._shortfall(name, n, stats))
                     continue
                 uses.update(used)
             seen.add(digest)
@@ -246,7 +255,7 @@ class Generator:
         items = self.vocabulary.items
         for lexical in (plan.good_lexical, plan.bad_lexical):
             if len(lexical) > 1 and self.template.options.distinct_words:
-                lemmas = {items[values[s]].lemma for s in lexical}
+                lemmas = {(items[values[s]].lemma, items[values[s]].pos) for s in lexical}
                 if len(lemmas) < len(lexical):
                     return "repeated_word", None
         tokens_of = plan.tokens
@@ -276,11 +285,13 @@ class Generator:
         for edit in self.edits:
             g = span_of(edit.good, edit.good_at, good_spans, good.offsets, len(good.text), self.good_ids)
             b = span_of(edit.bad, edit.bad_at, bad_spans, bad.offsets, len(bad.text), self.bad_ids)
-            if (
-                edit.type == "substitution"
-                and good_tokens[g.tokens[0] : g.tokens[1]] == bad_tokens[b.tokens[0] : b.tokens[1]]
-            ):
-                continue
+            if edit.type == "substitution":
+                narrowed = narrow_substitution(
+                    g, b, good_tokens, bad_tokens, good.offsets, bad.offsets, len(good.text), len(bad.text)
+                )
+                if narrowed is None:
+                    continue
+                g, b = narrowed
             source = None
             if edit.source is not None:
                 source = span_of(

@@ -16,6 +16,8 @@ TAGS: frozenset[str] = frozenset(
 # Tags whose form depends on person or number the tag cannot say ("was"/"were").
 _AMBIGUOUS = {("be", "VBD")}
 OVERRIDE_PREFIX = "form_"  # a vocabulary feature form_VBD = "went" beats LemmInflect
+# Plurals LemmInflect gets wrong for child-directed and everyday English (None: no distinct plural).
+_PLURALS: dict[str, str | None] = {"person": "people", "fish": None, "deer": None, "sheep": None}
 MASS_NOUN_GAP = 2.0  # zipf units: "advices" is 2.1 below "advice", "dogs" 0.8 below "dog"
 
 
@@ -33,6 +35,11 @@ def inflect(lemma: str, tag: str) -> str | None:
     head = words[head_index]
     if tag == "VBP" and head == "be":
         form = "are"
+    elif tag == "NNS" and head in _PLURALS:
+        plural = _PLURALS[head]
+        if plural is None:
+            return None
+        form = plural
     else:
         forms = lemminflect.getInflection(head, tag, inflect_oov=False)
         if tag == "NNS":

@@ -51,6 +51,7 @@ class Slot:
     options: tuple[str, ...] = ()  # literal choices (direct)
     edges: list[tuple[int, tuple[str, ...], bool]] = field(default_factory=list)
     linked_identity: bool = False  # agrees with another slot on id/lemma/form
+    capped: bool = True  # its items count towards options.max_item_reuse
     line: int | None = None
 
 
@@ -89,6 +90,7 @@ class Plan:
     good_layout: list[list[int]] = field(default_factory=list)  # slots of each good unit
     bad_layout: list[tuple[int, list[int]]] = field(default_factory=list)  # (good unit or -1, slots)
     lexical_paths: list[tuple[int, str, str]] = field(default_factory=list)  # (slot, grammar, path)
+    capped_slots: list[int] = field(default_factory=list)  # lexical slots under the reuse cap
     _tokens: list[dict[int, tuple[str, ...]]] = field(default_factory=list)
     tokenize: Callable[[str], tuple[str, ...]] | None = None
     _cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = field(default_factory=dict)
@@ -323,8 +325,10 @@ class _Builder:
         features: Mapping[str, tuple[str, ...]],
         exclude: Mapping[str, tuple[str, ...]],
         form: str | None,
+        capped: bool = True,
     ) -> tuple[tuple[int, ...], dict[int, str]]:
-        key = (tuple(sorted(features.items())), tuple(sorted(exclude.items())), form, self.exhausted)
+        removed = self.exhausted if capped else frozenset()
+        key = (tuple(sorted(features.items())), tuple(sorted(exclude.items())), form, removed)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
@@ -342,7 +346,7 @@ class _Builder:
             index = vocab.index(feature)
             for value in values:
                 selected.difference_update(index.get(value, ()))
-        selected -= self.exhausted
+        selected -= removed
         words: dict[int, str] = {}
         for i in sorted(selected):
             item = vocab.items[i]
@@ -372,9 +376,9 @@ class _Builder:
                 features[feature] = tuple(v for v in features[feature] if v in values)
             else:
                 features[feature] = values
-        candidates, words = self.base_candidates(features, rule.exclude, rule.form)
+        candidates, words = self.base_candidates(features, rule.exclude, rule.form, rule.capped)
         index = len(self.slots)
-        self.slots.append(Slot(path, grammar, True, candidates, words, line=line))
+        self.slots.append(Slot(path, grammar, True, candidates, words, line=line, capped=rule.capped))
         for constraint in rule.constraints:
             self.pending.append((index, constraint, scope, grammar == "bad"))
         return index
@@ -495,6 +499,7 @@ def compile_plan(
     plan.bad_layout = [
         (b.good_index if b.kind == "ref" else -1, b.unit.slots if b.unit else []) for b in bad_units
     ]
+    plan.capped_slots = [i for i, slot in enumerate(slots) if slot.lexical and slot.capped]
     plan.lexical_paths = [(i, slot.grammar, slot.path) for i, slot in enumerate(slots) if slot.lexical]
     plan._tokens = [{} for _ in slots]
     plan.tokenize = tokenize or (lambda text: tuple(text.split()))

@@ -77,7 +77,10 @@ def load_yaml(text: str) -> Any:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = exc.problem or exc.context or "unreadable YAML"
-        raise SourceError(f"this is not valid YAML ({problem})", line) from None
+        hint = ""
+        if any(ch in problem for ch in "?:,{}[]#'\"") or "expected" in problem:
+            hint = "; a value that contains : ? , # [ ] or { } must be put in quotes"
+        raise SourceError(f"this is not valid YAML ({problem}){hint}", line) from None
     except yaml.YAMLError as exc:
         raise SourceError(f"this is not valid YAML ({exc})", None) from None
     if node is None:

@@ -51,6 +51,7 @@ class Lexical:
     exclude: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     form: str | None = None
     constraints: tuple[Constraint, ...] = ()
+    capped: bool = True  # counts towards options.max_item_reuse (`uncapped: true` exempts it)
 
     @property
     def kind(self) -> str:
@@ -180,7 +181,7 @@ _TOP_KEYS = {
     "notes",
 }
 _RULE_KEYS = {"lexical", "direct", "matched", "mismatched", "phrase", "same", "copy", "move", "delete"}
-_EXTRA_KEYS = {"id", "form", "not", "on", "where", "note"}
+_EXTRA_KEYS = {"id", "form", "not", "on", "where", "note", "uncapped"}
 _OPTION_KEYS = {"unique", "max_item_reuse", "distinct_words", "capitalize", "max_depth", "attempts_per_pair"}
 
 
@@ -376,7 +377,11 @@ def _parse_position(
     if not features and not constraints:
         col.add(E.E_RULE, "a lexical position needs at least one feature, like `lexical: {pos: NN}`", **loc)
         return None
-    return Position(position_id, Lexical(features, exclude, form, tuple(constraints)), number, raw.line)
+    uncapped = str(raw.get("uncapped", "false")).lower()
+    if uncapped not in ("true", "false", "yes", "no"):
+        col.add(E.E_FIELD, "'uncapped' must be true or false", **loc)
+    rule = Lexical(features, exclude, form, tuple(constraints), capped=uncapped not in ("true", "yes"))
+    return Position(position_id, rule, number, raw.line)
 
 
 def _parse_positions(

@@ -282,3 +282,82 @@ bad:
 )
 def test_inflection_uses_dictionary_forms_only(lemma: str, tag: str, expected: str | None) -> None:
     assert inflect(lemma, tag) == expected
+
+
+def test_generate_uncapped_positions_do_not_count_towards_reuse_cap(en_vocab: Vocabulary) -> None:
+    """Closed-class words marked `uncapped` may repeat; the cap still limits the open classes."""
+    text = AGREEMENT.replace("good:\n", "options: {max_item_reuse: 5}\ngood:\n").replace(
+        "{id: det, lexical: {pos: DT}}", "{id: det, lexical: {pos: DT}, uncapped: true}"
+    )
+    pairs = list(generator_for(text, en_vocab).pairs(20, 0))  # 4 verbs x 5 uses = 20
+    dets = [p.fillers["good"]["det"] for p in pairs]
+    assert max(dets.count(d) for d in set(dets)) > 5
+    verbs = [p.fillers["good"]["verb"] for p in pairs]
+    assert max(verbs.count(v) for v in set(verbs)) <= 5
+
+
+def test_generate_reuse_cap_fails_fast_once_no_word_is_left(en_vocab: Vocabulary) -> None:
+    text = AGREEMENT.replace("good:\n", "options: {max_item_reuse: 2}\ngood:\n")
+    generator = generator_for(text, en_vocab)
+    with pytest.raises(GenerationError) as caught:
+        list(generator.pairs(100, 0))
+    assert "made only 8 of 100" in str(caught.value)  # 4 determiners x 2 uses
+    assert "in 2,000 tries" not in str(caught.value)  # it stopped long before the budget
+
+
+def test_generate_region_narrows_to_the_changed_word_of_a_multiword_item() -> None:
+    items = [
+        make_item(id="dogs", form="dogs", lemma="dog", pos="NN"),
+        make_item(id="sit_down", form="sit down", lemma="sit down", pos="VB"),
+    ]
+    text = (
+        HEAD
+        + """\
+good:
+  - {id: n, lexical: {pos: NN}}
+  - {id: v, lexical: {pos: VB}, form: VBP}
+  - {direct: "."}
+bad:
+  - {same: n}
+  - {same: v, form: VBZ}
+  - {same: "3"}
+"""
+    )
+    pair = next(generator_for(text, Vocabulary(items, name="mw", language="en")).pairs(1, 0))
+    assert (pair.good, pair.bad) == ("Dogs sit down.", "Dogs sits down.")
+    [(_, good, bad, _)] = pair.critical_region
+    assert good.tokens == (1, 2) and pair.bad[bad.chars[0] : bad.chars[1]] == "sits"
+    assert good.positions == ("v",)
+
+
+def test_generate_noun_and_verb_homographs_are_different_words() -> None:
+    items = [
+        make_item(id="画v", form="画", lemma="画", pos="VV"),
+        make_item(id="画n", form="画", lemma="画", pos="NN"),
+        make_item(id="幅", form="幅", pos="M"),
+        make_item(id="张", form="张", pos="M"),
+    ]
+    template = build("""\
+uid: homograph
+phenomenon: classifier
+language: zh
+good:
+  - {direct: 小明}
+  - {id: v, lexical: {pos: VV}}
+  - {direct: 了一}
+  - {id: m, lexical: {pos: M}}
+  - {id: n, lexical: {pos: NN}}
+bad:
+  - {same: "1"}
+  - {same: v}
+  - {same: "3"}
+  - {mismatched: m, on: form, lexical: {pos: M}}
+  - {same: n}
+""")
+    generator = Generator(template, Vocabulary(items, name="zh", language="zh"))
+    assert {p.good for p in generator.pairs(2, 0)} == {"小明画了一幅画", "小明画了一张画"}
+
+
+def test_inflection_overrides_suppletive_and_zero_plurals() -> None:
+    assert inflect("person", "NNS") == "people"
+    assert inflect("fish", "NNS") is None and inflect("sheep", "NNS") is None

@@ -240,3 +240,9 @@ def test_validate_collects_all_problems_at_once(en_vocab: Vocabulary) -> None:
 def test_validate_literal_words_stay_text() -> None:
     template = build(HEAD + "good:\n  - {direct: [no, on, yes, 1]}\nbad:\n  - {direct: off}\n")
     assert template.good[0].rule.options == ("no", "on", "yes", "1")  # type: ignore[union-attr]
+
+
+def test_validate_unquoted_question_mark_gets_a_quoting_hint() -> None:
+    with pytest.raises(TemplateError) as caught:
+        template_from_text("uid: x\nexample: {good: Can the dogs swim?, bad: x}\n", file="q.yaml")
+    assert "must be put in quotes" in str(caught.value) and caught.value.problems[0].line == 2
