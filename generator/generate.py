@@ -99,6 +99,10 @@ class Generator:
         self._plans: dict[tuple[int, ...], Plan] = {}
         self._candidate_cache: CandidateCache = {}
         self._exhausted: frozenset[int] = frozenset()
+        # One integer per distinct (lemma, POS): the repeated-word check compares these.
+        words: dict[tuple[str, str], int] = {}
+        self._word_ids = [words.setdefault((i.lemma, i.pos), len(words)) for i in vocabulary.items]
+        self._distinct_words = normalized.options.distinct_words
         self.good_ids = [p.id for p in normalized.good]
         self.bad_ids = [p.id for p in normalized.bad]
 
@@ -253,10 +257,10 @@ class Generator:
     def _make(self, plan: Plan, values: list[int], index: int, id_prefix: str) -> tuple[str, Pair | None]:
         """Return ("", pair) for a valid sample, or (rejection reason, None)."""
         items = self.vocabulary.items
-        for lexical in (plan.good_lexical, plan.bad_lexical):
-            if len(lexical) > 1 and self.template.options.distinct_words:
-                lemmas = {(items[values[s]].lemma, items[values[s]].pos) for s in lexical}
-                if len(lemmas) < len(lexical):
+        if self._distinct_words:
+            word_ids = self._word_ids
+            for lexical in (plan.good_lexical, plan.bad_lexical):
+                if len(lexical) > 1 and len({word_ids[values[s]] for s in lexical}) < len(lexical):
                     return "repeated_word", None
         tokens_of = plan.tokens
         good_tokens: list[str] = []
@@ -282,12 +286,13 @@ class Generator:
         if good.text == bad.text:
             return "identical", None
         region = []
+        good_length, bad_length = len(good.text), len(bad.text)
         for edit in self.edits:
-            g = span_of(edit.good, edit.good_at, good_spans, good.offsets, len(good.text), self.good_ids)
-            b = span_of(edit.bad, edit.bad_at, bad_spans, bad.offsets, len(bad.text), self.bad_ids)
+            g = span_of(edit.good, edit.good_at, good_spans, good.offsets, good_length, self.good_ids)
+            b = span_of(edit.bad, edit.bad_at, bad_spans, bad.offsets, bad_length, self.bad_ids)
             if edit.type == "substitution":
                 narrowed = narrow_substitution(
-                    g, b, good_tokens, bad_tokens, good.offsets, bad.offsets, len(good.text), len(bad.text)
+                    g, b, good_tokens, bad_tokens, good.offsets, bad.offsets, good_length, bad_length
                 )
                 if narrowed is None:
                     continue
@@ -295,7 +300,7 @@ class Generator:
             source = None
             if edit.source is not None:
                 source = span_of(
-                    (edit.source,), edit.source, good_spans, good.offsets, len(good.text), self.good_ids
+                    (edit.source,), edit.source, good_spans, good.offsets, good_length, self.good_ids
                 )
             region.append((edit, g, b, source))
         fillers: dict[str, dict[str, str]] = {"good": {}, "bad": {}}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, pairwise
 
 # English tokens written without a space before them.
 _NO_SPACE_BEFORE = frozenset(
@@ -62,29 +61,26 @@ class LanguageRules:
 
     def render(self, tokens: list[str], capitalize: bool) -> Rendered:
         """Return the sentence made of `tokens`, with the character span of each token."""
-        if capitalize and tokens and tokens[0]:
-            first = tokens[0]
-            tokens = [first[0].upper() + first[1:], *tokens[1:]]
         if not tokens:
             return Rendered("", (), ())
+        if capitalize and tokens[0]:
+            first = tokens[0]
+            tokens = [first[0].upper() + first[1:], *tokens[1:]]
         sep = self.separator
-        if sep:
-            gaps = [""] + [
-                "" if token in _NO_SPACE_BEFORE or previous in _NO_SPACE_AFTER else sep
-                for previous, token in pairwise(tokens)
-            ]
-            pieces = [piece for pair in zip(gaps, tokens, strict=True) for piece in pair]
-            widths = [len(piece) for piece in pieces]
-        else:
-            pieces = tokens
-            widths = [len(token) for token in tokens]
-        ends = list(accumulate(widths))
-        step = 2 if sep else 1
-        offsets = tuple(
-            (end - widths[i], end)
-            for i, end in zip(range(step - 1, len(ends), step), ends[step - 1 :: step], strict=True)
-        )
-        return Rendered("".join(pieces), tuple(tokens), offsets)
+        width = len(sep)
+        previous = tokens[0]
+        end = len(previous)
+        parts = [previous]
+        offsets = [(0, end)]
+        for token in tokens[1:]:
+            if width and token not in _NO_SPACE_BEFORE and previous not in _NO_SPACE_AFTER:
+                parts.append(sep)
+                end += width
+            parts.append(token)
+            offsets.append((end, end + len(token)))
+            end += len(token)
+            previous = token
+        return Rendered("".join(parts), tuple(tokens), tuple(offsets))
 
 
 _LANGUAGES = {

@@ -93,7 +93,8 @@ class Plan:
     capped_slots: list[int] = field(default_factory=list)  # lexical slots under the reuse cap
     _tokens: list[dict[int, tuple[str, ...]]] = field(default_factory=list)
     tokenize: Callable[[str], tuple[str, ...]] | None = None
-    _cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = field(default_factory=dict)
+    partners: list[tuple[int, ...]] = field(default_factory=list)  # per slot: the earlier slots it links to
+    _cache: dict[tuple[int, object], tuple[int, ...]] = field(default_factory=dict)
     _value_maps: dict[tuple[int, str], dict[str, frozenset[int]]] = field(default_factory=dict)
     _shared: dict[tuple[object, ...], tuple[int, ...]] = field(default_factory=dict)
     vocabulary: Vocabulary | None = None
@@ -142,7 +143,11 @@ class Plan:
         links = self.earlier[slot_index]
         if not links:
             return self.slots[slot_index].candidates
-        key = (slot_index, tuple(assignment[other] for other, _, _ in links))
+        partners = self.partners[slot_index]
+        key = (
+            slot_index,
+            assignment[partners[0]] if len(partners) == 1 else tuple(assignment[o] for o in partners),
+        )
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -248,6 +253,8 @@ def _new_bad_positions(template: Template) -> list[Position]:
 
 def choose_structure(template: Template, need: Mapping[str, float], rng: random.Random) -> tuple[int, ...]:
     """Return a random structure: one alternative per phrase occurrence, within max_depth."""
+    if not template.phrases:
+        return ()
     choices: list[int] = []
     max_depth = template.options.max_depth
 
@@ -486,6 +493,7 @@ def compile_plan(
     plan = Plan(structure, slots, good_units, bad_units, [], [], [], [], vocabulary=vocabulary)
     plan.empty_slot = _arc_consistency(plan)
     plan.order, plan.earlier = _sampling_order(slots)
+    plan.partners = [tuple(other for other, _, _ in links) for links in plan.earlier]
     good_slot_ids = [s for u in good_units for s in u.slots]
     plan.good_lexical = [s for s in good_slot_ids if slots[s].lexical and not slots[s].linked_identity]
     bad_ids: list[int] = []

@@ -4,6 +4,28 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The browser test (tests/web/paradigms/test_browser.py) drives Debian's Chromium, and Chinese
+# pages need a CJK font. Installed with apt when missing and running as root; otherwise say how.
+# Never `playwright install`: it downloads browsers, which this project does not rely on.
+system_packages=()
+command -v chromium >/dev/null || system_packages+=(chromium)
+if ! command -v fc-list >/dev/null || [ -z "$(fc-list :lang=zh family 2>/dev/null)" ]; then
+  system_packages+=(fonts-noto-cjk)
+fi
+if [ ${#system_packages[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "setup: installing ${system_packages[*]} with apt-get (for the browser test)"
+    if ! { apt-get update -qq >/dev/null &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        "${system_packages[@]}" >/dev/null; }; then
+      echo "setup: could not install ${system_packages[*]}; the browser test will be skipped" >&2
+    fi
+  else
+    echo "setup: ${system_packages[*]} missing; the browser test is skipped without them." \
+      "Install them with: sudo apt-get install ${system_packages[*]}" >&2
+  fi
+fi
+
 venv=.venv
 stamp="$venv/.pyproject.sha256"
 python=${PYTHON:-python3.11}

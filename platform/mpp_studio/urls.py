@@ -1,4 +1,4 @@
-"""Top-level URLs: the library home page, sign-in, the admin and the health check."""
+"""Top-level URLs: the library home page, paradigm pages, sign-in, the admin and the health check."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -11,6 +11,7 @@ admin.site.site_title = "MPP Studio"
 
 urlpatterns = [
     path("", home, name="home"),
+    path("paradigms/", include("mpp_studio.paradigms.urls")),
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

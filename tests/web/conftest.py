@@ -1,5 +1,6 @@
 """Fixtures for the platform tests: a tiny grammar library, users, and real worker processes."""
 
+import io
 import json
 import os
 import subprocess
@@ -12,23 +13,82 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
-EN_NOUNS_CSV = "id,form,lemma,pos,number\nn1,cat,cat,N,sg\nn2,cats,cat,N,pl\n"
+EN_NOUNS_CSV = """\
+id,form,lemma,pos,number
+n1,cat,cat,NN,sg
+n2,cats,cat,NN,pl
+n3,dog,dog,NN,sg
+n4,dogs,dog,NN,pl
+n5,bird,bird,NN,sg
+n6,birds,bird,NN,pl
+n7,horse,horse,NN,sg
+n8,horses,horse,NN,pl
+v1,sleep,sleep,VB,
+v2,run,run,VB,
+v3,jump,jump,VB,
+v4,swim,swim,VB,
+"""
 EN_NOUNS_SCHEMA = "language: en\nfeatures:\n  number:\n    type: category\n    values: [sg, pl]\n"
-ZH_NOUNS_TSV = "id\tform\tlemma\tpos\tclassifier\nz1\t书\t书\tN\t本\nz2\t猫\t猫\tN\t只\n"
+ZH_NOUNS_TSV = (
+    "id\tform\tlemma\tpos\tclassifier\n"
+    "z1\t书\t书\tN\t本\nz2\t猫\t猫\tN\t只\nz3\t狗\t狗\tN\t只|条\nz4\t鱼\t鱼\tN\t条\n"
+    "z5\t纸\t纸\tN\t张\nz6\t桌子\t桌子\tN\t张\nz7\t杂志\t杂志\tN\t本\nz8\t鸟\t鸟\tN\t只\n"
+    "z9\t河\t河\tN\t条\nz10\t床\t床\tN\t张\n"
+    "c1\t本\t本\tCL\t本\nc2\t只\t只\tCL\t只\nc3\t条\t条\tCL\t条\nc4\t张\t张\tCL\t张\n"
+)
+# 4 singular nouns x 4 verbs: 16 different good sentences.
 SV_AGREEMENT_YAML = """\
 uid: en_sv_agreement
-version: 1
+version: "1"
 phenomenon: subject_verb_agreement
 language: en
 description: The verb agrees in number with its subject.
+source: BLiMP regular_plural_subject_verb_agreement_1
+example: {good: The cat sleeps., bad: The cat sleep.}
 vocabulary: ../../vocabularies/en_nouns.csv
+good:
+  - {direct: the}
+  - {id: subj, lexical: {pos: NN, number: sg}}
+  - {id: verb, lexical: {pos: VB}, form: VBZ}
+  - {direct: "."}
+bad:
+  - {same: "1"}
+  - {same: subj}
+  - {same: verb, form: VBP}
+  - {same: "4"}
 """
+# Each noun with its own classifier, against any other classifier: 11 different good phrases.
 ZH_CLASSIFIER_YAML = """\
 uid: zh_classifier_noun
 phenomenon: classifiers
 language: zh
 description: 量词与名词搭配。
+example: {good: 一本书, bad: 一只书}
 vocabulary: ../vocabularies/zh_nouns.tsv
+good:
+  - {direct: 一}
+  - {id: cl, lexical: {pos: CL}, matched: noun, on: classifier}
+  - {id: noun, lexical: {pos: N}}
+bad:
+  - {same: "1"}
+  - {id: wrong, lexical: {pos: CL}, mismatched: noun, on: classifier}
+  - {same: noun}
+"""
+# Valid YAML, but `number: dual` is not a value the vocabulary's schema declares (line 8).
+INVALID_TEMPLATE_YAML = """\
+uid: en_invalid_agreement
+phenomenon: subject_verb_agreement
+language: en
+description: Asks for a number the vocabulary does not have.
+vocabulary: ../../vocabularies/en_nouns.csv
+good:
+  - {direct: the}
+  - {id: subj, lexical: {pos: NN, number: dual}}
+  - {id: verb, lexical: {pos: VB}, form: VBZ}
+bad:
+  - {same: "1"}
+  - {same: subj}
+  - {same: verb, form: VBP}
 """
 
 
@@ -56,6 +116,25 @@ def write_library(root: Path) -> Path:
 @pytest.fixture
 def library_dir(tmp_path: Path) -> Path:
     return write_library(tmp_path / "library")
+
+
+@pytest.fixture
+def loaded_library(library_dir: Path, db: None) -> Path:
+    """The tiny library, imported (two valid paradigms); returns its folder."""
+    from django.core.management import call_command
+
+    call_command("load_demo", "--library", str(library_dir), stdout=io.StringIO())
+    return library_dir
+
+
+@pytest.fixture
+def library_with_problems(library_dir: Path) -> Path:
+    """The tiny library plus an invalid template (line 8) and a file that is not YAML (line 3)."""
+    (library_dir / "en" / "agreement" / "invalid.yaml").write_text(INVALID_TEMPLATE_YAML, encoding="utf-8")
+    (library_dir / "en" / "broken.yaml").write_text(
+        "uid: en_broken\nphenomenon: [unclosed\n", encoding="utf-8"
+    )
+    return library_dir
 
 
 def subprocess_env(var_dir: Path, **extra: str) -> dict[str, str]:

@@ -13,9 +13,30 @@ class Template(BaseModel):
     phenomenon = models.CharField(max_length=200, blank=True)
     language = models.CharField(max_length=35, blank=True, help_text="BCP 47 code, e.g. en, zh.")
     description = models.TextField(blank=True)
+    source = models.TextField(
+        blank=True, help_text="Where the paradigm comes from (the template's `source:`)."
+    )
+    example_good = models.TextField(blank=True)
+    example_bad = models.TextField(blank=True)
     source_text = models.TextField(help_text="The template YAML file as uploaded.")
+    phrase_texts = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The phrase files the template names: path as written -> file text.",
+    )
     file_name = models.CharField(max_length=255)
-    content_hash = models.CharField(max_length=64, help_text="SHA-256 of the YAML text.")
+    content_hash = models.CharField(
+        max_length=64, help_text="SHA-256 of the YAML text, its phrase files and its vocabulary version."
+    )
+    engine_hash = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The generator's hash of the parsed template (template_version in pair provenance).",
+    )
+    # The validation outcome of this version against its vocabulary version: problem dicts as
+    # generator.errors.Problem.to_dict() makes them (empty when valid), and the capacity in words.
+    problems = models.JSONField(default=list, blank=True)
+    capacity_text = models.CharField(max_length=200, blank=True)
     vocabulary = models.ForeignKey(
         Vocabulary,
         on_delete=models.PROTECT,
@@ -34,3 +55,7 @@ class Template(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.uid} ({self.content_hash[:8]})"
+
+    @property
+    def has_problems(self) -> bool:
+        return bool(self.problems)

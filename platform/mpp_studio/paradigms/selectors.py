@@ -2,10 +2,12 @@
 
 from dataclasses import dataclass
 from itertools import groupby
+from pathlib import Path
 
 from django.db.models import Count, Max, OuterRef, QuerySet, Subquery
 from django.utils.translation import get_language_info
 
+from generator.errors import Problem
 from mpp_studio.paradigms.models import Template
 
 
@@ -24,6 +26,48 @@ class LanguageGroup:
     @property
     def template_count(self) -> int:
         return sum(len(group.templates) for group in self.phenomena)
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemView:
+    """A stored problem as the page shows it."""
+
+    code: str
+    message: str
+    where: str  # "sv.yaml, line 12, bad grammar, position 3 (verb)": the engine's words
+    line: int | None
+    in_template: bool  # the line is a line of the template's own YAML (not of a phrase file)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLine:
+    number: int
+    text: str
+    has_problem: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateDetail:
+    """Everything the paradigm page shows about one stored template version."""
+
+    template: Template
+    versions: list[Template]  # every version of its file, newest first
+    problems: list[ProblemView]
+    source_lines: list[SourceLine]
+    phrase_files: list[tuple[str, str]]  # (path as written, text)
+
+    @property
+    def language_name(self) -> str:
+        return _language_name(self.template.language)
+
+    @property
+    def phenomenon_name(self) -> str:
+        return _phenomenon_name(self.template.phenomenon)
+
+    @property
+    def version_number(self) -> int:
+        """Return this version's place among the versions of its file, the oldest being 1."""
+        return len(self.versions) - [v.pk for v in self.versions].index(self.template.pk)
 
 
 def template_latest_list() -> QuerySet[Template]:
@@ -54,8 +98,56 @@ def template_library_overview() -> list[LanguageGroup]:
             PhenomenonGroup(name=_phenomenon_name(name), templates=list(templates))
             for name, templates in groupby(in_language, key=lambda t: t.phenomenon)
         ]
+        phenomena.sort(key=lambda group: not group.templates[0].phenomenon)  # "not given" last
         languages.append(LanguageGroup(code=code, name=_language_name(code), phenomena=phenomena))
+    languages.sort(key=lambda group: not group.code)  # "Language not given" last
     return languages
+
+
+def template_detail_get(*, template_id: int) -> TemplateDetail | None:
+    """Return the paradigm page's view of a stored template version, or None if there is none."""
+    template = Template.objects.select_related("vocabulary").filter(pk=template_id).first()
+    if template is None:
+        return None
+    versions = list(Template.objects.filter(file_name=template.file_name).order_by("-id"))
+    problems = template_problem_list(template)
+    problem_lines = {p.line for p in problems if p.in_template and p.line is not None}
+    source_lines = [
+        SourceLine(number, text, number in problem_lines)
+        for number, text in enumerate(template.source_text.splitlines(), start=1)
+    ]
+    return TemplateDetail(
+        template=template,
+        versions=versions,
+        problems=problems,
+        source_lines=source_lines,
+        phrase_files=sorted(template.phrase_texts.items()),
+    )
+
+
+def template_problem_list(template: Template) -> list[ProblemView]:
+    """Return the stored problems of a template version, located in words."""
+    own_name = Path(template.file_name).name
+    views = []
+    for raw in template.problems:
+        problem = Problem(
+            code=str(raw.get("code", "")),
+            message=str(raw.get("message", "")),
+            template=str(raw.get("template") or ""),
+            grammar=str(raw.get("grammar") or ""),
+            position=str(raw.get("position") or ""),
+            line=raw.get("line") if isinstance(raw.get("line"), int) else None,
+        )
+        views.append(
+            ProblemView(
+                code=problem.code,
+                message=problem.message,
+                where=problem.location(),
+                line=problem.line,
+                in_template=problem.template in ("", own_name),
+            )
+        )
+    return views
 
 
 def _phenomenon_name(phenomenon: str) -> str:

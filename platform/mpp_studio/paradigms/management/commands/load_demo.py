@@ -45,11 +45,26 @@ class Command(BaseCommand):
         for result in report.results:
             if result.outcome == "skipped":
                 self.stderr.write(f"Skipped {result.file_name}: {result.message}")
+            elif result.outcome == "created" and result.details:
+                count = len(result.details)
+                self.stderr.write(
+                    f"Imported {result.file_name} with {count} problem{'s' if count != 1 else ''}:"
+                )
             elif result.outcome == "created":
                 self.stdout.write(f"Imported {result.file_name}")
+            if result.details and result.outcome != "unchanged":
+                for line in result.details:
+                    self.stderr.write("  " + line.replace("\n", "\n    "))
+        with_problems = len(report.with_problems())
         self.stdout.write(
             f"Grammar library {library_dir}: {report.count('created')} imported, "
-            f"{report.count('unchanged')} already up to date, {report.count('skipped')} skipped."
+            f"{report.count('unchanged')} already up to date, {report.count('skipped')} skipped"
+            + (
+                f"; {with_problems} template{'s' if with_problems != 1 else ''} with problems "
+                "(each paradigm's page lists them)."
+                if with_problems
+                else "."
+            )
         )
 
     def _ensure_demo_user(self) -> None:

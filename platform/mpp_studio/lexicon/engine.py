@@ -1,0 +1,63 @@
+"""The bridge to the vocabulary engine: stored vocabulary text becomes a `vocab.lexicon.Vocabulary`."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from mpp_studio.lexicon.models import Vocabulary
+from vocab.io import read_vocabulary_text
+from vocab.lexicon import Vocabulary as Lexicon
+from vocab.schema_file import schema_text_to_schema
+
+SCHEMA_SUFFIX = ".schema.yaml"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedVocabulary:
+    """A vocabulary the engine accepted, with the name and language the platform stores."""
+
+    lexicon: Lexicon
+    name: str
+    language: str
+
+
+def schema_file_name(file_name: str) -> str:
+    """Return the name of a vocabulary file's sidecar schema: `<stem>.schema.yaml`."""
+    return Path(file_name).stem + SCHEMA_SUFFIX
+
+
+def vocabulary_parse(*, file_name: str, items_text: str, schema_text: str = "") -> ParsedVocabulary:
+    """Return the engine's reading of a vocabulary table and its optional schema text.
+
+    The name is the schema's `name`, else the file's stem; the language is the schema's.
+
+    Raises:
+        VocabularyError: listing every problem of the schema or the table, with file, line and column.
+    """
+    schema = None
+    language = ""
+    name = Path(file_name).stem
+    if schema_text.strip():
+        schema, language = schema_text_to_schema(schema_text, file=schema_file_name(file_name))
+        # The engine accepts a schema `name` but does not return it; the schema is valid YAML
+        # (the engine has just read it), so this reads that one entry.
+        declared = yaml.safe_load(schema_text)
+        if isinstance(declared, dict) and isinstance(declared.get("name"), str) and declared["name"].strip():
+            name = declared["name"].strip()
+    lexicon = read_vocabulary_text(
+        items_text, file_name=Path(file_name).name, schema=schema, name=name, language=language
+    )
+    return ParsedVocabulary(lexicon=lexicon, name=name, language=language)
+
+
+def vocabulary_lexicon(vocabulary: Vocabulary) -> Lexicon:
+    """Return the engine vocabulary of a stored version, read from its stored text.
+
+    Raises:
+        VocabularyError: if the stored text is not a valid vocabulary (say, a row stored before
+            the platform checked vocabularies).
+    """
+    return vocabulary_parse(
+        file_name=vocabulary.file_name, items_text=vocabulary.items_text, schema_text=vocabulary.schema_text
+    ).lexicon
