@@ -594,11 +594,18 @@ def template_from_text(text: str, *, file: str = "", base_dir: Path | None = Non
             path = base / str(rel)
             try:
                 phrase_data = load_yaml(path.read_text(encoding="utf-8"))
-            except FileNotFoundError:
+            except (OSError, UnicodeDecodeError) as exc:
+                reason = (
+                    "does not exist"
+                    if isinstance(exc, FileNotFoundError)
+                    else "is not UTF-8 text"
+                    if isinstance(exc, UnicodeDecodeError)
+                    else f"cannot be read ({exc.strerror})"
+                )
                 problems.append(
                     Problem(
                         E.E_FIELD,
-                        f"phrase file '{rel}' does not exist",
+                        f"phrase file '{rel}' {reason}",
                         name,
                         line=data.line_of("phrase_files") if isinstance(data, LocatedDict) else None,
                     )

@@ -246,3 +246,58 @@ def test_validate_unquoted_question_mark_gets_a_quoting_hint() -> None:
     with pytest.raises(TemplateError) as caught:
         template_from_text("uid: x\nexample: {good: Can the dogs swim?, bad: x}\n", file="q.yaml")
     assert "must be put in quotes" in str(caught.value) and caught.value.problems[0].line == 2
+
+
+def test_validate_duplicate_position_id() -> None:
+    with pytest.raises(TemplateError) as caught:
+        build(HEAD + "good:\n  - {id: a, direct: x}\n  - {id: a, direct: y}\nbad:\n  - {direct: z}\n")
+    problem = caught.value.problems[0]
+    assert problem.code == E.E_DUPLICATE_ID and "already used by position 1" in problem.message
+    assert problem.position == "2"
+
+
+def test_validate_phrase_deeper_than_max_depth(en_vocab: Vocabulary) -> None:
+    text = """\
+options: {max_depth: 1}
+phrases:
+  Outer:
+    - [{phrase: Inner}]
+  Inner:
+    - [{lexical: {pos: NN}}]
+good:
+  - {phrase: Outer}
+bad:
+  - {direct: x}
+"""
+    problem = only(problems_of(text, en_vocab), E.E_NO_BASE_CASE)
+    assert "needs 2 levels of nesting but options.max_depth is 1" in problem.message
+
+
+def test_validate_where_names_missing_inner_position(en_vocab: Vocabulary) -> None:
+    text = """\
+phrases:
+  NP:
+    - [{direct: the}, {id: head, lexical: {pos: NN}}]
+good:
+  - {phrase: NP, where: {noun: {animate: "1"}}}
+bad:
+  - {direct: x}
+"""
+    problem = only(problems_of(text, en_vocab), E.E_DANGLING_REF)
+    assert "'where: noun' but alternative 1 of phrase NP has no lexical position 'noun'" in problem.message
+
+
+def test_validate_phrase_files_missing_or_duplicated(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "a.yaml").write_text("NP:\n  - [{direct: the}]\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("NP:\n  - [{direct: a}]\n", encoding="utf-8")
+    (tmp_path / "d.yaml").write_bytes("NP: [[{direct: \u00e9}]]".encode("latin-1"))
+    text = (
+        HEAD
+        + "phrase_files: [a.yaml, b.yaml, c.yaml, d.yaml]\ngood:\n  - {phrase: NP}\nbad:\n  - {direct: x}\n"
+    )
+    with pytest.raises(TemplateError) as caught:
+        template_from_text(text, file=str(tmp_path / "t.yaml"))
+    messages = [str(p) for p in caught.value.problems]
+    assert any("phrase file 'c.yaml' does not exist" in m for m in messages)
+    assert any("b.yaml, line 1" in m and "defined in two phrase files" in m for m in messages)
+    assert any("phrase file 'd.yaml' is not UTF-8 text" in m for m in messages)
