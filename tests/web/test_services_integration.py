@@ -70,9 +70,9 @@ def test_postgres_migrate_and_load_demo_twice(
     assert "0 imported, 4 already up to date, 0 skipped" in second.stdout
     with psycopg.connect(postgres_database_url) as conn:
         counts = conn.execute(
-            "SELECT (SELECT count(*) FROM lexicon_vocabulary),"
-            " (SELECT count(*) FROM paradigms_template),"
-            " (SELECT count(*) FROM paradigms_template WHERE vocabulary_id IS NOT NULL),"
+            "SELECT (SELECT count(*) FROM lexicon_libraryvocabulary),"
+            " (SELECT count(*) FROM paradigms_librarytemplate),"
+            " (SELECT count(*) FROM paradigms_librarytemplate WHERE vocabulary_id IS NOT NULL),"
             " (SELECT count(*) FROM auth_user WHERE username = 'demo' AND is_superuser)"
         ).fetchone()
     assert counts == (2, 2, 2, 1)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import yaml
 
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import LibraryVocabulary
 from vocab.io import read_vocabulary_text
 from vocab.lexicon import Vocabulary as Lexicon
 from vocab.schema_file import schema_text_to_schema
@@ -51,7 +51,7 @@ def vocabulary_parse(*, file_name: str, items_text: str, schema_text: str = "") 
     return ParsedVocabulary(lexicon=lexicon, name=name, language=language)
 
 
-def vocabulary_lexicon(vocabulary: Vocabulary) -> Lexicon:
+def vocabulary_lexicon(vocabulary: LibraryVocabulary) -> Lexicon:
     """Return the engine vocabulary of a stored version, read from its stored text.
 
     Raises:

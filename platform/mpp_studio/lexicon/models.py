@@ -5,8 +5,8 @@ from django.db import models
 from mpp_studio.core.models import BaseModel
 
 
-class Vocabulary(BaseModel):
-    """One version of a vocabulary file: the item table and its optional feature schema."""
+class LibraryVocabulary(BaseModel):
+    """One version of a shipped library vocabulary file: the item table and its optional schema."""
 
     name = models.CharField(max_length=200)
     language = models.CharField(max_length=35, blank=True, help_text="BCP 47 code, e.g. en, zh.")
@@ -20,7 +20,7 @@ class Vocabulary(BaseModel):
         ordering = ("name", "-created_at")
         constraints = [
             models.UniqueConstraint(
-                fields=("file_name", "content_hash"), name="lexicon_vocabulary_unique_version"
+                fields=("file_name", "content_hash"), name="lexicon_libraryvocabulary_unique_version"
             ),
         ]
 

@@ -5,7 +5,7 @@ import hashlib
 from django.db import transaction
 
 from mpp_studio.lexicon.engine import vocabulary_parse
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import LibraryVocabulary
 
 
 def vocabulary_content_hash(*, items_text: str, schema_text: str) -> str:
@@ -17,7 +17,9 @@ def vocabulary_content_hash(*, items_text: str, schema_text: str) -> str:
 
 
 @transaction.atomic
-def vocabulary_import(*, file_name: str, items_text: str, schema_text: str = "") -> tuple[Vocabulary, bool]:
+def vocabulary_import(
+    *, file_name: str, items_text: str, schema_text: str = ""
+) -> tuple[LibraryVocabulary, bool]:
     """Store this version of a vocabulary file unless it is stored already.
 
     The vocabulary engine reads the table and schema first; a vocabulary it rejects is not
@@ -32,11 +34,11 @@ def vocabulary_import(*, file_name: str, items_text: str, schema_text: str = "")
         ValidationError: if a field does not fit (for example a name longer than 200 characters).
     """
     content_hash = vocabulary_content_hash(items_text=items_text, schema_text=schema_text)
-    existing = Vocabulary.objects.filter(file_name=file_name, content_hash=content_hash).first()
+    existing = LibraryVocabulary.objects.filter(file_name=file_name, content_hash=content_hash).first()
     if existing is not None:
         return existing, False
     parsed = vocabulary_parse(file_name=file_name, items_text=items_text, schema_text=schema_text)
-    vocabulary = Vocabulary(
+    vocabulary = LibraryVocabulary(
         file_name=file_name,
         content_hash=content_hash,
         name=parsed.name,

@@ -1,9 +1,9 @@
 from django.contrib import admin
 
-from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.models import LibraryTemplate
 
 
-@admin.register(Template)
+@admin.register(LibraryTemplate)
 class TemplateAdmin(admin.ModelAdmin):
     list_display = ("uid", "language", "phenomenon", "file_name", "problem_count", "short_hash", "created_at")
     list_filter = ("language", "phenomenon")
@@ -14,9 +14,9 @@ class TemplateAdmin(admin.ModelAdmin):
     readonly_fields = ("content_hash", "engine_hash", "problems", "capacity_text", "created_at", "updated_at")
 
     @admin.display(description="problems")
-    def problem_count(self, obj: Template) -> int:
+    def problem_count(self, obj: LibraryTemplate) -> int:
         return len(obj.problems)
 
     @admin.display(description="version")
-    def short_hash(self, obj: Template) -> str:
+    def short_hash(self, obj: LibraryTemplate) -> str:
         return obj.content_hash[:8]

@@ -20,8 +20,8 @@ from generator.source import LocatedDict, SourceError, load_yaml
 from generator.template import Template as ParsedTemplate
 from generator.template import template_from_text
 from mpp_studio.lexicon.engine import vocabulary_lexicon
-from mpp_studio.lexicon.models import Vocabulary
-from mpp_studio.paradigms.models import Template
+from mpp_studio.lexicon.models import LibraryVocabulary
+from mpp_studio.paradigms.models import LibraryTemplate
 from vocab.errors import VocabularyError
 
 logger = logging.getLogger(__name__)
@@ -111,7 +111,7 @@ def template_parse(*, source_text: str, file_name: str, phrase_texts: Mapping[st
 
 
 def generator_build(
-    parsed: ParsedTemplate, vocabulary: Vocabulary | None, *, vocabulary_problem: str = ""
+    parsed: ParsedTemplate, vocabulary: LibraryVocabulary | None, *, vocabulary_problem: str = ""
 ) -> Generator:
     """Return a Generator for a parsed template and its stored vocabulary version.
 
@@ -142,7 +142,7 @@ def template_check(
     source_text: str,
     file_name: str,
     phrase_texts: Mapping[str, str],
-    vocabulary: Vocabulary | None,
+    vocabulary: LibraryVocabulary | None,
     vocabulary_problem: str = "",
 ) -> TemplateCheck:
     """Parse a template version, build its generator and count its capacity; never raises.
@@ -170,7 +170,7 @@ def template_check(
     return TemplateCheck(template_fields(source_text, parsed), parsed, [], capacity_text)
 
 
-def template_generator(template: Template) -> Generator:
+def template_generator(template: LibraryTemplate) -> Generator:
     """Return a Generator for a stored template version, from its stored texts only.
 
     Raises:

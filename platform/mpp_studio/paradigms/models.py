@@ -3,11 +3,11 @@
 from django.db import models
 
 from mpp_studio.core.models import BaseModel
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import LibraryVocabulary
 
 
-class Template(BaseModel):
-    """One version of a grammar-template file, linked to the vocabulary version it draws on."""
+class LibraryTemplate(BaseModel):
+    """One version of a shipped library template file, linked to the vocabulary version it uses."""
 
     uid = models.CharField(max_length=200, db_index=True)
     phenomenon = models.CharField(max_length=200, blank=True)
@@ -38,18 +38,18 @@ class Template(BaseModel):
     problems = models.JSONField(default=list, blank=True)
     capacity_text = models.CharField(max_length=200, blank=True)
     vocabulary = models.ForeignKey(
-        Vocabulary,
+        LibraryVocabulary,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
-        related_name="templates",
+        related_name="library_templates",
     )
 
     class Meta:
         ordering = ("language", "phenomenon", "uid", "-created_at")
         constraints = [
             models.UniqueConstraint(
-                fields=("file_name", "content_hash"), name="paradigms_template_unique_version"
+                fields=("file_name", "content_hash"), name="paradigms_librarytemplate_unique_version"
             ),
         ]
 

@@ -8,13 +8,13 @@ from django.db.models import Count, Max, OuterRef, QuerySet, Subquery
 from django.utils.translation import get_language_info
 
 from generator.errors import Problem
-from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.models import LibraryTemplate
 
 
 @dataclass(frozen=True, slots=True)
 class PhenomenonGroup:
     name: str
-    templates: list[Template]
+    templates: list[LibraryTemplate]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +50,8 @@ class SourceLine:
 class TemplateDetail:
     """Everything the paradigm page shows about one stored template version."""
 
-    template: Template
-    versions: list[Template]  # every version of its file, newest first
+    template: LibraryTemplate
+    versions: list[LibraryTemplate]  # every version of its file, newest first
     problems: list[ProblemView]
     source_lines: list[SourceLine]
     phrase_files: list[tuple[str, str]]  # (path as written, text)
@@ -70,20 +70,20 @@ class TemplateDetail:
         return len(self.versions) - [v.pk for v in self.versions].index(self.template.pk)
 
 
-def template_latest_list() -> QuerySet[Template]:
+def template_latest_list() -> QuerySet[LibraryTemplate]:
     """Return the newest version of each template file, annotated with `version_count`.
 
     Ordered by language, phenomenon and uid.
     """
-    latest_ids = Template.objects.values("file_name").annotate(latest=Max("id")).values("latest")
+    latest_ids = LibraryTemplate.objects.values("file_name").annotate(latest=Max("id")).values("latest")
     version_count = (
-        Template.objects.filter(file_name=OuterRef("file_name"))
+        LibraryTemplate.objects.filter(file_name=OuterRef("file_name"))
         .values("file_name")
         .annotate(n=Count("id"))
         .values("n")
     )
     return (
-        Template.objects.filter(id__in=Subquery(latest_ids))
+        LibraryTemplate.objects.filter(id__in=Subquery(latest_ids))
         .select_related("vocabulary")
         .annotate(version_count=Subquery(version_count))
         .order_by("language", "phenomenon", "uid", "file_name")
@@ -106,10 +106,10 @@ def template_library_overview() -> list[LanguageGroup]:
 
 def template_detail_get(*, template_id: int) -> TemplateDetail | None:
     """Return the paradigm page's view of a stored template version, or None if there is none."""
-    template = Template.objects.select_related("vocabulary").filter(pk=template_id).first()
+    template = LibraryTemplate.objects.select_related("vocabulary").filter(pk=template_id).first()
     if template is None:
         return None
-    versions = list(Template.objects.filter(file_name=template.file_name).order_by("-id"))
+    versions = list(LibraryTemplate.objects.filter(file_name=template.file_name).order_by("-id"))
     problems = template_problem_list(template)
     problem_lines = {p.line for p in problems if p.in_template and p.line is not None}
     source_lines = [
@@ -125,7 +125,7 @@ def template_detail_get(*, template_id: int) -> TemplateDetail | None:
     )
 
 
-def template_problem_list(template: Template) -> list[ProblemView]:
+def template_problem_list(template: LibraryTemplate) -> list[ProblemView]:
     """Return the stored problems of a template version, located in words."""
     own_name = Path(template.file_name).name
     views = []

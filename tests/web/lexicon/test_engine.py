@@ -3,7 +3,7 @@
 import pytest
 
 from mpp_studio.lexicon.engine import schema_file_name, vocabulary_lexicon, vocabulary_parse
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import LibraryVocabulary
 from tests.web.conftest import EN_NOUNS_CSV, EN_NOUNS_SCHEMA, ZH_NOUNS_TSV
 from vocab.errors import VocabularyError
 
@@ -53,7 +53,7 @@ def test_schema_file_name_is_the_sidecar_of_the_table() -> None:
 
 
 def test_vocabulary_lexicon_reads_the_stored_row() -> None:
-    row = Vocabulary(
+    row = LibraryVocabulary(
         name="Nouns", file_name="vocabularies/zh_nouns.tsv", items_text=ZH_NOUNS_TSV, schema_text=""
     )
     lexicon = vocabulary_lexicon(row)

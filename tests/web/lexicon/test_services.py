@@ -2,7 +2,7 @@
 
 import pytest
 
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import LibraryVocabulary
 from mpp_studio.lexicon.services import vocabulary_import
 from tests.web.conftest import EN_NOUNS_CSV, EN_NOUNS_SCHEMA
 from vocab.errors import VocabularyError
@@ -27,7 +27,7 @@ def test_vocabulary_import_is_idempotent() -> None:
     first, _ = vocabulary_import(file_name="v/en.csv", items_text=EN_NOUNS_CSV)
     again, created = vocabulary_import(file_name="v/en.csv", items_text=EN_NOUNS_CSV)
     assert (again, created) == (first, False)
-    assert Vocabulary.objects.count() == 1
+    assert LibraryVocabulary.objects.count() == 1
 
 
 def test_vocabulary_import_stores_nothing_of_a_rejected_vocabulary() -> None:
@@ -38,4 +38,4 @@ def test_vocabulary_import_stores_nothing_of_a_rejected_vocabulary() -> None:
             schema_text=EN_NOUNS_SCHEMA,
         )
     assert [(e.line, e.column) for e in caught.value.errors] == [(2, "number"), (3, "form")]
-    assert not Vocabulary.objects.exists()
+    assert not LibraryVocabulary.objects.exists()

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from mpp_studio.paradigms import services
-from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.models import LibraryTemplate
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def signed_in(client: Client) -> Client:
 
 
 def page(client: Client, uid: str, query: str = "") -> str:
-    template = Template.objects.filter(uid=uid).latest("id")
+    template = LibraryTemplate.objects.filter(uid=uid).latest("id")
     response = client.get(f"/paradigms/{template.pk}/{query}")
     assert response.status_code == 200
     assert response["Content-Type"] == "text/html; charset=utf-8"
@@ -40,7 +40,7 @@ def pair_rows(html: str) -> list[str]:
 
 
 def test_detail_redirects_anonymous_user_to_login(client: Client, loaded_library: Path) -> None:
-    template = Template.objects.get(uid="en_sv_agreement")
+    template = LibraryTemplate.objects.get(uid="en_sv_agreement")
     response = client.get(f"/paradigms/{template.pk}/")
     assert response.status_code == 302
     assert response["Location"] == f"/accounts/login/?next=/paradigms/{template.pk}/"
@@ -132,7 +132,7 @@ def test_detail_of_unparseable_yaml_shows_syntax_problem(
 def test_detail_shows_an_engine_failure_as_a_message(
     signed_in: Client, loaded_library: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def crash(template: Template) -> None:
+    def crash(template: LibraryTemplate) -> None:
         raise KeyError("surprise")
 
     monkeypatch.setattr(services.preview, "template_generator", crash)
@@ -144,7 +144,7 @@ def test_detail_links_older_versions(signed_in: Client, loaded_library: Path) ->
     path = loaded_library / "en" / "agreement" / "sv_agreement.yaml"
     path.write_text(path.read_text().replace("The verb agrees", "Verbs agree"), encoding="utf-8")
     call_command("load_demo", "--library", str(loaded_library), stdout=StringIO())
-    old, _ = Template.objects.filter(uid="en_sv_agreement").order_by("id")
+    old, _ = LibraryTemplate.objects.filter(uid="en_sv_agreement").order_by("id")
     html = page(signed_in, "en_sv_agreement")
     assert "version 2 of 2" in html
     assert f'<a href="/paradigms/{old.pk}/">' in html

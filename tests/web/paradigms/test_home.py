@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
-from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.models import LibraryTemplate
 from mpp_studio.paradigms.templatetags.paradigm_text import breakable
 
 pytestmark = pytest.mark.django_db
@@ -64,8 +64,8 @@ def test_home_shows_newest_version_and_version_count(admin_client: Client, loade
 
 def test_home_links_staff_to_admin(admin_client: Client, loaded_library: Path) -> None:
     html = home_html(admin_client)
-    assert "/admin/paradigms/template/" in html
-    assert "/admin/lexicon/vocabulary/" in html
+    assert "/admin/paradigms/librarytemplate/" in html
+    assert "/admin/lexicon/libraryvocabulary/" in html
 
 
 def test_home_hides_admin_links_from_non_staff(client: Client, loaded_library: Path) -> None:
@@ -82,14 +82,14 @@ def test_home_explains_empty_library(admin_client: Client) -> None:
     assert "load_demo" in html
 
 
-@pytest.mark.parametrize("url", ["/admin/paradigms/template/", "/admin/lexicon/vocabulary/"])
+@pytest.mark.parametrize("url", ["/admin/paradigms/librarytemplate/", "/admin/lexicon/libraryvocabulary/"])
 def test_admin_changelists_render(admin_client: Client, loaded_library: Path, url: str) -> None:
     assert admin_client.get(url).status_code == 200
 
 
 def test_home_shows_example_pair_capacity_and_link(admin_client: Client, loaded_library: Path) -> None:
     html = home_html(admin_client)
-    sv = Template.objects.get(uid="en_sv_agreement")
+    sv = LibraryTemplate.objects.get(uid="en_sv_agreement")
     assert f'<a class="uid" href="/paradigms/{sv.pk}/"><code>en_sv_agreement</code></a>' in html
     assert '<span class="good-sentence">The cat sleeps.</span>' in html
     assert '<span class="bad-sentence">The cat sleep.</span>' in html

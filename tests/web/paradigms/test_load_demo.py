@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from mpp_studio.lexicon.models import Vocabulary
-from mpp_studio.paradigms.models import Template
+from mpp_studio.lexicon.models import LibraryVocabulary
+from mpp_studio.paradigms.models import LibraryTemplate
 from tests.web.conftest import EN_NOUNS_SCHEMA
 
 pytestmark = pytest.mark.django_db
@@ -40,13 +40,13 @@ def test_load_demo_no_demo_user_imports_library_only(library_dir: Path) -> None:
     out, _ = load_demo("--no-demo-user", "--library", str(library_dir))
     assert not get_user_model().objects.exists()
     assert "demo" not in out.split("Grammar library")[0]
-    assert Template.objects.count() == 2
+    assert LibraryTemplate.objects.count() == 2
 
 
 def test_load_demo_reports_missing_library_folder(tmp_path: Path) -> None:
     out, err = load_demo("--library", str(tmp_path / "absent"))
     assert "No grammar library folder" in out and err == ""
-    assert not Template.objects.exists()
+    assert not LibraryTemplate.objects.exists()
 
 
 def test_load_demo_imports_vocabularies_and_templates(library_dir: Path) -> None:
@@ -55,27 +55,27 @@ def test_load_demo_imports_vocabularies_and_templates(library_dir: Path) -> None
     assert "2 vocabular" not in out  # counts are per file, not per kind
     assert "4 imported, 0 already up to date, 0 skipped" in out
 
-    en = Vocabulary.objects.get(file_name="vocabularies/en_nouns.csv")
+    en = LibraryVocabulary.objects.get(file_name="vocabularies/en_nouns.csv")
     assert (en.name, en.language) == ("en_nouns", "en")
     assert en.items_text.startswith("id,form,lemma,pos,number\n")
     assert en.schema_text.startswith("language: en\n")
-    zh = Vocabulary.objects.get(file_name="vocabularies/zh_nouns.tsv")
+    zh = LibraryVocabulary.objects.get(file_name="vocabularies/zh_nouns.tsv")
     assert (zh.language, zh.schema_text) == ("", "")
 
-    sv = Template.objects.get(uid="en_sv_agreement")
+    sv = LibraryTemplate.objects.get(uid="en_sv_agreement")
     assert sv.file_name == "en/agreement/sv_agreement.yaml"
     assert (sv.language, sv.phenomenon) == ("en", "subject_verb_agreement")
     assert sv.description == "The verb agrees in number with its subject."
     assert sv.source_text.startswith("uid: en_sv_agreement\n")
     assert sv.vocabulary == en
-    assert Template.objects.get(uid="zh_classifier_noun").vocabulary == zh
+    assert LibraryTemplate.objects.get(uid="zh_classifier_noun").vocabulary == zh
     # Each version records the engine's check against its vocabulary version.
     assert (sv.problems, sv.capacity_text) == ([], "16")
     assert len(sv.engine_hash) == 16
     assert sv.source == "BLiMP regular_plural_subject_verb_agreement_1"
     assert (sv.example_good, sv.example_bad) == ("The cat sleeps.", "The cat sleep.")
     # A YAML file without a top-level uid is not a template, and is not reported either.
-    assert not Template.objects.filter(file_name="en/notes.yaml").exists()
+    assert not LibraryTemplate.objects.filter(file_name="en/notes.yaml").exists()
 
 
 def test_load_demo_is_idempotent(library_dir: Path) -> None:
@@ -83,8 +83,8 @@ def test_load_demo_is_idempotent(library_dir: Path) -> None:
     out, err = load_demo("--library", str(library_dir))
     assert err == ""
     assert "0 imported, 4 already up to date, 0 skipped" in out
-    assert Vocabulary.objects.count() == 2
-    assert Template.objects.count() == 2
+    assert LibraryVocabulary.objects.count() == 2
+    assert LibraryTemplate.objects.count() == 2
     assert get_user_model().objects.count() == 1
 
 
@@ -103,11 +103,11 @@ def test_load_demo_keeps_old_versions_when_files_change(library_dir: Path) -> No
     assert err == ""
     # sv_agreement.yaml, zh_nouns.tsv, and classifier.yaml (same text, new vocabulary version).
     assert "3 imported, 1 already up to date" in out
-    versions = Template.objects.filter(file_name="en/agreement/sv_agreement.yaml")
+    versions = LibraryTemplate.objects.filter(file_name="en/agreement/sv_agreement.yaml")
     assert sorted('version: "2"' in t.source_text for t in versions) == [False, True]
-    zh_versions = Vocabulary.objects.filter(file_name="vocabularies/zh_nouns.tsv").order_by("id")
+    zh_versions = LibraryVocabulary.objects.filter(file_name="vocabularies/zh_nouns.tsv").order_by("id")
     assert [v.items_text.count("\n") for v in zh_versions] == [15, 16]
-    old, new = Template.objects.filter(file_name="zh/classifier.yaml").order_by("id")
+    old, new = LibraryTemplate.objects.filter(file_name="zh/classifier.yaml").order_by("id")
     assert old.source_text == new.source_text
     assert (old.vocabulary, new.vocabulary) == (zh_versions[0], zh_versions[1])
     assert old.content_hash != new.content_hash
@@ -118,7 +118,7 @@ def test_load_demo_schema_change_is_a_new_vocabulary_version(library_dir: Path) 
     schema_path = library_dir / "vocabularies" / "en_nouns.schema.yaml"
     schema_path.write_text(EN_NOUNS_SCHEMA.replace("language: en", "language: en-GB"))
     load_demo("--library", str(library_dir))
-    languages = Vocabulary.objects.filter(file_name="vocabularies/en_nouns.csv").values_list(
+    languages = LibraryVocabulary.objects.filter(file_name="vocabularies/en_nouns.csv").values_list(
         "language", flat=True
     )
     assert sorted(languages) == ["en", "en-GB"]
@@ -130,7 +130,7 @@ def test_load_demo_takes_vocabulary_name_from_schema(library_dir: Path) -> None:
         "name: English nouns\n" + EN_NOUNS_SCHEMA
     )
     load_demo("--library", str(library_dir))
-    names = dict(Vocabulary.objects.values_list("file_name", "name"))
+    names = dict(LibraryVocabulary.objects.values_list("file_name", "name"))
     assert names == {
         "vocabularies/en_nouns.csv": "English nouns",
         "vocabularies/zh_nouns.tsv": "zh_nouns",
@@ -147,7 +147,7 @@ def test_load_demo_stores_unparseable_yaml_with_a_syntax_problem(library_dir: Pa
         "a value that contains : ? , # [ ] or { } must be put in quotes",
     ]
     assert "5 imported, 0 already up to date, 0 skipped; 1 template with problems" in out
-    broken = Template.objects.get(file_name="en/broken.yaml")
+    broken = LibraryTemplate.objects.get(file_name="en/broken.yaml")
     assert broken.uid == "broken"
     assert broken.source_text == "uid: en_broken\nphenomenon: [unclosed\n"
     assert [(p["code"], p["line"]) for p in broken.problems] == [("E_SYNTAX", 3)]
@@ -173,8 +173,8 @@ def test_load_demo_skips_rejected_vocabulary_with_row_errors_and_flags_its_templ
     assert lines[3] == "Imported en/agreement/sv_agreement.yaml with 1 problem:"
     assert "vocabularies/en_nouns.csv has problems, so it was not imported" in lines[4]
     assert "3 imported, 0 already up to date, 1 skipped; 1 template with problems" in out
-    assert not Vocabulary.objects.filter(file_name="vocabularies/en_nouns.csv").exists()
-    sv = Template.objects.get(uid="en_sv_agreement")
+    assert not LibraryVocabulary.objects.filter(file_name="vocabularies/en_nouns.csv").exists()
+    sv = LibraryTemplate.objects.get(uid="en_sv_agreement")
     assert sv.vocabulary is None
     assert [(p["code"], p["line"]) for p in sv.problems] == [("E_VOCABULARY", 8)]
 
@@ -222,8 +222,8 @@ def test_load_demo_stores_templates_with_problems(
     _, err = load_demo("--library", str(library_dir))
     assert err.startswith("Imported en/bad.yaml with ")
     assert message in err
-    bad = Template.objects.get(file_name="en/bad.yaml")
+    bad = LibraryTemplate.objects.get(file_name="en/bad.yaml")
     assert any(message in problem["message"] for problem in bad.problems)
     assert bad.source_text == template_text
     assert len(bad.uid) <= 200 and bad.uid
-    assert Template.objects.count() == 3
+    assert LibraryTemplate.objects.count() == 3

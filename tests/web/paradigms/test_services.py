@@ -1,4 +1,4 @@
-"""Template versions stored with the engine's check, the library import, and the pair preview."""
+"""LibraryTemplate versions stored with the engine's check, the library import, and the pair preview."""
 
 from pathlib import Path
 
@@ -6,10 +6,10 @@ import pytest
 from django.conf import settings
 
 from generator.template import template_from_text
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import LibraryVocabulary
 from mpp_studio.lexicon.services import vocabulary_import
 from mpp_studio.paradigms import services
-from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.models import LibraryTemplate
 from mpp_studio.paradigms.services import library_import, template_import, template_preview
 from tests.web.conftest import EN_NOUNS_CSV, EN_NOUNS_SCHEMA, INVALID_TEMPLATE_YAML, SV_AGREEMENT_YAML
 
@@ -35,18 +35,18 @@ bad:
 
 
 @pytest.fixture
-def en_nouns() -> Vocabulary:
+def en_nouns() -> LibraryVocabulary:
     return vocabulary_import(
         file_name="vocabularies/en_nouns.csv", items_text=EN_NOUNS_CSV, schema_text=EN_NOUNS_SCHEMA
     )[0]
 
 
 @pytest.fixture
-def sv_template(en_nouns: Vocabulary) -> Template:
+def sv_template(en_nouns: LibraryVocabulary) -> LibraryTemplate:
     return template_import(file_name="en/sv.yaml", source_text=SV_AGREEMENT_YAML, vocabulary=en_nouns)[0]
 
 
-def test_template_import_records_the_check_of_a_valid_template(sv_template: Template) -> None:
+def test_template_import_records_the_check_of_a_valid_template(sv_template: LibraryTemplate) -> None:
     assert sv_template.problems == []
     assert sv_template.capacity_text == "16"
     assert sv_template.engine_hash == template_from_text(SV_AGREEMENT_YAML).content_hash
@@ -57,7 +57,7 @@ def test_template_import_records_the_check_of_a_valid_template(sv_template: Temp
     )
 
 
-def test_template_import_stores_invalid_template_with_located_problems(en_nouns: Vocabulary) -> None:
+def test_template_import_stores_invalid_template_with_located_problems(en_nouns: LibraryVocabulary) -> None:
     template, created = template_import(
         file_name="en/invalid.yaml", source_text=INVALID_TEMPLATE_YAML, vocabulary=en_nouns
     )
@@ -77,7 +77,7 @@ def test_template_import_stores_invalid_template_with_located_problems(en_nouns:
     }
 
 
-def test_template_import_stores_unparseable_yaml_with_syntax_problem(en_nouns: Vocabulary) -> None:
+def test_template_import_stores_unparseable_yaml_with_syntax_problem(en_nouns: LibraryVocabulary) -> None:
     text = "uid: en_broken\ngood:\n  - {direct: the\n"
     template, created = template_import(file_name="en/broken.yaml", source_text=text, vocabulary=en_nouns)
     assert created and template.source_text == text
@@ -93,14 +93,16 @@ def test_template_import_without_vocabulary_says_so(db: None) -> None:
     assert [(p["code"], p["message"]) for p in template.problems] == [("E_VOCABULARY", "it is missing")]
 
 
-def test_template_import_is_idempotent(sv_template: Template, en_nouns: Vocabulary) -> None:
+def test_template_import_is_idempotent(sv_template: LibraryTemplate, en_nouns: LibraryVocabulary) -> None:
     again, created = template_import(
         file_name="en/sv.yaml", source_text=SV_AGREEMENT_YAML, vocabulary=en_nouns
     )
     assert (again, created) == (sv_template, False)
 
 
-def test_template_import_new_vocabulary_version_is_a_new_template_version(sv_template: Template) -> None:
+def test_template_import_new_vocabulary_version_is_a_new_template_version(
+    sv_template: LibraryTemplate,
+) -> None:
     """The check depends on the vocabulary, so the same text bound to a new vocabulary is new."""
     bigger, _ = vocabulary_import(
         file_name="vocabularies/en_nouns.csv",
@@ -138,7 +140,7 @@ def test_library_import_stores_phrase_files_and_checks_the_stored_copies(phrase_
         ("vocabularies/en_nouns.csv", "created", ()),
         ("en/phrase.yaml", "created", ()),
     ]
-    template = Template.objects.get(uid="en_sv_phrase")
+    template = LibraryTemplate.objects.get(uid="en_sv_phrase")
     assert template.phrase_texts == {"../phrases/np.yaml": EN_PHRASES_YAML}
     assert (template.problems, template.capacity_text) == ([], "16")
 
@@ -153,13 +155,13 @@ def test_library_import_new_phrase_file_text_is_a_new_version(phrase_library: Pa
     (phrase_library / "phrases" / "np.yaml").write_text(EN_PHRASES_YAML.replace("sg", "pl"), encoding="utf-8")
     report = library_import(library_dir=phrase_library)
     assert [r.outcome for r in report.results] == ["unchanged", "created"]
-    assert Template.objects.filter(uid="en_sv_phrase").count() == 2
+    assert LibraryTemplate.objects.filter(uid="en_sv_phrase").count() == 2
 
 
 def test_library_import_reports_a_missing_phrase_file_by_line(phrase_library: Path) -> None:
     (phrase_library / "phrases" / "np.yaml").unlink()
     library_import(library_dir=phrase_library)
-    [problem] = Template.objects.get(uid="en_sv_phrase").problems
+    [problem] = LibraryTemplate.objects.get(uid="en_sv_phrase").problems
     assert (problem["code"], problem["line"]) == ("E_FIELD", 5)
     assert problem["message"] == "phrase file '../phrases/np.yaml' does not exist"
 
@@ -172,10 +174,10 @@ def test_shipped_library_imports_without_problems() -> None:
         (r.file_name, r.message, r.details) for r in report.results if r.outcome == "skipped" or r.details
     ]
     assert trouble == []
-    assert Template.objects.exclude(capacity_text="").count() == Template.objects.count() > 0
+    assert LibraryTemplate.objects.exclude(capacity_text="").count() == LibraryTemplate.objects.count() > 0
 
 
-def test_template_preview_returns_ten_pairs_with_highlight_spans(sv_template: Template) -> None:
+def test_template_preview_returns_ten_pairs_with_highlight_spans(sv_template: LibraryTemplate) -> None:
     preview = template_preview(template=sv_template, seed=0)
     assert (preview.seed, preview.message, len(preview.pairs)) == (0, "", 10)
     assert [pair.number for pair in preview.pairs] == list(range(1, 11))
@@ -189,7 +191,7 @@ def test_template_preview_returns_ten_pairs_with_highlight_spans(sv_template: Te
         assert pair.edits == ("substitution",)
 
 
-def test_template_preview_is_reproducible_and_depends_on_the_seed(sv_template: Template) -> None:
+def test_template_preview_is_reproducible_and_depends_on_the_seed(sv_template: LibraryTemplate) -> None:
     def goods(seed: int) -> list[str]:
         return [pair.good for pair in template_preview(template=sv_template, seed=seed).pairs]
 
@@ -197,7 +199,7 @@ def test_template_preview_is_reproducible_and_depends_on_the_seed(sv_template: T
     assert goods(0) != goods(1)
 
 
-def test_template_preview_shows_all_pairs_of_a_small_paradigm(en_nouns: Vocabulary) -> None:
+def test_template_preview_shows_all_pairs_of_a_small_paradigm(en_nouns: LibraryVocabulary) -> None:
     text = SV_AGREEMENT_YAML.replace("{pos: VB}", "{pos: VB, lemma: sleep}")
     template, _ = template_import(file_name="en/small.yaml", source_text=text, vocabulary=en_nouns)
     preview = template_preview(template=template, seed=3)
@@ -205,7 +207,7 @@ def test_template_preview_shows_all_pairs_of_a_small_paradigm(en_nouns: Vocabula
     assert preview.message == "This paradigm can make only 4 different pairs; all of them are shown."
 
 
-def test_template_preview_of_template_with_problems_explains_instead(en_nouns: Vocabulary) -> None:
+def test_template_preview_of_template_with_problems_explains_instead(en_nouns: LibraryVocabulary) -> None:
     template, _ = template_import(
         file_name="en/invalid.yaml", source_text=INVALID_TEMPLATE_YAML, vocabulary=en_nouns
     )
@@ -214,9 +216,9 @@ def test_template_preview_of_template_with_problems_explains_instead(en_nouns: V
     assert "has problems" in preview.message
 
 
-def test_template_preview_reports_problems_of_an_unchecked_row(en_nouns: Vocabulary) -> None:
+def test_template_preview_reports_problems_of_an_unchecked_row(en_nouns: LibraryVocabulary) -> None:
     """A row stored before checks were recorded (problems empty) still never raises."""
-    row = Template.objects.create(
+    row = LibraryTemplate.objects.create(
         uid="old",
         file_name="en/old.yaml",
         content_hash="x",
@@ -232,9 +234,9 @@ def test_template_preview_reports_problems_of_an_unchecked_row(en_nouns: Vocabul
 
 
 def test_template_preview_reports_an_engine_failure(
-    sv_template: Template, monkeypatch: pytest.MonkeyPatch
+    sv_template: LibraryTemplate, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(template: Template) -> None:
+    def broken(template: LibraryTemplate) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(services.preview, "template_generator", broken)

@@ -10,10 +10,10 @@ from generator import errors as E
 from generator.errors import Problem
 from generator.library import is_template_file
 from mpp_studio.lexicon.engine import SCHEMA_SUFFIX
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import LibraryVocabulary
 from mpp_studio.lexicon.services import vocabulary_import
 from mpp_studio.paradigms.engine import template_fields
-from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.models import LibraryTemplate
 from mpp_studio.paradigms.services.templates import template_import
 from vocab.errors import VocabularyError
 from vocab.io import read_vocabulary_bytes, sidecar_schema_path
@@ -76,7 +76,7 @@ def library_import(*, library_dir: Path) -> LibraryImportReport:
         return report
     root = library_dir.resolve()
 
-    vocabularies: dict[str, Vocabulary] = {}
+    vocabularies: dict[str, LibraryVocabulary] = {}
     for path in _vocabulary_files(root):
         file_name = path.relative_to(root).as_posix()
         try:
@@ -119,7 +119,7 @@ def _template_files(root: Path) -> list[Path]:
     )
 
 
-def _import_vocabulary_file(path: Path, file_name: str) -> tuple[Vocabulary, bool]:
+def _import_vocabulary_file(path: Path, file_name: str) -> tuple[LibraryVocabulary, bool]:
     try:
         items_text = _read_text(path)
     except LibraryFileError:
@@ -148,8 +148,8 @@ def _rejected(exc: VocabularyError) -> LibraryFileError:
 
 
 def _import_template_file(
-    path: Path, file_name: str, root: Path, vocabularies: dict[str, Vocabulary]
-) -> tuple[Template, bool]:
+    path: Path, file_name: str, root: Path, vocabularies: dict[str, LibraryVocabulary]
+) -> tuple[LibraryTemplate, bool]:
     source_text = _read_text(path)
     fields = template_fields(source_text)
     phrase_texts, phrase_problems = _read_phrase_files(path, fields.phrase_files)
@@ -186,8 +186,8 @@ def _read_phrase_files(path: Path, names: tuple[str, ...]) -> tuple[dict[str, st
 
 
 def _linked_vocabulary(
-    ref: str, path: Path, root: Path, vocabularies: dict[str, Vocabulary]
-) -> tuple[Vocabulary | None, str]:
+    ref: str, path: Path, root: Path, vocabularies: dict[str, LibraryVocabulary]
+) -> tuple[LibraryVocabulary | None, str]:
     """Return the vocabulary version a template's `vocabulary:` names, or None and why not."""
     if not ref:
         return None, ""

@@ -7,7 +7,7 @@ from generator.errors import GenerationError, TemplateError
 from generator.generate import Pair
 from mpp_studio.paradigms.engine import engine_failure_message, template_generator
 from mpp_studio.paradigms.highlight import Segment, segments
-from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.models import LibraryTemplate
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ class Preview:
     details: tuple[str, ...] = ()
 
 
-def template_preview(*, template: Template, seed: int, count: int = PREVIEW_PAIRS) -> Preview:
+def template_preview(*, template: LibraryTemplate, seed: int, count: int = PREVIEW_PAIRS) -> Preview:
     """Generate up to `count` pairs of a stored template version for `seed`; store nothing.
 
     The template is read from its stored YAML, phrase files and vocabulary version, so the pairs

@@ -8,15 +8,15 @@ from django.db import transaction
 
 from generator import errors as E
 from generator.errors import Problem
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import LibraryVocabulary
 from mpp_studio.paradigms.engine import template_check
-from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.models import LibraryTemplate
 
 _LIMITED_FIELDS = ("uid", "phenomenon", "language")
 
 
 def template_content_hash(
-    *, source_text: str, phrase_texts: Mapping[str, str], vocabulary: Vocabulary | None
+    *, source_text: str, phrase_texts: Mapping[str, str], vocabulary: LibraryVocabulary | None
 ) -> str:
     """Return the SHA-256 hex digest identifying one template version.
 
@@ -37,10 +37,10 @@ def template_import(
     file_name: str,
     source_text: str,
     phrase_texts: Mapping[str, str] | None = None,
-    vocabulary: Vocabulary | None = None,
+    vocabulary: LibraryVocabulary | None = None,
     vocabulary_problem: str = "",
     file_problems: Sequence[Problem] = (),
-) -> tuple[Template, bool]:
+) -> tuple[LibraryTemplate, bool]:
     """Store this version of a template file, checked by the engine, unless it is stored already.
 
     The template is stored even when it has problems (nothing an author wrote is lost): text
@@ -63,7 +63,7 @@ def template_import(
     content_hash = template_content_hash(
         source_text=source_text, phrase_texts=phrase_texts, vocabulary=vocabulary
     )
-    existing = Template.objects.filter(file_name=file_name, content_hash=content_hash).first()
+    existing = LibraryTemplate.objects.filter(file_name=file_name, content_hash=content_hash).first()
     if existing is not None:
         return existing, False
 
@@ -82,7 +82,7 @@ def template_import(
         "language": fields.language,
     }
     for name in _LIMITED_FIELDS:
-        limit = Template._meta.get_field(name).max_length
+        limit = LibraryTemplate._meta.get_field(name).max_length
         if limit is not None and len(limited[name]) > limit:
             problems.append(
                 Problem(
@@ -92,7 +92,7 @@ def template_import(
                 )
             )
             limited[name] = limited[name][:limit]
-    template = Template(
+    template = LibraryTemplate(
         file_name=file_name,
         content_hash=content_hash,
         source_text=source_text,
