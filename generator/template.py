@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -503,7 +503,7 @@ def parse_template(
     *,
     file: str = "",
     extra_phrases: Mapping[str, Phrase] | None = None,
-    phrase_sources: Any = None,
+    phrase_sources: Mapping[str, Any] | None = None,
 ) -> Template:
     """Return the Template described by parsed YAML `data` (from `source.load_yaml`).
 
@@ -540,7 +540,7 @@ def parse_template(
         if pname in phrases:
             col.add(
                 E.E_DUPLICATE_ID,
-                f"phrase '{pname}' is defined twice (here and in a phrase file)",
+                f"phrase '{pname}' is defined twice (here and outside the template)",
                 line=phrase.line,
             )
         phrases[pname] = phrase
@@ -552,7 +552,11 @@ def parse_template(
     if col.problems:
         raise TemplateError(col.problems)
     canonical = {k: _plain(v) for k, v in data.items() if k not in ("notes",)}
-    canonical["phrase_sources"] = _plain(phrase_sources)
+    # The version covers the outside phrases the template really uses, and no others.
+    sources = phrase_sources or {}
+    canonical["phrase_sources"] = {
+        n: sources[n] for n in sorted(used_phrases(good + bad, phrases)) if n in sources
+    }
     content_hash = hashlib.sha256(orjson.dumps(canonical, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
     return Template(
         uid=text["uid"],
@@ -572,11 +576,63 @@ def parse_template(
     )
 
 
-def template_from_text(text: str, *, file: str = "", base_dir: Path | None = None) -> Template:
-    """Return the Template in YAML `text`; phrase files resolve against `base_dir`.
+def used_phrases(positions: Sequence[Position], phrases: Mapping[str, Phrase]) -> set[str]:
+    """Return the names of the phrases the positions use, directly or through other phrases."""
+    found: set[str] = set()
+    pending = [p.rule.name for p in positions if isinstance(p.rule, PhraseRef)]
+    while pending:
+        name = pending.pop()
+        if name in found or name not in phrases:
+            continue
+        found.add(name)
+        for alternative in phrases[name].alternatives:
+            pending += [p.rule.name for p in alternative if isinstance(p.rule, PhraseRef)]
+    return found
+
+
+def phrases_from_texts(texts: Mapping[str, str]) -> tuple[dict[str, Phrase], dict[str, Any]]:
+    """Return phrases parsed from name -> YAML text (a list of alternatives), and their plain data.
 
     Raises:
-        TemplateError: if the text is not YAML, or the template or a phrase file is malformed.
+        TemplateError: naming the phrase and line of every problem.
+    """
+    phrases: dict[str, Phrase] = {}
+    sources: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for pname, text in texts.items():
+        label = f"phrase {pname}"
+        try:
+            data = load_yaml(text)
+        except SourceError as exc:
+            problems.append(Problem(E.E_SYNTAX, str(exc), label, line=exc.line))
+            continue
+        wrapper = LocatedDict({pname: data})
+        wrapper.line = 1
+        wrapper.key_lines = {pname: 1}
+        col = _Collector(label)
+        phrases.update(_parse_phrases(wrapper, col, origin=label))
+        problems += col.problems
+        sources[pname] = _plain(data)
+    if problems:
+        raise TemplateError(problems)
+    return phrases, sources
+
+
+def template_from_text(
+    text: str,
+    *,
+    file: str = "",
+    base_dir: Path | None = None,
+    phrase_texts: Mapping[str, str] | None = None,
+) -> Template:
+    """Return the Template in YAML `text`.
+
+    Outside phrases come from `phrase_texts` (name -> YAML list of alternatives) when given, as
+    the platform stores them; otherwise from the `phrase_files` named in the text, resolved
+    against `base_dir` (default: the file's folder).
+
+    Raises:
+        TemplateError: if the text is not YAML, or the template or a phrase is malformed.
     """
     name = Path(file).name if file else "template"
     try:
@@ -584,8 +640,10 @@ def template_from_text(text: str, *, file: str = "", base_dir: Path | None = Non
     except SourceError as exc:
         raise TemplateError([Problem(E.E_SYNTAX, str(exc), name, line=exc.line)]) from None
     extra: dict[str, Phrase] = {}
-    sources: list[Any] = []
-    if isinstance(data, dict) and data.get("phrase_files") is not None:
+    sources: dict[str, Any] = {}
+    if phrase_texts is not None:
+        extra, sources = phrases_from_texts(phrase_texts)
+    elif isinstance(data, dict) and data.get("phrase_files") is not None:
         files = data["phrase_files"]
         files = [files] if isinstance(files, str) else files
         base = base_dir or (Path(file).parent if file else Path.cwd())
@@ -622,10 +680,11 @@ def template_from_text(text: str, *, file: str = "", base_dir: Path | None = Non
                     )
                 extra[pname] = phrase
             problems += col.problems
-            sources.append(_plain(phrase_data))
+            if isinstance(phrase_data, dict):
+                sources.update({k: _plain(v) for k, v in phrase_data.items()})
         if problems:
             raise TemplateError(problems)
-    return parse_template(data, file=file, extra_phrases=extra, phrase_sources=sources or None)
+    return parse_template(data, file=file, extra_phrases=extra, phrase_sources=sources)
 
 
 def load_template(path: str | Path) -> Template:

@@ -1,4 +1,4 @@
-"""Top-level URLs: the library home page, paradigm pages, sign-in, the admin and the health check."""
+"""Top-level URLs: projects and their content, the library, the API, sign-in, admin, health check."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -12,6 +12,11 @@ admin.site.site_title = "MPP Studio"
 urlpatterns = [
     path("", home, name="home"),
     path("paradigms/", include("mpp_studio.paradigms.urls")),
+    path("", include("mpp_studio.accounts.urls")),
+    path("projects/<int:project_id>/", include("mpp_studio.lexicon.urls")),
+    path("projects/<int:project_id>/", include("mpp_studio.paradigms.project_urls")),
+    path("projects/<int:project_id>/", include("mpp_studio.datasets.urls")),
+    path("api/", include("mpp_studio.api_urls")),
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

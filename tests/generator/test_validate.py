@@ -301,3 +301,40 @@ def test_validate_phrase_files_missing_or_duplicated(tmp_path) -> None:  # type:
     assert any("phrase file 'c.yaml' does not exist" in m for m in messages)
     assert any("b.yaml, line 1" in m and "defined in two phrase files" in m for m in messages)
     assert any("phrase file 'd.yaml' is not UTF-8 text" in m for m in messages)
+
+
+PHRASE_TEMPLATE = (
+    HEAD
+    + """\
+good:
+  - {id: subj, phrase: NP}
+  - {id: verb, lexical: {pos: VB}, form: VBZ}
+bad:
+  - {same: subj}
+  - {same: verb, form: VBP}
+"""
+)
+
+
+def test_template_phrases_from_texts_are_used_and_hashed_only_when_used(en_vocab: Vocabulary) -> None:
+    np = "- [{direct: the}, {id: head, lexical: {pos: NN}}]\n"
+    unused = "- [{direct: a}]\n"
+    first = template_from_text(PHRASE_TEMPLATE, file="t.yaml", phrase_texts={"NP": np, "Other": unused})
+    other_changed = template_from_text(
+        PHRASE_TEMPLATE, file="t.yaml", phrase_texts={"NP": np, "Other": "- [{direct: an}]\n"}
+    )
+    np_changed = template_from_text(
+        PHRASE_TEMPLATE, file="t.yaml", phrase_texts={"NP": np.replace("the", "this"), "Other": unused}
+    )
+    assert first.content_hash == other_changed.content_hash != np_changed.content_hash
+    pair = next(Generator(first, en_vocab).pairs(1, 0))
+    assert pair.good.startswith("The ")
+
+
+def test_template_phrase_texts_report_the_phrase_and_line() -> None:
+    with pytest.raises(TemplateError) as caught:
+        template_from_text(
+            PHRASE_TEMPLATE, file="t.yaml", phrase_texts={"NP": "- [{direct: the}]\n- {oops}\n"}
+        )
+    problem = caught.value.problems[0]
+    assert problem.template == "phrase NP" and problem.line == 2

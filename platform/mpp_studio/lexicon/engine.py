@@ -5,10 +5,11 @@ from pathlib import Path
 
 import yaml
 
-from mpp_studio.lexicon.models import LibraryVocabulary
+from mpp_studio.lexicon.models import LibraryVocabulary, Vocabulary
 from vocab.io import read_vocabulary_text
+from vocab.lexicon import FeatureSchema, LexicalItem
 from vocab.lexicon import Vocabulary as Lexicon
-from vocab.schema_file import schema_text_to_schema
+from vocab.schema_file import schema_from_dict, schema_text_to_schema
 
 SCHEMA_SUFFIX = ".schema.yaml"
 
@@ -61,3 +62,24 @@ def vocabulary_lexicon(vocabulary: LibraryVocabulary) -> Lexicon:
     return vocabulary_parse(
         file_name=vocabulary.file_name, items_text=vocabulary.items_text, schema_text=vocabulary.schema_text
     ).lexicon
+
+
+def schema_from_json(data: dict[str, object]) -> FeatureSchema:
+    """Return the engine schema stored on a project vocabulary (FeatureSchema.to_dict() layout)."""
+    return schema_from_dict(data or {"features": {}}, file="schema")
+
+
+def vocabulary_to_engine(vocabulary: Vocabulary) -> Lexicon:
+    """Return the engine vocabulary built from a project vocabulary's rows, in row order."""
+    schema = schema_from_json(vocabulary.schema)
+    items = [
+        LexicalItem(
+            id=row.item_id,
+            form=row.form,
+            lemma=row.lemma or row.form,
+            pos=row.pos,
+            features={name: tuple(values) for name, values in sorted(row.features.items()) if values},
+        )
+        for row in vocabulary.items.order_by("id")
+    ]
+    return Lexicon(items, schema, name=vocabulary.name, language=vocabulary.language)

@@ -26,3 +26,70 @@ class LibraryVocabulary(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.content_hash[:8]})"
+
+
+class Vocabulary(BaseModel):
+    """A project's editable vocabulary: a feature schema and its items."""
+
+    project = models.ForeignKey("accounts.Project", on_delete=models.CASCADE, related_name="vocabularies")
+    name = models.CharField(
+        max_length=100, help_text="Templates name it in `vocabulary:` (a path's stem also matches)."
+    )
+    language = models.CharField(max_length=35, blank=True, help_text="BCP 47 code, e.g. en, zh.")
+    description = models.TextField(blank=True)
+    # vocab.lexicon.FeatureSchema.to_dict(): {"multi_separator": "|", "features": {name: spec}}.
+    schema = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        verbose_name_plural = "vocabularies"
+        ordering = ("name",)
+        constraints = [
+            models.UniqueConstraint(fields=("project", "name"), name="lexicon_vocabulary_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class VocabularyItem(BaseModel):
+    """One lexical item: form, lemma, part of speech and feature values (lists of strings)."""
+
+    vocabulary = models.ForeignKey(Vocabulary, on_delete=models.CASCADE, related_name="items")
+    item_id = models.CharField(max_length=200, help_text="Stable id, recorded in pair provenance.")
+    form = models.CharField(max_length=200)
+    lemma = models.CharField(max_length=200, blank=True)
+    pos = models.CharField(max_length=50, blank=True)
+    features = models.JSONField(default=dict, blank=True)  # feature -> list of canonical values
+
+    class Meta:
+        ordering = ("id",)
+        constraints = [
+            models.UniqueConstraint(fields=("vocabulary", "item_id"), name="lexicon_item_unique_id"),
+        ]
+
+    def __str__(self) -> str:
+        return self.form
+
+
+class VocabularySnapshot(BaseModel):
+    """An immutable copy of a vocabulary as a dataset used it (CSV text and schema text)."""
+
+    vocabulary = models.ForeignKey(
+        Vocabulary, on_delete=models.SET_NULL, null=True, blank=True, related_name="snapshots"
+    )
+    name = models.CharField(max_length=100)
+    language = models.CharField(max_length=35, blank=True)
+    content_hash = models.CharField(max_length=64, help_text="vocab.lexicon.Vocabulary.version")
+    items_text = models.TextField()
+    schema_text = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        constraints = [
+            models.UniqueConstraint(
+                fields=("vocabulary", "content_hash"), name="lexicon_snapshot_unique_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.content_hash[:8]}"

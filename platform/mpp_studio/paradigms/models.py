@@ -1,5 +1,6 @@
 """Stored grammar templates. A row is one version of a template file and is never changed."""
 
+from django.conf import settings
 from django.db import models
 
 from mpp_studio.core.models import BaseModel
@@ -59,3 +60,68 @@ class LibraryTemplate(BaseModel):
     @property
     def has_problems(self) -> bool:
         return bool(self.problems)
+
+
+class Phrase(BaseModel):
+    """A project's named, reusable phrase: its alternatives as YAML (a list of position lists)."""
+
+    project = models.ForeignKey("accounts.Project", on_delete=models.CASCADE, related_name="phrases")
+    name = models.CharField(max_length=100)
+    text = models.TextField(help_text="YAML: a list of alternatives, each a list of positions.")
+    description = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("name",)
+        constraints = [
+            models.UniqueConstraint(fields=("project", "name"), name="paradigms_phrase_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Template(BaseModel):
+    """A project's paradigm. Its content lives in versions: every save adds one, none is changed."""
+
+    project = models.ForeignKey("accounts.Project", on_delete=models.CASCADE, related_name="templates")
+    uid = models.CharField(max_length=200)
+    # Copied from the newest version so lists can filter without parsing YAML.
+    phenomenon = models.CharField(max_length=200, blank=True)
+    language = models.CharField(max_length=35, blank=True)
+    description = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("language", "phenomenon", "uid")
+        constraints = [
+            models.UniqueConstraint(fields=("project", "uid"), name="paradigms_template_unique_uid"),
+        ]
+
+    def __str__(self) -> str:
+        return self.uid
+
+    def latest_version(self) -> "TemplateVersion | None":
+        return self.versions.order_by("-number").first()
+
+
+class TemplateVersion(BaseModel):
+    """One saved state of a template: its YAML and the validation outcome at save time."""
+
+    template = models.ForeignKey(Template, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    source_text = models.TextField()
+    engine_hash = models.CharField(max_length=64, blank=True)
+    problems = models.JSONField(default=list, blank=True)  # generator Problem.to_dict() list
+    capacity_text = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    note = models.CharField(max_length=300, blank=True, help_text="What changed.")
+
+    class Meta:
+        ordering = ("template", "-number")
+        constraints = [
+            models.UniqueConstraint(fields=("template", "number"), name="paradigms_version_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.template.uid} v{self.number}"

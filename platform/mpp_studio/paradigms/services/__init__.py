@@ -7,6 +7,7 @@ from mpp_studio.paradigms.services.library import (
     library_import,
 )
 from mpp_studio.paradigms.services.preview import Preview, PreviewPair, template_preview
+from mpp_studio.paradigms.services.project_templates import template_save
 from mpp_studio.paradigms.services.templates import template_content_hash, template_import
 
 __all__ = [
@@ -19,4 +20,5 @@ __all__ = [
     "template_content_hash",
     "template_import",
     "template_preview",
+    "template_save",
 ]

@@ -1,0 +1,13 @@
+"""The REST API: every app's endpoints under /api/, the OpenAPI schema and its docs page."""
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("", include("mpp_studio.accounts.api_urls")),
+    path("projects/<int:project_id>/", include("mpp_studio.lexicon.api_urls")),
+    path("projects/<int:project_id>/", include("mpp_studio.paradigms.api_urls")),
+    path("projects/<int:project_id>/", include("mpp_studio.datasets.api_urls")),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]

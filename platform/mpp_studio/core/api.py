@@ -1,0 +1,76 @@
+"""API error format: every error is JSON that names the field, position or line it concerns.
+
+Layout: {"errors": [{"field": "seed", "message": "..."}, ...]}; engine problems add "code",
+"line", "grammar" and "position". Unexpected exceptions are logged and answered with a 500 JSON
+body that says so, never an HTML page or a traceback.
+"""
+
+import logging
+from collections.abc import Mapping, Sequence
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from generator.errors import TemplateError
+from vocab.errors import VocabularyError
+
+logger = logging.getLogger(__name__)
+
+
+def _flatten(detail: object, field: str = "") -> list[dict[str, object]]:
+    if isinstance(detail, Mapping):
+        out: list[dict[str, object]] = []
+        for key, value in detail.items():
+            name = str(key) if key != "non_field_errors" else ""
+            out += _flatten(value, f"{field}.{name}" if field and name else name or field)
+        return out
+    if isinstance(detail, Sequence) and not isinstance(detail, str):
+        out = []
+        for index, value in enumerate(detail):
+            nested = isinstance(value, Mapping)
+            out += _flatten(value, f"{field}[{index}]" if nested else field)
+        return out
+    return [{"field": field, "message": str(detail)}]
+
+
+def errors_response(errors: list[dict[str, object]], status_code: int) -> Response:
+    """Return the API's error body with the given status."""
+    return Response({"errors": errors}, status=status_code)
+
+
+def api_exception_handler(exc: Exception, context: Mapping[str, object]) -> Response | None:
+    """Return every API error in the project's JSON layout (DRF's EXCEPTION_HANDLER)."""
+    if isinstance(exc, TemplateError):
+        return errors_response([{"field": "source_text", **p.to_dict()} for p in exc.problems], 400)
+    if isinstance(exc, VocabularyError):
+        rows = [
+            {"field": "file", "file": e.file, "line": e.line, "column": e.column, "message": e.message}
+            for e in exc.errors
+        ]
+        return errors_response(rows, 400)
+    if isinstance(exc, DjangoValidationError):
+        detail = exc.message_dict if hasattr(exc, "error_dict") else {"": exc.messages}
+        return errors_response(_flatten(detail), 400)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    response = exception_handler(exc, context)  # type: ignore[arg-type]
+    if response is not None:
+        response.data = {
+            "errors": _flatten(
+                response.data.get("detail", response.data)
+                if isinstance(response.data, dict) and "detail" in response.data
+                else response.data
+            )
+        }
+        return response
+    logger.exception("unexpected API error")
+    return errors_response(
+        [{"field": "", "message": "Something went wrong on the server; the error was logged."}],
+        status.HTTP_500_INTERNAL_SERVER_ERROR,
+    )

@@ -1,0 +1,107 @@
+"""The bridge from a project's templates, phrases and vocabularies to the generator engine.
+
+A project template names its vocabulary in `vocabulary:` by the vocabulary's name (a path such
+as `../vocabularies/en_child.csv` also works: its stem is the name). Its outside phrases are the
+project's phrases, never files on disk.
+"""
+
+import logging
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from generator import errors as E
+from generator.errors import Problem, TemplateError
+from generator.generate import Generator
+from generator.template import Template as ParsedTemplate
+from generator.template import template_from_text
+from mpp_studio.accounts.models import Project
+from mpp_studio.lexicon.engine import vocabulary_to_engine
+from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.paradigms.engine import TemplateFields, engine_failure_message, template_fields
+from mpp_studio.paradigms.models import Phrase, TemplateVersion
+
+logger = logging.getLogger(__name__)
+
+E_ENGINE = "E_ENGINE"
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectTemplateCheck:
+    """A template text checked in its project: problems, capacity and, if valid, its generator."""
+
+    fields: TemplateFields
+    parsed: ParsedTemplate | None
+    problems: list[Problem]
+    capacity_text: str
+    generator: Generator | None
+    vocabulary: Vocabulary | None
+
+    @property
+    def valid(self) -> bool:
+        return self.generator is not None and not self.problems
+
+
+def project_phrase_texts(project: Project) -> dict[str, str]:
+    """Return name -> YAML text of every phrase of the project."""
+    return dict(Phrase.objects.filter(project=project).values_list("name", "text"))
+
+
+def vocabulary_name(reference: str) -> str:
+    """Return the vocabulary name a template's `vocabulary:` value means (a path's stem)."""
+    reference = reference.strip()
+    if "/" in reference or "." in reference:
+        return PurePosixPath(reference).stem
+    return reference
+
+
+def project_vocabulary_for(project: Project, reference: str) -> Vocabulary | None:
+    """Return the project vocabulary a template's `vocabulary:` value names, if there is one."""
+    if not reference.strip():
+        return None
+    return Vocabulary.objects.filter(project=project, name=vocabulary_name(reference)).first()
+
+
+def project_template_check(
+    *, project: Project, source_text: str, file_name: str = ""
+) -> ProjectTemplateCheck:
+    """Parse and validate a template text against the project's phrases and vocabulary; never raises."""
+    label = file_name or "template"
+    parsed: ParsedTemplate | None = None
+    vocabulary: Vocabulary | None = None
+    try:
+        parsed = template_from_text(source_text, file=label, phrase_texts=project_phrase_texts(project))
+        vocabulary = project_vocabulary_for(project, parsed.vocabulary)
+        if vocabulary is None:
+            fields = template_fields(source_text, parsed)
+            if not parsed.vocabulary:
+                message = "the template names no vocabulary: add `vocabulary: <name>`"
+            else:
+                names = ", ".join(Vocabulary.objects.filter(project=project).values_list("name", flat=True))
+                message = f"this project has no vocabulary called '{vocabulary_name(parsed.vocabulary)}'" + (
+                    f" (it has: {names})" if names else " (it has none yet)"
+                )
+            problem = Problem(E.E_VOCABULARY, message, label, line=fields.vocabulary_line)
+            return ProjectTemplateCheck(fields, parsed, [problem], "", None, None)
+        generator = Generator(parsed, vocabulary_to_engine(vocabulary))
+        capacity_text = generator.capacity().describe()
+    except TemplateError as exc:
+        return ProjectTemplateCheck(
+            template_fields(source_text, parsed), parsed, list(exc.problems), "", None, vocabulary
+        )
+    except Exception as exc:  # the engine's own bug: show it instead of failing the request
+        logger.exception("the generator failed on a template of project %s", project.pk)
+        problem = Problem(E_ENGINE, engine_failure_message(exc), label)
+        return ProjectTemplateCheck(
+            template_fields(source_text, parsed), parsed, [problem], "", None, vocabulary
+        )
+    return ProjectTemplateCheck(
+        template_fields(source_text, parsed), parsed, [], capacity_text, generator, vocabulary
+    )
+
+
+def template_version_check(version: TemplateVersion) -> ProjectTemplateCheck:
+    """Return the check of a stored version against the project as it is now."""
+    template = version.template
+    return project_template_check(
+        project=template.project, source_text=version.source_text, file_name=f"{template.uid}.yaml"
+    )
