@@ -223,3 +223,76 @@ def celery_round_trip(tmp_path: Path) -> Iterator[Callable[[Mapping[str, str]], 
         except subprocess.TimeoutExpired:
             worker.kill()
             worker.wait()
+
+
+# -- People and projects -------------------------------------------------------------------------
+# Every platform test builds its people here: `owner`, `editor` and `viewer` of `project`, and
+# `outsider`, who owns `other_project` and must never see `project`'s data (403/404).
+
+PASSWORD = "correct-horse-battery-9"
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., object]:
+    from django.contrib.auth import get_user_model
+
+    def make(username: str, **extra: object) -> object:
+        return get_user_model().objects.create_user(username, password=PASSWORD, **extra)
+
+    return make
+
+
+@pytest.fixture
+def owner(make_user: Callable[..., object]) -> object:
+    return make_user("olga")
+
+
+@pytest.fixture
+def editor(make_user: Callable[..., object]) -> object:
+    return make_user("ed")
+
+
+@pytest.fixture
+def viewer(make_user: Callable[..., object]) -> object:
+    return make_user("vic")
+
+
+@pytest.fixture
+def outsider(make_user: Callable[..., object]) -> object:
+    return make_user("otto")
+
+
+@pytest.fixture
+def project(owner: object, editor: object, viewer: object) -> object:
+    from mpp_studio.accounts.models import Membership, Project
+    from mpp_studio.accounts.roles import Role
+
+    project = Project.objects.create(name="Agreement study", created_by=owner)
+    for user, role in ((owner, Role.OWNER), (editor, Role.EDITOR), (viewer, Role.VIEWER)):
+        Membership.objects.create(project=project, user=user, role=role)
+    return project
+
+
+@pytest.fixture
+def other_project(outsider: object) -> object:
+    from mpp_studio.accounts.models import Membership, Project
+    from mpp_studio.accounts.roles import Role
+
+    project = Project.objects.create(name="Someone else's", created_by=outsider)
+    Membership.objects.create(project=project, user=outsider, role=Role.OWNER)
+    return project
+
+
+@pytest.fixture
+def api_client_for() -> Callable[[object], object]:
+    """Return a function giving a DRF APIClient authenticated with the user's token."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def client_for(user: object) -> APIClient:
+        client = APIClient()
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    return client_for
