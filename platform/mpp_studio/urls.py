@@ -1,8 +1,10 @@
-"""Top-level URLs: projects and their content, the library, the API, sign-in, admin, health check."""
+"""Top-level URLs: the dashboard, projects and their content, the library, the API, sign-in, admin,
+health check."""
 
 from django.contrib import admin
 from django.urls import include, path
 
+from mpp_studio.accounts.views import dashboard
 from mpp_studio.core.views import healthz
 from mpp_studio.paradigms.views import home
 
@@ -10,7 +12,8 @@ admin.site.site_header = "MPP Studio administration"
 admin.site.site_title = "MPP Studio"
 
 urlpatterns = [
-    path("", home, name="home"),
+    path("", dashboard, name="home"),
+    path("library/", home, name="library"),
     path("paradigms/", include("mpp_studio.paradigms.urls")),
     path("", include("mpp_studio.accounts.urls")),
     path("projects/<int:project_id>/", include("mpp_studio.lexicon.urls")),

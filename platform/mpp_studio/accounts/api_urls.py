@@ -1,7 +1,27 @@
-"""URLs of the accounts app (api_urls)."""
+"""URLs of the accounts API (mounted at /api/): projects, members, invitations, tokens."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+
+from mpp_studio.accounts import apis
 
 app_name = "accounts_api"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("token/", obtain_auth_token, name="token"),
+    path("projects/", apis.ProjectListApi.as_view(), name="project_list"),
+    path("projects/<int:project_id>/", apis.ProjectDetailApi.as_view(), name="project_detail"),
+    path("projects/<int:project_id>/members/", apis.MembershipListApi.as_view(), name="member_list"),
+    path(
+        "projects/<int:project_id>/members/<int:user_id>/",
+        apis.MembershipDetailApi.as_view(),
+        name="member_detail",
+    ),
+    path("projects/<int:project_id>/invitations/", apis.InvitationListApi.as_view(), name="invitation_list"),
+    path(
+        "projects/<int:project_id>/invitations/<int:invitation_id>/",
+        apis.InvitationDetailApi.as_view(),
+        name="invitation_detail",
+    ),
+    path("invitations/<str:token>/accept/", apis.InvitationAcceptApi.as_view(), name="invitation_accept"),
+]

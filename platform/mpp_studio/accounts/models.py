@@ -45,7 +45,11 @@ def _new_token() -> str:
 
 
 class Invitation(BaseModel):
-    """A link that makes whoever signs in with it a member with `role`; used once."""
+    """A link that makes whoever signs in with it a member with `role`; used once.
+
+    Open while neither `accepted_at` nor `revoked_at` is set. Revoking keeps the row, so someone
+    who follows a revoked link is told so rather than finding nothing.
+    """
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="invitations")
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
@@ -56,9 +60,15 @@ class Invitation(BaseModel):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     accepted_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("-created_at",)
 
     def __str__(self) -> str:
         return f"invitation to {self.project} as {self.role}"
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the link can still be accepted (neither used nor revoked)."""
+        return self.accepted_at is None and self.revoked_at is None

@@ -1,11 +1,13 @@
 """Reads that every page and API endpoint uses to find a project and check the user's role."""
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Case, Count, OuterRef, QuerySet, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.http import Http404
+from rest_framework.authtoken.models import Token
 
-from mpp_studio.accounts.models import Membership, Project
-from mpp_studio.accounts.roles import Role, role_allows
+from mpp_studio.accounts.models import Invitation, Membership, Project
+from mpp_studio.accounts.roles import RANK, Role, role_allows
 
 
 def project_list_for_user(*, user: object) -> QuerySet[Project]:
@@ -37,3 +39,128 @@ def project_get_for_user(*, user: object, project_id: int, needed: str = Role.VI
     if not role_allows(role, needed):
         raise PermissionDenied(f"This needs the {needed} role; you are a {role} in this project.")
     return project
+
+
+def project_list_with_counts_for_user(*, user: object) -> QuerySet[Project]:
+    """Return the user's projects, each annotated with `role` (the user's) and the counts
+    `vocabulary_count`, `template_count`, `phrase_count` and `dataset_count`."""
+    role = Membership.objects.filter(project=OuterRef("pk"), user=user).values("role")[:1]
+    return project_list_for_user(user=user).annotate(
+        role=Subquery(role),
+        vocabulary_count=_count("vocabularies"),
+        template_count=_count("templates"),
+        phrase_count=_count("phrases"),
+        dataset_count=_count("datasets"),
+    )
+
+
+def _count(relation: str) -> Subquery:
+    # One subquery per relation: joining four relations and counting distinct rows would multiply
+    # the rows (vocabularies x templates x ...) before counting.
+    related = Project._meta.get_field(relation).related_model
+    rows = (
+        related._default_manager.filter(project=OuterRef("pk"))
+        .order_by()
+        .values("project")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(rows), 0)
+
+
+def project_contents_count(*, project: Project) -> dict[str, int]:
+    """Return how many of each thing the project holds (what deleting it would delete)."""
+    relations = {
+        "vocabularies": "vocabularies",
+        "templates": "templates",
+        "phrases": "phrases",
+        "datasets": "datasets",
+        "jobs": "jobs",
+        "members": "memberships",
+        "invitations": "invitations",
+    }
+    counted = Project.objects.filter(pk=project.pk).annotate(
+        **{f"n_{key}": _count(relation) for key, relation in relations.items()}
+    )
+    values = counted.values_list(*(f"n_{key}" for key in relations)).get()
+    return dict(zip(relations, values, strict=True))
+
+
+def membership_list(*, project: Project) -> QuerySet[Membership]:
+    """Return the project's members, owners first, then editors, then viewers, by user name."""
+    rank = Case(*(When(role=role, then=Value(-n)) for role, n in RANK.items()), default=Value(0))
+    return (
+        Membership.objects.filter(project=project)
+        .select_related("user")
+        .annotate(rank=rank)
+        .order_by("rank", "user__username")
+    )
+
+
+def membership_get(*, project: Project, user_id: int) -> Membership:
+    """Return the membership of user `user_id` in the project.
+
+    Raises:
+        Http404: if that user is not a member of this project.
+    """
+    membership = Membership.objects.filter(project=project, user_id=user_id).select_related("user").first()
+    if membership is None:
+        raise Http404("That user is not a member of this project.")
+    return membership
+
+
+def owner_count(*, project: Project) -> int:
+    """Return how many owners the project has."""
+    return Membership.objects.filter(project=project, role=Role.OWNER).count()
+
+
+def invitation_list_open(*, project: Project) -> QuerySet[Invitation]:
+    """Return the project's invitations that are neither used nor revoked, newest first."""
+    return (
+        Invitation.objects.filter(project=project, accepted_at__isnull=True, revoked_at__isnull=True)
+        .select_related("created_by")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def invitation_list_open_for_owner(*, user: object) -> QuerySet[Invitation]:
+    """Return the open invitations of every project the user owns, newest first."""
+    if not getattr(user, "is_authenticated", False):
+        return Invitation.objects.none()
+    owned = Membership.objects.filter(user=user, role=Role.OWNER).values("project")
+    return (
+        Invitation.objects.filter(project__in=owned, accepted_at__isnull=True, revoked_at__isnull=True)
+        .select_related("project")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def invitation_get_by_token(*, token: str) -> Invitation:
+    """Return the invitation with this token, used, revoked or open.
+
+    Raises:
+        Http404: if no invitation has this token.
+    """
+    invitation = Invitation.objects.filter(token=token).select_related("project", "accepted_by").first()
+    if invitation is None:
+        raise Http404("No invitation has this link.")
+    return invitation
+
+
+def invitation_get(*, project: Project, invitation_id: int) -> Invitation:
+    """Return the project's invitation with this id.
+
+    Raises:
+        Http404: if the project has no such invitation.
+    """
+    invitation = Invitation.objects.filter(project=project, pk=invitation_id).first()
+    if invitation is None:
+        raise Http404("This project has no such invitation.")
+    return invitation
+
+
+def token_get(*, user: object) -> Token | None:
+    """Return the user's API token, or None if they have not made one."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Token.objects.filter(user=user).first()

@@ -1,7 +1,16 @@
-"""URLs of the datasets app (api_urls)."""
+"""The datasets API, mounted at /api/projects/<project_id>/ (namespace `datasets_api`)."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from mpp_studio.datasets import apis
 
 app_name = "datasets_api"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("datasets/", apis.DatasetListApi.as_view(), name="dataset_list"),
+    path("datasets/<int:dataset_id>/", apis.DatasetDetailApi.as_view(), name="dataset_detail"),
+    path("datasets/<int:dataset_id>/pairs/", apis.DatasetPairListApi.as_view(), name="dataset_pairs"),
+    path("datasets/<int:dataset_id>/export/", apis.DatasetExportApi.as_view(), name="dataset_export"),
+    path("jobs/<int:job_id>/", apis.JobDetailApi.as_view(), name="job_detail"),
+    path("jobs/<int:job_id>/cancel/", apis.JobCancelApi.as_view(), name="job_cancel"),
+]

@@ -56,6 +56,10 @@ class DatasetParadigm(BaseModel):
         related_name="dataset_paradigms",
     )
     phrase_texts = models.JSONField(default=dict, blank=True)  # phrase name -> YAML, as used
+    # The generator's hash of the parsed template with those phrases (`template_version` in each
+    # record's provenance), and the generator version that made the pairs.
+    template_hash = models.CharField(max_length=64, blank=True)
+    generator_version = models.CharField(max_length=20, blank=True)
     uid = models.CharField(max_length=200)
     phenomenon = models.CharField(max_length=200, blank=True)
     language = models.CharField(max_length=35, blank=True)

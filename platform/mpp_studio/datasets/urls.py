@@ -1,7 +1,21 @@
-"""URLs of the datasets app (urls)."""
+"""Dataset pages, mounted at /projects/<project_id>/ (namespace `datasets`), and the job status partial."""
 
-from django.urls import path  # noqa: F401
+from django.urls import include, path
+
+from mpp_studio.datasets import views
 
 app_name = "datasets"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("datasets/", views.dataset_list_view, name="dataset_list"),
+    path("datasets/new/", views.dataset_new, name="dataset_new"),
+    path("datasets/<int:dataset_id>/", views.dataset_detail, name="dataset_detail"),
+    path("datasets/<int:dataset_id>/status/", views.dataset_status_partial, name="dataset_status"),
+    path("datasets/<int:dataset_id>/pairs/", views.dataset_pairs, name="dataset_pairs"),
+    path("datasets/<int:dataset_id>/pairs/<int:pair_id>/", views.pair_detail, name="pair_detail"),
+    path("datasets/<int:dataset_id>/export/", views.dataset_export, name="dataset_export"),
+    path("datasets/<int:dataset_id>/cancel/", views.dataset_cancel_view, name="dataset_cancel"),
+    path("datasets/<int:dataset_id>/delete/", views.dataset_delete_view, name="dataset_delete"),
+    # The jobs app's status partial (`datasets:job_status`): the jobs app has no URL mount of its own.
+    path("", include("mpp_studio.jobs.urls")),
+]

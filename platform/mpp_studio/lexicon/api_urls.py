@@ -1,7 +1,24 @@
-"""URLs of the lexicon app (api_urls)."""
+"""The vocabulary API, mounted at /api/projects/<project_id>/."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from mpp_studio.lexicon import api
 
 app_name = "lexicon_api"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("vocabularies/", api.VocabularyListApi.as_view(), name="vocabulary_list"),
+    path("vocabularies/import/", api.VocabularyImportApi.as_view(), name="vocabulary_import"),
+    path("vocabularies/<int:vocabulary_id>/", api.VocabularyDetailApi.as_view(), name="vocabulary_detail"),
+    path("vocabularies/<int:vocabulary_id>/items/", api.ItemListApi.as_view(), name="item_list"),
+    path(
+        "vocabularies/<int:vocabulary_id>/items/<int:item_pk>/",
+        api.ItemDetailApi.as_view(),
+        name="item_detail",
+    ),
+    path(
+        "vocabularies/<int:vocabulary_id>/export/",
+        api.VocabularyExportApi.as_view(),
+        name="vocabulary_export",
+    ),
+]

@@ -1,7 +1,21 @@
-"""URLs of the paradigms app (api_urls)."""
+"""URLs of the paradigms API (at /api/projects/<project_id>/): templates, versions, previews, phrases."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from mpp_studio.paradigms import api
 
 app_name = "paradigms_api"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("templates/", api.TemplateListApi.as_view(), name="template_list"),
+    path("templates/preview/", api.TemplatePreviewApi.as_view(), name="template_preview"),
+    path("templates/<int:template_id>/", api.TemplateDetailApi.as_view(), name="template_detail"),
+    path("templates/<int:template_id>/versions/", api.TemplateVersionListApi.as_view(), name="version_list"),
+    path(
+        "templates/<int:template_id>/versions/<int:number>/",
+        api.TemplateVersionDetailApi.as_view(),
+        name="version_detail",
+    ),
+    path("phrases/", api.PhraseListApi.as_view(), name="phrase_list"),
+    path("phrases/<int:phrase_id>/", api.PhraseDetailApi.as_view(), name="phrase_detail"),
+]

@@ -2,7 +2,8 @@
 
 A project template names its vocabulary in `vocabulary:` by the vocabulary's name (a path such
 as `../vocabularies/en_child.csv` also works: its stem is the name). Its outside phrases are the
-project's phrases, never files on disk.
+project's phrases, never files on disk: each template is given those it uses (directly or through
+other phrases), so a phrase of another language or one no template names cannot spoil it.
 """
 
 import logging
@@ -19,6 +20,7 @@ from mpp_studio.lexicon.engine import vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary
 from mpp_studio.paradigms.engine import TemplateFields, engine_failure_message, template_fields
 from mpp_studio.paradigms.models import Phrase, TemplateVersion
+from mpp_studio.paradigms.phrase_usage import phrase_graph, template_phrase_names
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +48,13 @@ def project_phrase_texts(project: Project) -> dict[str, str]:
     return dict(Phrase.objects.filter(project=project).values_list("name", "text"))
 
 
+def template_phrase_texts(project: Project, source_text: str) -> dict[str, str]:
+    """Return name -> YAML text of the project's phrases a template text uses, directly or not."""
+    texts = project_phrase_texts(project)
+    used = template_phrase_names(source_text, phrase_graph(texts))
+    return {name: text for name, text in texts.items() if name in used}
+
+
 def vocabulary_name(reference: str) -> str:
     """Return the vocabulary name a template's `vocabulary:` value means (a path's stem)."""
     reference = reference.strip()
@@ -69,7 +78,9 @@ def project_template_check(
     parsed: ParsedTemplate | None = None
     vocabulary: Vocabulary | None = None
     try:
-        parsed = template_from_text(source_text, file=label, phrase_texts=project_phrase_texts(project))
+        parsed = template_from_text(
+            source_text, file=label, phrase_texts=template_phrase_texts(project, source_text)
+        )
         vocabulary = project_vocabulary_for(project, parsed.vocabulary)
         if vocabulary is None:
             fields = template_fields(source_text, parsed)

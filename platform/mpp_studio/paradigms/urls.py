@@ -3,9 +3,12 @@
 from django.urls import path
 
 from mpp_studio.paradigms.views import template_detail
+from mpp_studio.paradigms.views_library import library_import, library_template_download
 
 app_name = "paradigms"
 
 urlpatterns = [
     path("<int:template_id>/", template_detail, name="detail"),
+    path("<int:template_id>/download/", library_template_download, name="download"),
+    path("import/", library_import, name="import"),
 ]

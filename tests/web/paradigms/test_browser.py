@@ -71,8 +71,8 @@ def test_browser_signs_in_browses_library_and_previews_pairs(
     base = str(live_server.url)  # type: ignore[attr-defined]
 
     # Signing in.
-    page.goto(base + "/")
-    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=/$"))
+    page.goto(base + "/library/")
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=/library/$"))
     expect(page.locator("h1")).to_have_text("Sign in")
     page.screenshot(path=screenshots / "login.png", full_page=True)
     page.fill("#id_username", "ling")
@@ -111,7 +111,7 @@ def test_browser_signs_in_browses_library_and_previews_pairs(
     assert pair_texts(page) == first
 
     # Chinese: the sentences carry lang="zh" and show as written.
-    page.goto(base + "/")
+    page.goto(base + "/library/")
     page.click("a.uid:has-text('zh_classifier_noun')")
     expect(page.locator("tr.pair td.sentence.good[lang=zh]")).to_have_count(10)
     expect(page.locator("p.lead[lang=zh]")).to_have_text("量词与名词搭配。")
@@ -119,7 +119,7 @@ def test_browser_signs_in_browses_library_and_previews_pairs(
     page.screenshot(path=screenshots / "detail-zh.png", full_page=True)
 
     # An invalid template: its problem with the line, the line marked in the YAML, no pairs.
-    page.goto(base + "/")
+    page.goto(base + "/library/")
     page.click("a.uid:has-text('en_invalid_agreement')")
     problem = page.locator(".problem-list li")
     expect(problem).to_have_count(1)

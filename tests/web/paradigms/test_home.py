@@ -17,13 +17,13 @@ pytestmark = pytest.mark.django_db
 
 def home_html(client: Client) -> str:
     """Return the home page without the line-break hints (<wbr>) put into uids and paths."""
-    return client.get("/").content.decode().replace("<wbr>", "")
+    return client.get("/library/").content.decode().replace("<wbr>", "")
 
 
 def test_home_redirects_anonymous_user_to_login(client: Client) -> None:
-    response = client.get("/")
+    response = client.get("/library/")
     assert response.status_code == 302
-    assert response["Location"] == "/accounts/login/?next=/"
+    assert response["Location"] == "/accounts/login/?next=/library/"
 
 
 def test_login_page_renders_and_signs_in(client: Client) -> None:

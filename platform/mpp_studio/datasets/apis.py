@@ -1,0 +1,206 @@
+"""The datasets API, under /api/projects/<project_id>/: datasets, their pairs and exports, and jobs.
+
+Permissions come from `ProjectRolePermission` (the default): reading needs the viewer role,
+creating, cancelling and deleting the editor role; non-members get 404.
+"""
+
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import HttpResponseBase
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import BaseParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from mpp_studio.accounts.models import Project
+from mpp_studio.core.api import errors_response
+from mpp_studio.datasets.downloads import EXPORT_LABELS, export_response, exportable
+from mpp_studio.datasets.models import Dataset, Pair
+from mpp_studio.datasets.selectors import dataset_get, dataset_list, dataset_paradigms, pair_list
+from mpp_studio.datasets.serializers import (
+    DatasetCreateInputSerializer,
+    DatasetDetailOutputSerializer,
+    DatasetOutputSerializer,
+    JobOutputSerializer,
+    PairOutputSerializer,
+)
+from mpp_studio.datasets.services import dataset_create, dataset_delete
+from mpp_studio.jobs.selectors import job_get
+from mpp_studio.jobs.services import job_cancel
+from mpp_studio.paradigms.models import Template
+
+TAG = "Datasets"
+
+
+def _project(view: APIView) -> Project:
+    return view.project  # type: ignore[attr-defined,no-any-return]  # set by ProjectRolePermission
+
+
+def _with_counts(project: Project, dataset: Dataset) -> Dataset:
+    return dataset_list(project=project).get(pk=dataset.pk)
+
+
+class DatasetListApi(GenericAPIView):  # type: ignore[type-arg]
+    """The project's datasets, newest first; creating one queues its generation (202)."""
+
+    serializer_class = DatasetOutputSerializer
+
+    def get_queryset(self) -> QuerySet[Dataset]:
+        return dataset_list(project=_project(self))
+
+    @extend_schema(tags=[TAG], responses=DatasetOutputSerializer(many=True))
+    def get(self, request: Request, project_id: int) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(DatasetOutputSerializer(page, many=True).data)
+
+    @extend_schema(
+        tags=[TAG],
+        request=DatasetCreateInputSerializer,
+        responses={202: DatasetDetailOutputSerializer},
+        description="Records each template's newest version, the phrases it uses and a snapshot of "
+        "its vocabulary, then queues the generation. Follow `job` (GET jobs/<id>/) for progress.",
+    )
+    def post(self, request: Request, project_id: int) -> Response:
+        project = _project(self)
+        data = DatasetCreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        uids = list(dict.fromkeys(values.pop("templates")))
+        templates = {t.uid: t for t in Template.objects.filter(project=project, uid__in=uids)}
+        missing = [uid for uid in uids if uid not in templates]
+        if missing:
+            raise ValidationError(
+                {"templates": [f"This project has no template with uid '{uid}'." for uid in missing]}
+            )
+        dataset = dataset_create(
+            project=project, templates=[templates[uid] for uid in uids], created_by=request.user, **values
+        )
+        return Response(_detail(project, dataset), status=status.HTTP_202_ACCEPTED)
+
+
+def _detail(project: Project, dataset: Dataset) -> object:
+    dataset = _with_counts(project, dataset)
+    dataset.paradigm_rows = list(dataset_paradigms(dataset=dataset))  # type: ignore[attr-defined]
+    return DatasetDetailOutputSerializer(dataset).data
+
+
+class DatasetDetailApi(APIView):
+    """One dataset with its paradigms (versions, snapshots, counts, problems) and job status."""
+
+    @extend_schema(tags=[TAG], responses=DatasetDetailOutputSerializer)
+    def get(self, request: Request, project_id: int, dataset_id: int) -> Response:
+        project = _project(self)
+        return Response(_detail(project, dataset_get(project=project, dataset_id=dataset_id)))
+
+    @extend_schema(tags=[TAG], responses={204: None})
+    def delete(self, request: Request, project_id: int, dataset_id: int) -> Response:
+        dataset_delete(dataset=dataset_get(project=_project(self), dataset_id=dataset_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DatasetPairListApi(GenericAPIView):  # type: ignore[type-arg]
+    """The dataset's pairs, paradigm by paradigm in pair order; `?uid=` keeps one paradigm."""
+
+    serializer_class = PairOutputSerializer
+
+    def get_queryset(self) -> QuerySet[Pair]:
+        dataset = dataset_get(project=_project(self), dataset_id=int(self.kwargs["dataset_id"]))
+        return pair_list(dataset=dataset, uid=self.request.query_params.get("uid", ""))
+
+    @extend_schema(
+        tags=[TAG],
+        parameters=[OpenApiParameter("uid", str, description="Only this paradigm's pairs.")],
+        responses=PairOutputSerializer(many=True),
+    )
+    def get(self, request: Request, project_id: int, dataset_id: int) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(PairOutputSerializer(page, many=True).data)
+
+
+class _QueryFormatNegotiation(BaseContentNegotiation):
+    """Answers in JSON whatever `?format=` says: here it names the export, not a renderer."""
+
+    def select_parser(self, request: Request, parsers: list[BaseParser]) -> BaseParser | None:
+        return parsers[0] if parsers else None
+
+    def select_renderer(
+        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        return renderers[0], str(renderers[0].media_type)
+
+
+class DatasetExportApi(APIView):
+    """Download the dataset, streamed: JSONL (engine records), CSV, or a zipped Hugging Face folder."""
+
+    renderer_classes = (JSONRenderer,)
+    content_negotiation_class = _QueryFormatNegotiation
+
+    @extend_schema(
+        tags=[TAG],
+        parameters=[
+            OpenApiParameter(
+                "format",
+                str,
+                enum=list(EXPORT_LABELS),
+                default="jsonl",
+                description="jsonl: one engine record per line; csv: one row per pair; hf: a zip of "
+                "a Hugging Face `datasets` folder (Parquet per paradigm, README.md dataset card, "
+                "dataset_info.json).",
+            )
+        ],
+        responses={
+            (200, "application/jsonl"): OpenApiResponse(OpenApiTypes.BINARY, description="The export file."),
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description="The export file."),
+            (200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY, description="The export file."),
+            409: OpenApiResponse(description="The dataset is still being generated."),
+        },
+    )
+    def get(self, request: Request, project_id: int, dataset_id: int) -> HttpResponseBase:
+        dataset = dataset_get(project=_project(self), dataset_id=dataset_id)
+        fmt = request.query_params.get("format", "jsonl")
+        if fmt not in EXPORT_LABELS:
+            return errors_response(
+                [
+                    {
+                        "field": "format",
+                        "message": f"Unknown export format '{fmt}': use one of {', '.join(EXPORT_LABELS)}.",
+                    }
+                ],
+                status.HTTP_400_BAD_REQUEST,
+            )
+        if not exportable(dataset):
+            return errors_response(
+                [
+                    {
+                        "field": "",
+                        "message": "The dataset is still being generated; export it once its job has ended.",
+                    }
+                ],
+                status.HTTP_409_CONFLICT,
+            )
+        return export_response(dataset, fmt)
+
+
+class JobDetailApi(APIView):
+    """A job's status, progress and message (the reason, when it failed)."""
+
+    @extend_schema(tags=[TAG], responses=JobOutputSerializer)
+    def get(self, request: Request, project_id: int, job_id: int) -> Response:
+        return Response(JobOutputSerializer(job_get(project=_project(self), job_id=job_id)).data)
+
+
+class JobCancelApi(APIView):
+    """Cancel a queued or running job; its tasks stop at their next step and stored work stays."""
+
+    @extend_schema(tags=[TAG], request=None, responses=JobOutputSerializer)
+    def post(self, request: Request, project_id: int, job_id: int) -> Response:
+        job = job_get(project=_project(self), job_id=job_id)
+        job_cancel(job_id=job.pk, user=request.user)
+        job.refresh_from_db()
+        return Response(JobOutputSerializer(job).data)

@@ -1,0 +1,40 @@
+"""HTTP responses for dataset exports, shared by the pages and the API: streamed, never whole."""
+
+from django.http import FileResponse, HttpResponseBase, StreamingHttpResponse
+
+from mpp_studio.datasets.exports import csv_lines, hf_zip, jsonl_lines
+from mpp_studio.datasets.exports.hf import export_folder_name
+from mpp_studio.datasets.models import Dataset
+
+EXPORT_LABELS = {
+    "jsonl": "JSONL (BLiMP style)",
+    "csv": "CSV",
+    "hf": "Hugging Face datasets (Parquet, zip)",
+}
+
+
+def exportable(dataset: Dataset) -> bool:
+    """Return whether the dataset's generation has ended (done, failed or cancelled)."""
+    return dataset.job is None or dataset.job.finished
+
+
+def export_response(dataset: Dataset, fmt: str) -> HttpResponseBase:
+    """Return the download of a dataset in `fmt` (a key of EXPORT_LABELS) as an attachment."""
+    name = export_folder_name(dataset)
+    if fmt == "jsonl":
+        response: HttpResponseBase = StreamingHttpResponse(
+            jsonl_lines(dataset), content_type="application/jsonl; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{name}.jsonl"'
+        return response
+    if fmt == "csv":
+        response = StreamingHttpResponse(
+            (line.encode("utf-8") for line in csv_lines(dataset)), content_type="text/csv; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+        return response
+    if fmt == "hf":
+        return FileResponse(
+            hf_zip(dataset), as_attachment=True, filename=f"{name}-hf.zip", content_type="application/zip"
+        )
+    raise ValueError(f"unknown export format {fmt!r}")

@@ -1,0 +1,10 @@
+"""Dataset exports, each streamed from the database a chunk at a time: JSONL, CSV, and a Hugging
+Face `datasets` folder (Parquet files with a dataset card) in a zip."""
+
+from mpp_studio.datasets.exports.hf import hf_zip
+from mpp_studio.datasets.exports.records import jsonl_lines
+from mpp_studio.datasets.exports.table import CSV_COLUMNS, csv_lines
+
+EXPORT_FORMATS = ("jsonl", "csv", "hf")
+
+__all__ = ["CSV_COLUMNS", "EXPORT_FORMATS", "csv_lines", "hf_zip", "jsonl_lines"]

@@ -1,0 +1,214 @@
+"""Reads for datasets; every lookup is scoped to a project (another project's rows are a 404)."""
+
+from dataclasses import dataclass
+from itertools import groupby
+
+from django.db.models import Count, QuerySet, Sum
+from django.db.models.functions import Coalesce
+from django.http import Http404
+
+from generator.errors import TemplateError
+from mpp_studio.accounts.models import Project
+from mpp_studio.datasets.engine import snapshot_items
+from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
+from mpp_studio.paradigms.models import Template, TemplateVersion
+from vocab.errors import VocabularyError
+
+
+def dataset_list(*, project: Project) -> QuerySet[Dataset]:
+    """Return the project's datasets, newest first, with `paradigm_count` and `pair_count`."""
+    return (
+        Dataset.objects.filter(project=project)
+        .select_related("job", "created_by")
+        .annotate(
+            paradigm_count=Count("paradigms", distinct=True),
+            pair_count=Coalesce(Sum("paradigms__produced"), 0),
+        )
+        .order_by("-created_at", "-pk")
+    )
+
+
+def dataset_get(*, project: Project, dataset_id: int) -> Dataset:
+    """Return the project's dataset with this id.
+
+    Raises:
+        Http404: if the project has no such dataset.
+    """
+    dataset = Dataset.objects.filter(project=project, pk=dataset_id).select_related("job").first()
+    if dataset is None:
+        raise Http404("No such dataset in this project.")
+    return dataset
+
+
+def dataset_paradigms(*, dataset: Dataset) -> QuerySet[DatasetParadigm]:
+    """Return the dataset's paradigms by uid, with their template version and snapshot."""
+    return dataset.paradigms.select_related("template_version", "vocabulary_snapshot").order_by("uid")
+
+
+def dataset_pair_count(*, dataset: Dataset) -> int:
+    """Return how many pairs the dataset has stored."""
+    return Pair.objects.filter(paradigm__dataset=dataset).count()
+
+
+def pair_list(*, dataset: Dataset, uid: str = "") -> QuerySet[Pair]:
+    """Return the dataset's pairs, paradigm by paradigm in index order; `uid` keeps one paradigm."""
+    pairs = Pair.objects.filter(paradigm__dataset=dataset).select_related("paradigm")
+    if uid:
+        pairs = pairs.filter(paradigm__uid=uid)
+    return pairs.order_by("paradigm__uid", "index")
+
+
+def pair_get(*, dataset: Dataset, pair_id: int) -> Pair:
+    """Return one pair of the dataset.
+
+    Raises:
+        Http404: if the dataset has no such pair.
+    """
+    pair = (
+        Pair.objects.filter(paradigm__dataset=dataset, pk=pair_id)
+        .select_related("paradigm__template_version", "paradigm__vocabulary_snapshot")
+        .first()
+    )
+    if pair is None:
+        raise Http404("No such pair in this dataset.")
+    return pair
+
+
+# -- Choosing paradigms ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateChoice:
+    """A project template offered for a dataset: usable, or disabled with the reason."""
+
+    template: Template
+    version: TemplateVersion | None
+    reason: str  # why it cannot be chosen; "" when it can
+
+    @property
+    def available(self) -> bool:
+        return not self.reason
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateGroup:
+    language: str
+    phenomenon: str
+    choices: list[TemplateChoice]
+
+
+def template_choices(*, project: Project) -> list[TemplateGroup]:
+    """Return the project's templates grouped by language and phenomenon, each with its newest version.
+
+    A template whose newest version has problems is disabled, with the first problem as reason
+    (the check stored when the version was saved; creating the dataset checks again).
+    """
+    templates = Template.objects.filter(project=project).annotate(version_count=Count("versions"))
+    latest: dict[int, TemplateVersion] = {}
+    for version in TemplateVersion.objects.filter(template__project=project).order_by(
+        "template_id", "-number"
+    ):
+        latest.setdefault(version.template_id, version)
+    choices = []
+    for template in templates.order_by("language", "phenomenon", "uid"):
+        version = latest.get(template.pk)
+        if version is None:
+            reason = "it has no saved version yet"
+        elif version.problems:
+            first = version.problems[0]
+            line = f"line {first['line']}: " if first.get("line") else ""
+            more = f" (and {len(version.problems) - 1} more)" if len(version.problems) > 1 else ""
+            reason = f"version {version.number} has problems — {line}{first.get('message', '')}{more}"
+        else:
+            reason = ""
+        choices.append(TemplateChoice(template, version, reason))
+    return [
+        TemplateGroup(language, phenomenon, list(group))
+        for (language, phenomenon), group in groupby(
+            choices, key=lambda c: (c.template.language, c.template.phenomenon)
+        )
+    ]
+
+
+# -- Provenance of a pair --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Filler:
+    """The vocabulary item that filled one position of one sentence."""
+
+    grammar: str  # "good" or "bad"
+    path: str  # the position, as the engine names it (an id, or a path into a phrase)
+    item_id: str
+    form: str = ""
+    lemma: str = ""
+    pos: str = ""
+    features: tuple[tuple[str, str], ...] = ()
+    found: bool = True  # False: the id is not in the snapshot (shown as such)
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a pair came from: versions, seed, structure and the words that filled it."""
+
+    pair: Pair
+    template_uid: str
+    template_number: int
+    template_hash: str
+    template_label: str
+    vocabulary: str
+    vocabulary_hash: str
+    seed: object
+    generator: str
+    structure: list[object]
+    item_id: str
+    fillers: list[Filler]
+    problem: str = ""  # why the words could not be looked up, if so
+
+
+def pair_provenance(*, pair: Pair) -> Provenance:
+    """Return a pair's provenance, with each filler item looked up in the paradigm's snapshot."""
+    record = _mapping(pair.record)
+    provenance = _mapping(record.get("provenance"))
+    paradigm = pair.paradigm
+    snapshot = paradigm.vocabulary_snapshot
+    items = {}
+    problem = ""
+    if snapshot is not None:
+        try:
+            items = snapshot_items(snapshot)
+        except (VocabularyError, TemplateError) as exc:  # shown on the page; the ids stay visible
+            problem = f"The vocabulary snapshot could not be read ({exc}); item ids are shown as recorded."
+    fillers = []
+    raw = _mapping(provenance.get("fillers"))
+    for grammar in ("good", "bad"):
+        for path, item_id in _mapping(raw.get(grammar)).items():
+            item = items.get(str(item_id))
+            if item is None:
+                fillers.append(Filler(grammar, str(path), str(item_id), found=False))
+                continue
+            features = tuple((name, ", ".join(values)) for name, values in sorted(item.features.items()))
+            fillers.append(Filler(grammar, str(path), item.id, item.form, item.lemma, item.pos, features))
+    return Provenance(
+        pair=pair,
+        template_uid=str(provenance.get("template", paradigm.uid)),
+        template_number=paradigm.template_version.number,
+        template_hash=str(provenance.get("template_version", paradigm.template_hash)),
+        template_label=str(provenance.get("template_label", "")),
+        vocabulary=str(provenance.get("vocabulary", snapshot.name if snapshot else "")),
+        vocabulary_hash=str(provenance.get("vocabulary_version", snapshot.content_hash if snapshot else "")),
+        seed=provenance.get("seed", paradigm.dataset.seed),
+        generator=str(provenance.get("generator", paradigm.generator_version)),
+        structure=list(_sequence(provenance.get("structure"))),
+        item_id=str(record.get("item_id", "")),
+        fillers=fillers,
+        problem=problem,
+    )
+
+
+def _mapping(value: object) -> dict[str, object]:
+    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def _sequence(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []

@@ -1,0 +1,164 @@
+"""Creating, cancelling and deleting datasets.
+
+Creating one records, for each chosen paradigm, exactly what it will be generated from (the
+template's newest version, the phrase texts it uses, a snapshot of its vocabulary), then queues
+one generation task per paradigm once the transaction has committed.
+"""
+
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from generator import GENERATOR_VERSION
+from mpp_studio.accounts.models import Project
+from mpp_studio.datasets.engine import phrase_texts_used
+from mpp_studio.datasets.models import Dataset, DatasetParadigm
+from mpp_studio.jobs.models import Job
+from mpp_studio.jobs.services import job_cancel, job_create
+from mpp_studio.lexicon.services import vocabulary_snapshot_ensure
+from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.project_engine import project_phrase_texts, template_version_check
+
+JOB_KIND = "dataset_generate"
+MAX_PAIRS_PER_PARADIGM = 100_000
+MAX_SEED = 2**63 - 1  # Dataset.seed is a signed 64-bit integer
+UNIQUE_CHOICES = ("", *Dataset.Unique.values)
+
+
+def _problem_words(problems: Sequence[dict[str, object]]) -> str:
+    first = problems[0]
+    where = f"line {first['line']}: " if first.get("line") else ""
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"{where}{first.get('message', '')}{more}"
+
+
+@transaction.atomic(durable=True)
+def dataset_create(
+    *,
+    project: Project,
+    name: str,
+    templates: Sequence[Template],
+    pairs_per_paradigm: int,
+    seed: int = 0,
+    unique: str = "",
+    description: str = "",
+    created_by: AbstractBaseUser | AnonymousUser | None = None,
+) -> Dataset:
+    """Create a dataset of the templates' newest versions and queue its generation.
+
+    Each paradigm records the newest template version, the project phrase texts it uses and a
+    snapshot of its vocabulary as they are now; generation reads only those. The job's total is
+    `pairs_per_paradigm` times the number of paradigms. Nothing is stored if anything is wrong.
+
+    Raises:
+        ValidationError: keyed by field (`name`, `templates`, `pairs_per_paradigm`, `seed`,
+            `unique`); a template that cannot generate is named with its first problem.
+    """
+    errors: dict[str, list[str]] = {}
+    name = name.strip()
+    if not name:
+        errors.setdefault("name", []).append("Give the dataset a name.")
+    if not 1 <= pairs_per_paradigm <= MAX_PAIRS_PER_PARADIGM:
+        errors.setdefault("pairs_per_paradigm", []).append(
+            f"Pairs per paradigm must be from 1 to {MAX_PAIRS_PER_PARADIGM:,}; "
+            f"{pairs_per_paradigm:,} was given."
+        )
+    if not 0 <= seed <= MAX_SEED:
+        errors.setdefault("seed", []).append(f"The seed must be a whole number from 0 to {MAX_SEED}.")
+    if unique not in UNIQUE_CHOICES:
+        errors.setdefault("unique", []).append(
+            f"Uniqueness must be blank (each template's own) or one of {', '.join(Dataset.Unique.values)}; "
+            f"'{unique}' was given."
+        )
+    chosen = list(dict.fromkeys(templates))
+    if not chosen:
+        errors.setdefault("templates", []).append("Choose at least one paradigm.")
+    foreign = [t.uid for t in chosen if t.project_id != project.pk]
+    if foreign:
+        errors.setdefault("templates", []).append(f"Not templates of this project: {', '.join(foreign)}.")
+    if errors:
+        raise ValidationError(errors)
+
+    phrase_texts = project_phrase_texts(project)
+    recorded = []
+    for template in sorted(chosen, key=lambda t: t.uid):
+        version = template.latest_version()
+        if version is None:
+            errors.setdefault("templates", []).append(f"{template.uid}: the template has no saved version.")
+            continue
+        check = template_version_check(version)
+        if not check.valid or check.parsed is None or check.vocabulary is None:
+            problems = [p.to_dict() for p in check.problems] or [{"message": "it cannot generate pairs"}]
+            errors.setdefault("templates", []).append(
+                f"{template.uid} (version {version.number}) cannot generate pairs: "
+                f"{_problem_words(problems)}."
+            )
+            continue
+        recorded.append((template, version, check))
+    if errors:
+        raise ValidationError(errors)
+
+    job = job_create(
+        project=project,
+        kind=JOB_KIND,
+        created_by=created_by,
+        total=pairs_per_paradigm * len(recorded),
+        message=f"Waiting to generate {len(recorded)} paradigm{'s' if len(recorded) != 1 else ''}.",
+    )
+    dataset = Dataset(
+        project=project,
+        name=name,
+        description=description.strip(),
+        seed=seed,
+        pairs_per_paradigm=pairs_per_paradigm,
+        unique=unique,
+        job=job,
+        created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+    )
+    dataset.full_clean()
+    dataset.save()
+    paradigms = []
+    for _template, version, check in recorded:
+        assert check.parsed is not None and check.vocabulary is not None  # checked above
+        paradigm = DatasetParadigm(
+            dataset=dataset,
+            template_version=version,
+            vocabulary_snapshot=vocabulary_snapshot_ensure(vocabulary=check.vocabulary),
+            phrase_texts=phrase_texts_used(check.parsed, phrase_texts),
+            uid=check.parsed.uid,
+            phenomenon=check.parsed.phenomenon,
+            language=check.parsed.language,
+            requested=pairs_per_paradigm,
+            template_hash=check.parsed.content_hash,
+            generator_version=GENERATOR_VERSION,
+        )
+        paradigm.full_clean()
+        paradigm.save()
+        paradigms.append(paradigm)
+
+    from mpp_studio.datasets.tasks import generate_paradigm as generate_paradigm_task
+
+    for paradigm in paradigms:
+        generate_paradigm_task.delay_on_commit(paradigm.pk)
+    return dataset
+
+
+def dataset_cancel(*, dataset: Dataset, user: AbstractBaseUser | AnonymousUser | None = None) -> bool:
+    """Cancel the dataset's generation; the pairs stored so far stay. Return whether it was running."""
+    if dataset.job_id is None:
+        return False
+    return job_cancel(job_id=dataset.job_id, user=user)
+
+
+@transaction.atomic(durable=True)
+def dataset_delete(*, dataset: Dataset) -> None:
+    """Delete a dataset, its paradigms, pairs and job; a running generation stops at its next chunk.
+
+    The template versions and vocabulary snapshots it used stay (other datasets may use them).
+    """
+    job_id = dataset.job_id
+    dataset.delete()
+    if job_id is not None:
+        Job.objects.filter(pk=job_id).delete()

@@ -1,0 +1,215 @@
+"""Generating one paradigm of a dataset, chunk by chunk, safely more than once.
+
+Generation is deterministic for (template version, vocabulary snapshot, seed), so a run always
+walks the same sequence of pairs from the start: it skips the indexes already stored, writes the
+rest in chunks (each chunk one transaction, upserted on (paradigm, index)), and after
+`pairs_per_run` new pairs returns so that the task can queue the next run. A run that is
+delivered twice, or restarted after its worker died, therefore writes the same rows and no
+duplicates.
+
+No-data-loss invariant: every pair stored stays stored. A paradigm that falls short
+(E_SHORTFALL) keeps the pairs made before the engine gave up and is marked failed with the
+engine's reason; the other paradigms of the dataset are not touched.
+"""
+
+import logging
+from collections.abc import Iterable
+from typing import Literal
+
+from django.db import DatabaseError, transaction
+
+from generator import GENERATOR_VERSION
+from generator.errors import GenerationError, Problem, TemplateError
+from generator.generate import Generator
+from mpp_studio.datasets.engine import paradigm_generator, template_file_name
+from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
+from mpp_studio.jobs.selectors import job_is_open
+from mpp_studio.jobs.services import job_fail, job_finish, job_progress, job_start
+from mpp_studio.paradigms.engine import E_ENGINE, engine_failure_message
+from vocab.errors import VocabularyError
+
+logger = logging.getLogger(__name__)
+
+# How a run ended: every pair stored, the run's budget spent (queue another), or the job closed.
+Outcome = Literal["complete", "more", "stopped"]
+
+# 2,000 records of ~900 bytes: about 2 MB per INSERT, one short transaction each, so progress
+# moves every second or so and a killed worker loses at most one chunk.
+CHUNK_SIZE = 2_000
+# New pairs one task run stores before handing over to a fresh run (well under the broker's
+# redelivery timeout: Redis redelivers a message not acknowledged within an hour).
+PAIRS_PER_RUN = 50_000
+
+
+def dataset_paradigm_generate(
+    *, paradigm_id: int, chunk_size: int = CHUNK_SIZE, pairs_per_run: int = PAIRS_PER_RUN
+) -> bool:
+    """Store the next pairs of a dataset paradigm; return True if another run must continue it.
+
+    Returns False when there is nothing (more) to do: the paradigm is finished now or was
+    before, its dataset was deleted, or its job was cancelled. Engine problems never raise:
+    they mark the paradigm failed with the reason, and the job ends once every paradigm has.
+
+    Raises:
+        DatabaseError: on a database failure (the task retries; stored chunks stay).
+    """
+    paradigm = (
+        DatasetParadigm.objects.select_related("dataset", "template_version", "vocabulary_snapshot")
+        .filter(pk=paradigm_id)
+        .first()
+    )
+    if paradigm is None:  # the dataset was deleted meanwhile
+        return False
+    dataset = paradigm.dataset
+    job_id = dataset.job_id
+    if paradigm.status != DatasetParadigm.Status.PENDING:
+        dataset_finish_if_complete(dataset_id=dataset.pk)
+        return False
+    if job_id is None or not job_start(job_id=job_id):  # cancelled, or already ended
+        return False
+
+    try:
+        generator = paradigm_generator(paradigm)
+        outcome = _store_pairs(paradigm, generator, chunk_size=chunk_size, pairs_per_run=pairs_per_run)
+    except DatabaseError:
+        raise
+    except GenerationError as exc:
+        _paradigm_fail(paradigm, [exc.problem])
+    except TemplateError as exc:
+        _paradigm_fail(paradigm, list(exc.problems))
+    except VocabularyError as exc:  # defensive: paradigm_generator converts these
+        _paradigm_fail(
+            paradigm, [Problem("E_VOCABULARY", str(e), template_file_name(paradigm.uid)) for e in exc.errors]
+        )
+    except Exception as exc:  # the engine's own bug: record it rather than retry forever
+        logger.exception("generation of dataset paradigm %s failed", paradigm.pk)
+        _paradigm_fail(
+            paradigm, [Problem(E_ENGINE, engine_failure_message(exc), template_file_name(paradigm.uid))]
+        )
+    else:
+        if outcome == "more":
+            return True
+        if outcome == "stopped":
+            return False
+        produced = Pair.objects.filter(paradigm=paradigm).count()
+        DatasetParadigm.objects.filter(pk=paradigm.pk, status=DatasetParadigm.Status.PENDING).update(
+            status=DatasetParadigm.Status.DONE, produced=produced, generator_version=GENERATOR_VERSION
+        )
+    dataset_finish_if_complete(dataset_id=dataset.pk)
+    return False
+
+
+def _store_pairs(
+    paradigm: DatasetParadigm, generator: Generator, *, chunk_size: int, pairs_per_run: int
+) -> Outcome:
+    """Store the pairs not yet stored, chunk by chunk, and say how the run ended."""
+    dataset = paradigm.dataset
+    seed = dataset.seed
+    stored = set(Pair.objects.filter(paradigm=paradigm).values_list("index", flat=True))
+    if len(stored) >= paradigm.requested:
+        return "complete"
+    new = 0
+    chunk: list[Pair] = []
+    try:
+        for pair in generator.pairs(paradigm.requested, seed, unique=dataset.unique or None):
+            if pair.index in stored:
+                continue
+            chunk.append(
+                Pair(
+                    paradigm=paradigm,
+                    index=pair.index,
+                    sentence_good=pair.good,
+                    sentence_bad=pair.bad,
+                    record=generator.record(pair, seed),
+                )
+            )
+            new += 1
+            if len(chunk) >= chunk_size:
+                open_job = _flush(paradigm, chunk)
+                chunk = []
+                if not open_job:
+                    return "stopped"  # cancelled: what is stored stays
+                if new >= pairs_per_run:
+                    return "more"
+    except DatabaseError:
+        raise
+    except Exception:
+        # The pairs made before the engine stopped (a shortfall) are kept, never thrown away.
+        if chunk:
+            _flush(paradigm, chunk)
+        raise
+    if chunk and not _flush(paradigm, chunk):
+        return "stopped"
+    return "complete"
+
+
+def _flush(paradigm: DatasetParadigm, chunk: Iterable[Pair]) -> bool:
+    """Upsert a chunk and report progress; return whether the job is still open."""
+    with transaction.atomic():
+        # A rerun regenerates exactly the same pair for an index, so an existing row is kept.
+        Pair.objects.bulk_create(chunk, ignore_conflicts=True)
+        produced = Pair.objects.filter(paradigm=paradigm).count()
+        DatasetParadigm.objects.filter(pk=paradigm.pk).update(produced=produced)
+    job_id = paradigm.dataset.job_id
+    if job_id is None:
+        return False
+    done = Pair.objects.filter(paradigm__dataset_id=paradigm.dataset_id).count()
+    return job_progress(
+        job_id=job_id,
+        done=done,
+        message=f"Generating {paradigm.uid}: {produced:,} of {paradigm.requested:,} pairs stored.",
+    )
+
+
+def _paradigm_fail(paradigm: DatasetParadigm, problems: list[Problem]) -> None:
+    produced = Pair.objects.filter(paradigm=paradigm).count()
+    DatasetParadigm.objects.filter(pk=paradigm.pk).update(
+        status=DatasetParadigm.Status.FAILED, produced=produced, problems=[p.to_dict() for p in problems]
+    )
+
+
+def dataset_paradigm_fail(*, paradigm_id: int, message: str) -> None:
+    """Mark a paradigm failed for a reason outside the engine (its worker task gave up)."""
+    paradigm = DatasetParadigm.objects.filter(pk=paradigm_id).first()
+    if paradigm is None or paradigm.status != DatasetParadigm.Status.PENDING:
+        return
+    _paradigm_fail(paradigm, [Problem("E_WORKER", message, template_file_name(paradigm.uid))])
+    dataset_finish_if_complete(dataset_id=paradigm.dataset_id)
+
+
+def dataset_finish_if_complete(*, dataset_id: int) -> None:
+    """End the dataset's job once no paradigm is pending: done, or failed naming the failures.
+
+    Safe to call from every paradigm's task, in any order and more than once: each task
+    commits its own paradigm's status before calling, so the last one to finish sees them all.
+    """
+    dataset = Dataset.objects.filter(pk=dataset_id).first()
+    if dataset is None or dataset.job_id is None or not job_is_open(job_id=dataset.job_id):
+        return
+    paradigms = list(dataset.paradigms.order_by("uid"))
+    if any(p.status == DatasetParadigm.Status.PENDING for p in paradigms):
+        return
+    total = sum(p.produced for p in paradigms)
+    count = f"{len(paradigms)} paradigm{'s' if len(paradigms) != 1 else ''}"
+    job_progress(job_id=dataset.job_id, done=total)
+    failed = [p for p in paradigms if p.status == DatasetParadigm.Status.FAILED]
+    if not failed:
+        job_finish(
+            job_id=dataset.job_id,
+            message=f"Generated {total:,} pairs in {count}.",
+        )
+        return
+    reasons = "\n".join(f"{p.uid}: {_first_message(p.problems)}" for p in failed)
+    job_fail(
+        job_id=dataset.job_id,
+        message=(f"{len(failed)} of {count} failed:\n{reasons}\nThe {total:,} pairs stored are kept."),
+    )
+
+
+def _first_message(problems: list[dict[str, object]]) -> str:
+    if not problems:
+        return "it failed without a reason (please report this)"
+    message = str(problems[0].get("message", "")).strip()
+    more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+    line = f"line {problems[0]['line']}: " if problems[0].get("line") else ""
+    return f"{line}{message}{more}"

@@ -1,0 +1,66 @@
+"""Celery tasks of the datasets app: thin wrappers that call a service by id.
+
+A task only handles messaging (retries, queueing the next run, the final failure); the work is
+`services.dataset_paradigm_generate`, which is safe to run twice (tasks are acknowledged late).
+"""
+
+from typing import Any
+
+from billiard.einfo import ExceptionInfo
+from celery import shared_task
+from celery.contrib.django.task import DjangoTask
+from django.db import InterfaceError, OperationalError
+
+
+class GenerateParadigmTask(DjangoTask):
+    """Marks the paradigm failed, in words, when the task gives up (retries spent, worker error)."""
+
+    def on_failure(
+        self,
+        exc: Exception,
+        task_id: str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        einfo: ExceptionInfo,
+    ) -> None:
+        from mpp_studio.datasets.services import dataset_paradigm_fail
+
+        paradigm_id = kwargs.get("paradigm_id", args[0] if args else None)
+        if paradigm_id is not None:
+            dataset_paradigm_fail(
+                paradigm_id=int(paradigm_id),
+                message=f"the worker could not finish this paradigm ({type(exc).__name__}: {exc})",
+            )
+
+
+@shared_task(
+    name="datasets.generate_paradigm",  # stable: queued messages name it; never rename without an alias
+    bind=True,
+    base=GenerateParadigmTask,
+    acks_late=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_jitter=True,
+    max_retries=5,
+    time_limit=60 * 60,  # a run stores PAIRS_PER_RUN pairs in minutes; an hour means it is stuck
+)
+def generate_paradigm(
+    self: GenerateParadigmTask, paradigm_id: int, chunk_size: int = 0, pairs_per_run: int = 0
+) -> None:
+    """Store the next pairs of a dataset paradigm; queue the next run if its budget ran out."""
+    from mpp_studio.datasets.services import CHUNK_SIZE, PAIRS_PER_RUN, dataset_paradigm_generate
+
+    more = dataset_paradigm_generate(
+        paradigm_id=paradigm_id,
+        chunk_size=chunk_size or CHUNK_SIZE,
+        pairs_per_run=pairs_per_run or PAIRS_PER_RUN,
+    )
+    if more:
+        # The next run goes to the queue this one came from (a worker may serve a private queue).
+        queue = (self.request.delivery_info or {}).get("routing_key")
+        self.apply_async_on_commit(
+            args=(paradigm_id,),
+            kwargs={"chunk_size": chunk_size, "pairs_per_run": pairs_per_run},
+            **({"queue": queue} if queue else {}),
+        )

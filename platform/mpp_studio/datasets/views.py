@@ -1,0 +1,206 @@
+"""Dataset pages: list, new, detail with live progress, pairs browser with provenance, exports, delete."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from mpp_studio.accounts.roles import Role, role_allows
+from mpp_studio.accounts.selectors import project_get_for_user
+from mpp_studio.accounts.views import project_context
+from mpp_studio.datasets.display import pair_view
+from mpp_studio.datasets.downloads import EXPORT_LABELS, export_response, exportable
+from mpp_studio.datasets.forms import DatasetCreateForm
+from mpp_studio.datasets.models import Dataset
+from mpp_studio.datasets.selectors import (
+    dataset_get,
+    dataset_list,
+    dataset_pair_count,
+    dataset_paradigms,
+    pair_get,
+    pair_list,
+    pair_provenance,
+    template_choices,
+)
+from mpp_studio.datasets.services import dataset_cancel, dataset_create, dataset_delete
+from mpp_studio.paradigms.models import Template
+
+PAIRS_PER_PAGE = 50
+
+
+def _context(request: HttpRequest, project: object, **extra: object) -> dict[str, object]:
+    context = project_context(request, project, active_tab="datasets", **extra)  # type: ignore[arg-type]
+    context["can_edit"] = role_allows(context["role"], Role.EDITOR)  # type: ignore[arg-type]
+    return context
+
+
+@login_required
+@require_GET
+def dataset_list_view(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
+    return render(
+        request, "datasets/list.html", _context(request, project, datasets=dataset_list(project=project))
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dataset_new(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    groups = template_choices(project=project)
+    ids = [c.template.pk for g in groups for c in g.choices if c.available]
+    form = DatasetCreateForm(request.POST or None, template_ids=ids)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            dataset = dataset_create(
+                project=project,
+                name=data["name"],
+                description=data["description"],
+                templates=list(Template.objects.filter(project=project, pk__in=data["templates"])),
+                pairs_per_paradigm=data["pairs_per_paradigm"],
+                seed=data["seed"],
+                unique=data["unique"],
+                created_by=request.user,
+            )
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                for error in errors:
+                    form.add_error(field if field in form.fields else None, error)
+        else:
+            count = dataset.paradigms.count()
+            messages.success(
+                request,
+                f"Dataset “{dataset.name}” is being generated: {count} paradigm{'s' if count != 1 else ''}, "
+                f"{dataset.pairs_per_paradigm:,} pairs each.",
+            )
+            return redirect("datasets:dataset_detail", project_id=project.pk, dataset_id=dataset.pk)
+    chosen = {str(v) for v in (form["templates"].value() or [])}
+    return render(
+        request,
+        "datasets/new.html",
+        _context(request, project, form=form, groups=groups, chosen=chosen, available=len(ids)),
+    )
+
+
+def _detail_context(request: HttpRequest, project: object, dataset: Dataset) -> dict[str, object]:
+    paradigms = list(dataset_paradigms(dataset=dataset))
+    return _context(
+        request,
+        project,
+        dataset=dataset,
+        job=dataset.job,
+        paradigms=paradigms,
+        pair_total=sum(p.produced for p in paradigms),
+        exportable=exportable(dataset),
+        export_labels=EXPORT_LABELS,
+        poll_url=reverse("datasets:job_status", args=(dataset.project_id, dataset.job_id))
+        if dataset.job_id
+        else "",
+    )
+
+
+@login_required
+@require_GET
+def dataset_detail(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponse:
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
+    dataset = dataset_get(project=project, dataset_id=dataset_id)
+    return render(request, "datasets/detail.html", _detail_context(request, project, dataset))
+
+
+@login_required
+@require_GET
+def dataset_status_partial(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponse:
+    """Generation status, paradigm table and exports: the detail page reloads them as the job moves."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
+    dataset = dataset_get(project=project, dataset_id=dataset_id)
+    return render(request, "datasets/_status.html", _detail_context(request, project, dataset))
+
+
+@login_required
+@require_GET
+def dataset_pairs(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponse:
+    """The pairs browser: a page of pairs, optionally of one paradigm (`?uid=`); htmx gets the list."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
+    dataset = dataset_get(project=project, dataset_id=dataset_id)
+    paradigms = list(dataset_paradigms(dataset=dataset))
+    uid = request.GET.get("uid", "")
+    if uid and uid not in {p.uid for p in paradigms}:
+        uid = ""
+    page = Paginator(pair_list(dataset=dataset, uid=uid), PAIRS_PER_PAGE).get_page(request.GET.get("page"))
+    context = _context(
+        request,
+        project,
+        dataset=dataset,
+        paradigms=paradigms,
+        uid=uid,
+        page=page,
+        pairs=[pair_view(pair) for pair in page.object_list],
+        total=dataset_pair_count(dataset=dataset),
+    )
+    template = "datasets/_pair_list.html" if getattr(request, "htmx", False) else "datasets/pairs.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_GET
+def pair_detail(request: HttpRequest, project_id: int, dataset_id: int, pair_id: int) -> HttpResponse:
+    """A pair's provenance: versions, seed, structure and the words that filled each position."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
+    dataset = dataset_get(project=project, dataset_id=dataset_id)
+    pair = pair_get(dataset=dataset, pair_id=pair_id)
+    context = _context(
+        request, project, dataset=dataset, view=pair_view(pair), provenance=pair_provenance(pair=pair)
+    )
+    template = "datasets/_provenance.html" if getattr(request, "htmx", False) else "datasets/pair.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def dataset_cancel_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponse:
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    dataset = dataset_get(project=project, dataset_id=dataset_id)
+    if dataset_cancel(dataset=dataset, user=request.user):
+        messages.success(request, "Generation cancelled; the pairs stored so far are kept.")
+    else:
+        messages.info(request, "The generation had already finished.")
+    return redirect("datasets:dataset_detail", project_id=project.pk, dataset_id=dataset.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dataset_delete_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponse:
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    dataset = dataset_get(project=project, dataset_id=dataset_id)
+    if request.method == "POST":
+        name = dataset.name
+        dataset_delete(dataset=dataset)
+        messages.success(request, f"Dataset “{name}” and its pairs were deleted.")
+        return redirect("datasets:dataset_list", project_id=project.pk)
+    return render(
+        request,
+        "datasets/delete.html",
+        _context(request, project, dataset=dataset, pair_total=dataset_pair_count(dataset=dataset)),
+    )
+
+
+@login_required
+@require_GET
+def dataset_export(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponseBase:
+    """Download the dataset as `?format=jsonl`, `csv` or `hf` (a zipped Hugging Face folder)."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
+    dataset = dataset_get(project=project, dataset_id=dataset_id)
+    fmt = request.GET.get("format", "jsonl")
+    detail = reverse("datasets:dataset_detail", args=(project.pk, dataset.pk))
+    if fmt not in EXPORT_LABELS:
+        messages.error(request, f"Unknown export format “{fmt}”: choose one of {', '.join(EXPORT_LABELS)}.")
+        return redirect(detail)
+    if not exportable(dataset):
+        messages.error(request, "The dataset is still being generated; export it once it has finished.")
+        return redirect(detail)
+    return export_response(dataset, fmt)

@@ -1,0 +1,22 @@
+"""Template filters for showing jobs in words."""
+
+from django import template
+
+from mpp_studio.jobs.models import Job
+
+register = template.Library()
+
+
+@register.filter
+def duration(job: Job) -> str:
+    """Return how long a finished job ran, e.g. "4 s", "2 min 5 s", "1 h 3 min" ("" if unknown)."""
+    if job.started_at is None or job.finished_at is None:
+        return ""
+    seconds = max(0, round((job.finished_at - job.started_at).total_seconds()))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds} s" if seconds else f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"

@@ -1,0 +1,640 @@
+"""The template editor's form: plain HTML fields (`good-0-type`, `good-0-id`, ...) and a document.
+
+The editor is one HTML form that works with and without JavaScript. Its fields are read into an
+`EditorState` (`state_from_post`), turned into a template document (`document_from_state`, with
+an error naming the row and field for anything that cannot be written as YAML), and an existing
+document is shown in the fields with `state_from_document`. A position the fields cannot show
+exactly (say, agreement with two positions at once) becomes a row of type "yaml" holding that
+position as one line of YAML, so nothing a document says is lost by showing it in the table.
+
+Field names (row numbers `i` and pair numbers `j` start at 0):
+
+    uid, version, phenomenon, language, description, source, vocabulary,
+    example_good, example_bad, opt-<option>, extra (other fields, as YAML),
+    <grammar>-<i>-type | -was | -id | -words | -target | -on | -form | -uncapped | -phrase | -yaml,
+    <grammar>-<i>-feat-<j>-name | -value,  <grammar>-<i>-not-<j>-name | -value,
+    <grammar>-<i>-where-<j>-inner | -name | -value,
+    mode (table | yaml), yaml_text, seed, note, action.
+"""
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from mpp_studio.paradigms.document import (
+    OPTION_KEYS,
+    DocumentError,
+    document_from_text,
+    document_to_text,
+    position_from_text,
+    position_to_text,
+)
+
+GRAMMARS = ("good", "bad")
+GRAMMAR_NAMES = {"good": "Good grammar", "bad": "Bad grammar"}
+
+# Rule types: (value, label, help). The bad grammar offers all; the good one the first six.
+RULE_TYPES: tuple[tuple[str, str, str], ...] = (
+    ("lexical", "Lexical", "A word from the vocabulary whose features match, optionally inflected."),
+    ("direct", "Direct", "A fixed word, or one of several (separate them with |)."),
+    (
+        "matched",
+        "Matched",
+        "A vocabulary word that shares the value of the named feature(s) with another position.",
+    ),
+    (
+        "mismatched",
+        "Mismatched",
+        "A vocabulary word that has the feature(s) but shares no value with another position.",
+    ),
+    ("phrase", "Phrase", "One alternative of a named phrase; constraints can narrow its inner positions."),
+    ("same", "Same", "The word made at a good-grammar position, in the same place; it may be re-inflected."),
+    ("copy", "Copy", "The word of a good-grammar position again (it also stays where it was)."),
+    ("move", "Move", "The word of a good-grammar position, moved here (it is gone from its old place)."),
+    ("delete", "Delete", "Says that a good-grammar position is left out of the bad sentence."),
+    ("yaml", "YAML", "This position written as one line of YAML, for what the fields cannot say."),
+)
+# How each rule type reads in YAML (docs/template-format.md), for the editor's guide.
+RULE_EXAMPLES = {
+    "lexical": "{id: noun, lexical: {pos: NN, number: pl}, not: {animate: \"0\"}}",
+    "direct": "{direct: [a, the]}",
+    "matched": "{id: verb, matched: subj, on: number, lexical: {pos: VB}, form: VBZ}",
+    "mismatched": "{id: cl_bad, mismatched: noun, on: classifier, lexical: {pos: M}}",
+    "phrase": "{id: subj, phrase: NP, where: {head: {number: sg}}}",
+    "same": "{same: verb, form: VBP}",
+    "copy": "{copy: aux}",
+    "move": "{move: obj}",
+    "delete": "{delete: obj}",
+    "yaml": "{id: verb, lexical: {pos: VB}, matched: {subj: subj_class, obj: obj_class}}",
+}
+TYPE_LABELS = {value: label for value, label, _ in RULE_TYPES}
+TYPE_HELP = {value: help_text for value, _, help_text in RULE_TYPES}
+GOOD_TYPES = ("lexical", "direct", "matched", "mismatched", "phrase", "yaml")
+BAD_TYPES = ("lexical", "direct", "matched", "mismatched", "phrase", "same", "copy", "move", "delete", "yaml")
+LEXICAL_TYPES = ("lexical", "matched", "mismatched")
+REFERENCE_TYPES = ("same", "copy", "move")
+
+META_FIELDS = ("uid", "version", "phenomenon", "language", "description", "source", "vocabulary")
+# Top-level fields the table shows; any other field lives in the "extra" YAML box.
+TABLE_KEYS = frozenset((*META_FIELDS, "example", "options", "good", "bad"))
+
+SEPARATOR = "|"  # between alternatives in one field: "sg | pl", "a | the"
+
+
+@dataclass
+class FeatureRow:
+    """One feature and its value(s) in a field: `number` = "sg | pl"."""
+
+    name: str = ""
+    value: str = ""
+    list_id: str = ""  # the datalist of known values (set for rendering)
+
+
+@dataclass
+class WhereRow:
+    """One constraint on an inner position of a phrase: `head`: `number` = "pl"."""
+
+    inner: str = ""
+    name: str = ""
+    value: str = ""
+    list_id: str = ""
+
+
+@dataclass
+class PositionRow:
+    """One position of a grammar as the table shows it."""
+
+    type: str = "lexical"
+    was: str = ""  # the type the fields were shown for (the type select may have changed since)
+    id: str = ""
+    words: str = ""  # direct
+    target: str = ""  # matched/mismatched/same/copy/move/delete
+    on: str = ""  # matched/mismatched
+    form: str = ""
+    uncapped: bool = False
+    phrase: str = ""
+    yaml: str = ""
+    features: list[FeatureRow] = field(default_factory=list)
+    exclusions: list[FeatureRow] = field(default_factory=list)
+    where: list[WhereRow] = field(default_factory=list)
+    problems: list[Any] = field(default_factory=list)  # shown beside the row (set for rendering)
+
+
+@dataclass
+class EditorState:
+    """Everything the editor form holds."""
+
+    meta: dict[str, str] = field(default_factory=lambda: dict.fromkeys(META_FIELDS, ""))
+    example_good: str = ""
+    example_bad: str = ""
+    options: dict[str, str] = field(default_factory=lambda: dict.fromkeys(OPTION_KEYS, ""))
+    good: list[PositionRow] = field(default_factory=list)
+    bad: list[PositionRow] = field(default_factory=list)
+    extra: str = ""  # other top-level fields (phrases, phrase_files, notes, ...) as YAML
+    mode: str = "table"  # or "yaml": the whole template is edited as text in `yaml_text`
+    yaml_text: str = ""
+    seed: str = "0"
+    note: str = ""
+
+    def rows(self, grammar: str) -> list[PositionRow]:
+        return self.good if grammar == "good" else self.bad
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    """A form field that cannot be turned into YAML; `message` names its place in words."""
+
+    field: str  # the form field's name ("good-2-yaml", "extra", "yaml_text")
+    message: str
+    grammar: str = ""
+    row: int | None = None  # 1-based, the number the table shows
+    line: int | None = None
+
+
+# -- the form's fields ----------------------------------------------------------------------------
+
+
+def _text(data: Mapping[str, Any], name: str) -> str:
+    value = data.get(name, "")
+    # Browsers send line breaks in text areas as CRLF.
+    return str(value).replace("\r\n", "\n").replace("\r", "\n") if value is not None else ""
+
+
+def _indices(data: Mapping[str, Any], pattern: str) -> list[int]:
+    regex = re.compile(pattern)
+    found = {int(m.group(1)) for key in data for m in [regex.fullmatch(str(key))] if m}
+    return sorted(found)
+
+
+def state_from_post(data: Mapping[str, Any]) -> EditorState:
+    """Return the editor state the submitted form fields describe (nothing is checked here)."""
+    state = EditorState(
+        meta={name: _text(data, name) for name in META_FIELDS},
+        example_good=_text(data, "example_good"),
+        example_bad=_text(data, "example_bad"),
+        options={name: _text(data, f"opt-{name}").strip() for name in OPTION_KEYS},
+        extra=_text(data, "extra"),
+        mode="yaml" if _text(data, "mode") == "yaml" else "table",
+        yaml_text=_text(data, "yaml_text"),
+        seed=_text(data, "seed").strip() or "0",
+        note=_text(data, "note"),
+    )
+    for grammar in GRAMMARS:
+        rows = state.rows(grammar)
+        for i in _indices(data, rf"{grammar}-(\d+)-type"):
+            p = f"{grammar}-{i}-"
+            row = PositionRow(
+                type=_text(data, p + "type"),
+                was=_text(data, p + "was"),
+                id=_text(data, p + "id").strip(),
+                words=_text(data, p + "words"),
+                target=_text(data, p + "target").strip(),
+                on=_text(data, p + "on"),
+                form=_text(data, p + "form").strip(),
+                uncapped=bool(_text(data, p + "uncapped")),
+                phrase=_text(data, p + "phrase").strip(),
+                yaml=_text(data, p + "yaml"),
+            )
+            for kind, target in (("feat", row.features), ("not", row.exclusions)):
+                for j in _indices(data, rf"{re.escape(p)}{kind}-(\d+)-name"):
+                    target.append(
+                        FeatureRow(
+                            name=_text(data, f"{p}{kind}-{j}-name").strip(),
+                            value=_text(data, f"{p}{kind}-{j}-value"),
+                        )
+                    )
+            for j in _indices(data, rf"{re.escape(p)}where-(\d+)-inner"):
+                row.where.append(
+                    WhereRow(
+                        inner=_text(data, f"{p}where-{j}-inner").strip(),
+                        name=_text(data, f"{p}where-{j}-name").strip(),
+                        value=_text(data, f"{p}where-{j}-value"),
+                    )
+                )
+            rows.append(row)
+    return state
+
+
+# -- values in fields -----------------------------------------------------------------------------
+
+
+def split_alternatives(text: str) -> str | list[str] | None:
+    """Return "sg | pl" as ["sg", "pl"], "sg" as "sg" and "" as None (YAML null)."""
+    parts = [part.strip() for part in text.split(SEPARATOR)]
+    parts = [part for part in parts if part]
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else parts
+
+
+def join_alternatives(value: Any) -> str:
+    """Return a value or list of values as field text (the inverse of `split_alternatives`)."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return f" {SEPARATOR} ".join(str(v) for v in value)
+    return str(value)
+
+
+# -- state -> document ----------------------------------------------------------------------------
+
+
+def _where_words(grammar: str, number: int) -> str:
+    return f"{GRAMMAR_NAMES[grammar]}, row {number}"
+
+
+def _feature_map(
+    pairs: list[FeatureRow], grammar: str, number: int, name: str, what: str, errors: list[FieldError]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for j, pair in enumerate(pairs):
+        if not pair.name and not pair.value.strip():
+            continue
+        if not pair.name:
+            errors.append(
+                FieldError(
+                    f"{name}-{j}-name",
+                    f"{_where_words(grammar, number)}, {what}: the value '{pair.value.strip()}' has no "
+                    "feature; choose the feature it belongs to",
+                    grammar,
+                    number,
+                )
+            )
+            continue
+        if pair.name in out:
+            errors.append(
+                FieldError(
+                    f"{name}-{j}-name",
+                    f"{_where_words(grammar, number)}, {what}: the feature '{pair.name}' is given twice; "
+                    f"put all its values in one field, separated by {SEPARATOR}",
+                    grammar,
+                    number,
+                )
+            )
+            continue
+        out[pair.name] = split_alternatives(pair.value)
+    return out
+
+
+def position_from_row(row: PositionRow, grammar: str, number: int) -> tuple[Any, list[FieldError]]:
+    """Return the position (plain data) a row describes, and errors naming the row's fields.
+
+    Missing values are written as null, so the engine names what is missing at this position;
+    only what cannot be written as YAML at all is a field error.
+    """
+    errors: list[FieldError] = []
+    p = f"{grammar}-{number - 1}-"
+    allowed = GOOD_TYPES if grammar == "good" else BAD_TYPES
+    kind = row.type
+    if kind not in allowed:
+        label = TYPE_LABELS.get(kind, kind or "(none)")
+        message = f"{_where_words(grammar, number)}: '{label}' is not a rule type of the {grammar} grammar"
+        return None, [FieldError(p + "type", message, grammar, number)]
+    if kind == "yaml":
+        if not row.yaml.strip():
+            message = f"{_where_words(grammar, number)}: write the position as YAML, like {{direct: the}}"
+            return None, [FieldError(p + "yaml", message, grammar, number)]
+        try:
+            return position_from_text(row.yaml), []
+        except DocumentError as exc:
+            message = f"{_where_words(grammar, number)}: the YAML of this position is not valid: {exc.message}"
+            return None, [FieldError(p + "yaml", message, grammar, number)]
+    position: dict[str, Any] = {}
+    if row.id:
+        position["id"] = row.id
+    if kind == "direct":
+        position["direct"] = split_alternatives(row.words)
+    elif kind == "phrase":
+        position["phrase"] = row.phrase or None
+        where: dict[str, Any] = {}
+        for j, constraint in enumerate(row.where):
+            if not (constraint.inner or constraint.name or constraint.value.strip()):
+                continue
+            if not constraint.inner:
+                errors.append(
+                    FieldError(
+                        f"{p}where-{j}-inner",
+                        f"{_where_words(grammar, number)}, constraints: choose the inner position of "
+                        f"the phrase that '{constraint.name or constraint.value.strip()}' is about",
+                        grammar,
+                        number,
+                    )
+                )
+                continue
+            pair = FeatureRow(constraint.name, constraint.value)
+            features = _feature_map([pair], grammar, number, f"{p}where-{j}", "constraints", errors)
+            where.setdefault(constraint.inner, {}).update(features)
+        if where:
+            position["where"] = where
+    elif kind in REFERENCE_TYPES or kind == "delete":
+        position[kind] = row.target or None
+        if kind != "delete" and row.form:
+            position["form"] = row.form
+    else:  # lexical, matched, mismatched
+        if kind != "lexical":
+            position[kind] = row.target or None
+            position["on"] = split_alternatives(row.on)
+        features = _feature_map(row.features, grammar, number, p + "feat", "features", errors)
+        if kind == "lexical" or features:
+            position["lexical"] = features
+        if row.form:
+            position["form"] = row.form
+        exclusions = _feature_map(row.exclusions, grammar, number, p + "not", "exclusions", errors)
+        if exclusions:
+            position["not"] = exclusions
+        if row.uncapped:
+            position["uncapped"] = "true"
+    return position, errors
+
+
+def document_from_state(state: EditorState) -> tuple[dict[str, Any], list[FieldError]]:
+    """Return the template document the table describes, and the fields that could not be read."""
+    errors: list[FieldError] = []
+    document: dict[str, Any] = {}
+    for name in META_FIELDS:
+        if state.meta.get(name, ""):
+            document[name] = state.meta[name]
+    example = {k: v for k, v in (("good", state.example_good), ("bad", state.example_bad)) if v}
+    if example:
+        document["example"] = example
+    options = {k: v for k, v in state.options.items() if v}
+    if options:
+        document["options"] = options
+    if state.extra.strip():
+        try:
+            extra = document_from_text(state.extra)
+        except DocumentError as exc:
+            line = f", line {exc.line}" if exc.line is not None else ""
+            errors.append(FieldError("extra", f"Other fields{line}: {exc.message}", line=exc.line))
+            extra = {}
+        for key, value in extra.items():
+            if key in TABLE_KEYS:
+                errors.append(
+                    FieldError(
+                        "extra",
+                        f"Other fields: '{key}' has its own place in the form; remove it from this box",
+                    )
+                )
+            else:
+                document[key] = value
+    for grammar in GRAMMARS:
+        positions = []
+        for i, row in enumerate(state.rows(grammar)):
+            position, row_errors = position_from_row(row, grammar, i + 1)
+            errors += row_errors
+            positions.append(position)
+        document[grammar] = positions
+    return document, errors
+
+
+def source_text_from_state(state: EditorState) -> tuple[str, list[FieldError]]:
+    """Return the template text the form holds: the YAML view's text, or the table's as YAML."""
+    if state.mode == "yaml":
+        return state.yaml_text, []
+    document, errors = document_from_state(state)
+    return document_to_text(document), errors
+
+
+# -- document -> state ----------------------------------------------------------------------------
+
+
+def _pairs(mapping: Any) -> list[FeatureRow]:
+    if not isinstance(mapping, dict):
+        return []
+    return [FeatureRow(name=str(k), value=join_alternatives(v)) for k, v in mapping.items()]
+
+
+def row_from_position(position: Any, grammar: str) -> PositionRow:
+    """Return the row showing a position: its own type if the fields can say it exactly, else YAML."""
+    row = _row_guess(position)
+    if row is not None and row.type in (GOOD_TYPES if grammar == "good" else BAD_TYPES):
+        back, errors = position_from_row(row, grammar, 1)
+        if not errors and _normalized(back) == _normalized(position):
+            row.was = row.type
+            return row
+    return PositionRow(type="yaml", was="yaml", yaml=position_to_text(position))
+
+
+def _row_guess(position: Any) -> PositionRow | None:
+    """Return the row that shows as much of a position as the fields can (None: not a mapping)."""
+    if not isinstance(position, dict):
+        return None
+    rules = [k for k in ("direct", "phrase", "same", "copy", "move", "delete", "matched", "mismatched") if k in position]
+    kind = rules[0] if len(rules) == 1 else "lexical"
+    row = PositionRow(type=kind, id=str(position.get("id") or ""))
+    if kind == "direct":
+        row.words = join_alternatives(position.get("direct"))
+    elif kind == "phrase":
+        row.phrase = str(position.get("phrase") or "")
+        where = position.get("where")
+        if isinstance(where, dict):
+            for inner, features in where.items():
+                row.where += [WhereRow(str(inner), pair.name, pair.value) for pair in _pairs(features)]
+    else:
+        target = position.get(kind) if kind != "lexical" else None
+        row.target = target if isinstance(target, str) else ""
+        form = position.get("form")
+        row.form = form if isinstance(form, str) else ""
+        row.on = join_alternatives(position.get("on"))
+        row.features = _pairs(position.get("lexical"))
+        row.exclusions = _pairs(position.get("not"))
+        row.uncapped = str(position.get("uncapped", "")).lower() in ("true", "yes")
+    return row
+
+
+def _normalized(position: Any) -> Any:
+    """Return a position with `uncapped` in one spelling, so yes/true compare equal."""
+    if not isinstance(position, dict) or "uncapped" not in position:
+        return position
+    out = dict(position)
+    value = str(out.pop("uncapped")).lower()
+    if value in ("true", "yes"):
+        out["uncapped"] = "true"
+    elif value not in ("false", "no"):
+        out["uncapped"] = value  # not a yes/no: kept, so only the YAML row can show it
+    return out
+
+
+def state_from_document(document: dict[str, Any], *, mode: str = "table", yaml_text: str = "") -> EditorState:
+    """Return the editor state showing a document; fields the table has no place for go to `extra`."""
+    state = EditorState(mode=mode, yaml_text=yaml_text)
+    extra: dict[str, Any] = {}
+    for key, value in document.items():
+        if key in META_FIELDS and (isinstance(value, str) or value is None):
+            state.meta[key] = value or ""
+        elif key == "example" and _text_mapping(value, ("good", "bad")):
+            state.example_good = value.get("good") or ""
+            state.example_bad = value.get("bad") or ""
+        elif key == "options" and _text_mapping(value, OPTION_KEYS):
+            state.options.update({k: v or "" for k, v in value.items()})
+        elif key in ("good", "bad") and isinstance(value, list):
+            state.rows(key).extend(row_from_position(position, key) for position in value)
+        else:
+            extra[key] = value
+    state.extra = document_to_text(extra) if extra else ""
+    return state
+
+
+def _text_mapping(value: Any, keys: tuple[str, ...]) -> bool:
+    return (
+        isinstance(value, dict)
+        and all(k in keys for k in value)
+        and all(v is None or isinstance(v, str) for v in value.values())
+    )
+
+
+# -- editing actions ------------------------------------------------------------------------------
+
+
+def new_row(grammar: str) -> PositionRow:
+    """Return an empty row: a Lexical position in the good grammar, a Same one in the bad."""
+    if grammar == "good":
+        return PositionRow(type="lexical", was="lexical", features=[FeatureRow()])
+    return PositionRow(type="same", was="same")
+
+
+def new_state(*, vocabulary: str = "", language: str = "") -> EditorState:
+    """Return the state of a new template: empty fields, one row in each grammar."""
+    state = EditorState()
+    state.meta["vocabulary"] = vocabulary
+    state.meta["language"] = language
+    state.good.append(new_row("good"))
+    state.bad.append(new_row("bad"))
+    return state
+
+
+def state_settle(state: EditorState) -> EditorState:
+    """Carry each row's fields over to the type now chosen in its select, ready to show.
+
+    A row turned into YAML gets its position as YAML; a YAML row turned into another type gets
+    its fields filled from the YAML. A Lexical-like row keeps one empty feature pair to fill in.
+    """
+    for grammar in GRAMMARS:
+        rows = state.rows(grammar)
+        for i, row in enumerate(rows):
+            if row.type == "yaml" and row.was not in ("", "yaml") and not row.yaml.strip():
+                position, _ = position_from_row(replace(row, type=row.was), grammar, i + 1)
+                row.yaml = position_to_text(position)
+            elif row.was == "yaml" and row.type != "yaml" and row.yaml.strip():
+                try:
+                    guess = _row_guess(position_from_text(row.yaml))
+                except DocumentError:
+                    guess = None
+                if guess is not None:
+                    guess.type = row.type
+                    rows[i] = row = guess
+            if row.type in LEXICAL_TYPES and not row.features:
+                row.features.append(FeatureRow())
+            row.was = row.type
+    return state
+
+
+def _renumber(state: EditorState, grammar: str, order: list[int | None]) -> None:
+    """Follow a reordering of a grammar in the references that name its positions by number.
+
+    `order[new_index]` is the old index of the row now there (None: a new row). References by
+    id need nothing; "3" must follow position 3 to its new place.
+    """
+    moved = {str(old + 1): str(new + 1) for new, old in enumerate(order) if old is not None}
+    prefix = "bad." if grammar == "bad" else ""
+    for rows in (state.good, state.bad):
+        for row in rows:
+            if row.type not in (*REFERENCE_TYPES, "delete", "matched", "mismatched"):
+                continue
+            target = row.target
+            if grammar == "good" and not target.startswith("bad.") and target in moved:
+                row.target = moved[target]
+            elif prefix and target.startswith(prefix) and target[len(prefix) :] in moved:
+                row.target = prefix + moved[target[len(prefix) :]]
+
+
+def state_apply(state: EditorState, action: str) -> EditorState:
+    """Apply an editing button's action to the state; an unknown action changes nothing.
+
+    Actions: `add <grammar>`, `up|down|remove <grammar> <row>`, `add-feat|add-not|add-where
+    <grammar> <row>`, `remove-feat|remove-not|remove-where <grammar> <row> <pair>`,
+    `bad-from-good` (rows 0-based).
+    """
+    parts = action.split()
+    if parts == ["bad-from-good"]:
+        state.bad = [
+            PositionRow(type="same", was="same", target=row.id or str(i + 1)) for i, row in enumerate(state.good)
+        ]
+        return state
+    if len(parts) < 2 or parts[1] not in GRAMMARS:
+        return state
+    verb, grammar = parts[0], parts[1]
+    rows = state.rows(grammar)
+    numbers = [int(p) for p in parts[2:] if p.isdigit()]
+    if verb == "add" and not numbers:
+        rows.append(new_row(grammar))
+        return state
+    if not numbers or not 0 <= numbers[0] < len(rows):
+        return state
+    i = numbers[0]
+    order: list[int | None] = list(range(len(rows)))
+    if verb == "remove":
+        del rows[i]
+        del order[i]
+    elif verb in ("up", "down"):
+        j = i - 1 if verb == "up" else i + 1
+        if not 0 <= j < len(rows):
+            return state
+        rows[i], rows[j] = rows[j], rows[i]
+        order[i], order[j] = order[j], order[i]
+    elif verb in ("add-feat", "add-not", "add-where"):
+        row = rows[i]
+        if verb == "add-feat":
+            row.features.append(FeatureRow())
+        elif verb == "add-not":
+            row.exclusions.append(FeatureRow())
+        else:
+            row.where.append(WhereRow())
+        return state
+    elif verb in ("remove-feat", "remove-not", "remove-where") and len(numbers) == 2:
+        row = rows[i]
+        pairs: list[Any] = {"remove-feat": row.features, "remove-not": row.exclusions}.get(verb, row.where)
+        if 0 <= numbers[1] < len(pairs):
+            del pairs[numbers[1]]
+        return state
+    else:
+        return state
+    _renumber(state, grammar, order)
+    return state
+
+
+def state_to_yaml(state: EditorState) -> tuple[EditorState, list[FieldError]]:
+    """Switch to the YAML view: the table's template as canonical YAML (stays if fields are bad)."""
+    if state.mode == "yaml":
+        return state, []
+    document, errors = document_from_state(state)
+    if errors:
+        return state, errors
+    return EditorState(mode="yaml", yaml_text=document_to_text(document), seed=state.seed, note=state.note), []
+
+
+def state_to_table(state: EditorState) -> tuple[EditorState, list[FieldError]]:
+    """Switch to the table: read the YAML view's text (stays in YAML with the line of an error)."""
+    if state.mode != "yaml":
+        return state, []
+    try:
+        document = document_from_text(state.yaml_text)
+    except DocumentError as exc:
+        line = f"line {exc.line}: " if exc.line is not None else ""
+        message = f"The YAML cannot be shown in the table until it is fixed ({line}{exc.message})."
+        return state, [FieldError("yaml_text", message, line=exc.line)]
+    table = state_from_document(document)
+    table.seed, table.note = state.seed, state.note
+    return state_settle(table), []
+
+
+def state_after_action(state: EditorState, action: str) -> tuple[EditorState, list[FieldError]]:
+    """Return the state after a button of the editor (`to-yaml`, `to-table` or `state_apply`'s)."""
+    if action == "to-yaml":
+        return state_to_yaml(state)
+    if action == "to-table":
+        return state_to_table(state)
+    if state.mode == "yaml":
+        return state, []
+    return state_settle(state_apply(state, action)), []

@@ -1,0 +1,71 @@
+"""Forms of the library pages: choosing paradigms and a project to import into, and uploading files."""
+
+from django import forms
+
+from mpp_studio.paradigms.services.template_upload import MAX_YAML_BYTES, MAX_ZIP_BYTES
+
+MAX_UPLOAD_FILES = 50
+
+
+class LibraryImportForm(forms.Form):
+    """Library template ids and the project to import them into (the view checks the role)."""
+
+    templates = forms.TypedMultipleChoiceField(
+        coerce=int,
+        error_messages={"required": "Choose at least one paradigm to import."},
+    )
+    project = forms.IntegerField(
+        error_messages={
+            "required": "Choose the project to import into.",
+            "invalid": "Choose the project to import into.",
+        }
+    )
+
+    def __init__(self, *args: object, template_ids: list[int], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["templates"].choices = [(pk, str(pk)) for pk in template_ids]  # type: ignore[attr-defined]
+        self.fields["templates"].error_messages["invalid_choice"] = (
+            "The library has no paradigm with the id %(value)s (it may have been replaced by a newer "
+            "version)."
+        )
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """A file field that takes several files (Django's documented recipe)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".yaml,.yml,.zip,.csv,.tsv"}))
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def clean(self, data: object, initial: object = None) -> list[object]:
+        single = super().clean
+        if isinstance(data, list | tuple):
+            if not data and self.required:
+                raise forms.ValidationError(self.error_messages["required"], code="required")
+            return [single(item, initial) for item in data]
+        return [single(data, initial)]
+
+
+class TemplateUploadForm(forms.Form):
+    files = MultipleFileField(
+        label="Files",
+        help_text=(
+            f"Template files (.yaml, up to {MAX_YAML_BYTES // 1024 // 1024} MiB each), or a .zip "
+            f"(up to {MAX_ZIP_BYTES // 1024 // 1024} MiB) holding templates, vocabularies (.csv or "
+            ".tsv with an optional .schema.yaml) and phrase files. Choose several at once if you like."
+        ),
+        error_messages={"required": "Choose at least one file to upload."},
+    )
+
+    def clean_files(self) -> list[object]:
+        files = self.cleaned_data["files"]
+        if len(files) > MAX_UPLOAD_FILES:
+            raise forms.ValidationError(
+                f"You chose {len(files)} files; upload at most {MAX_UPLOAD_FILES} at once "
+                "(or put them in a .zip)."
+            )
+        return list(files)

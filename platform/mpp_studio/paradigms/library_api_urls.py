@@ -1,0 +1,13 @@
+"""URLs of the library API, mounted at /api/library/: the shipped catalogue and its import into a project."""
+
+from django.urls import path
+
+from mpp_studio.paradigms import api
+
+app_name = "library_api"
+
+urlpatterns = [
+    path("", api.LibraryListApi.as_view(), name="library_list"),
+    path("<int:template_id>/", api.LibraryDetailApi.as_view(), name="library_detail"),
+    path("import/", api.LibraryImportApi.as_view(), name="library_import"),
+]

@@ -1,0 +1,455 @@
+"""Pages of a project's templates: the list, a template and its versions, and the template editor.
+
+The editor is one form (forms_editor.py). Without JavaScript each button posts the whole form to
+the page, which re-renders; with htmx the buttons post to `editor_table` (the form's body comes
+back) and every change posts to `editor_preview` (pairs, capacity and problems come back, each
+problem also swapped in beside its row). Only "Save version" stores anything.
+"""
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.roles import Role, role_allows
+from mpp_studio.accounts.selectors import project_get_for_user
+from mpp_studio.accounts.views import project_context
+from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.paradigms.document import DocumentError, document_from_text, document_to_text
+from mpp_studio.paradigms.engine import template_fields
+from mpp_studio.paradigms.forms import MAX_SEED, PreviewForm
+from mpp_studio.paradigms.forms_editor import (
+    BAD_TYPES,
+    GOOD_TYPES,
+    GRAMMARS,
+    RULE_EXAMPLES,
+    RULE_TYPES,
+    TYPE_HELP,
+    TYPE_LABELS,
+    EditorState,
+    FieldError,
+    PositionRow,
+    document_from_state,
+    new_state,
+    source_text_from_state,
+    state_after_action,
+    state_from_document,
+    state_from_post,
+    state_settle,
+)
+from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.project_engine import project_vocabulary_for
+from mpp_studio.paradigms.selectors_editor import (
+    EditorChoices,
+    editor_choices,
+    project_template_groups,
+    template_get,
+    template_page_get,
+)
+from mpp_studio.paradigms.services.editor import (
+    EditorPreview,
+    ShownProblem,
+    editor_preview,
+    template_version_restore,
+)
+from mpp_studio.paradigms.services.project_templates import template_save
+
+# -- the template list and a template's page --------------------------------------------------------
+
+
+@login_required
+@require_GET
+def template_list(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The project's templates by language and phenomenon, with capacity and problem badges."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
+    context = project_context(request, project, active_tab="templates")
+    context["groups"] = project_template_groups(project=project)
+    context["can_edit"] = role_allows(str(context["role"]), Role.EDITOR)
+    return render(request, "paradigms/editor/template_list.html", context)
+
+
+@login_required
+@require_GET
+def template_detail(request: HttpRequest, project_id: int, template_id: int) -> HttpResponse:
+    """A template: metadata, the latest version's YAML with its problems, a preview, the versions."""
+    return _template_page(request, project_id, template_id, None)
+
+
+@login_required
+@require_GET
+def template_version_detail(request: HttpRequest, project_id: int, template_id: int, number: int) -> HttpResponse:
+    """One saved version of a template, as the template page shows the latest."""
+    return _template_page(request, project_id, template_id, number)
+
+
+def _template_page(request: HttpRequest, project_id: int, template_id: int, number: int | None) -> HttpResponse:
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
+    page = template_page_get(project=project, template_id=template_id, number=number)
+    if page is None:
+        raise Http404("This project has no such template or version.")
+    form = PreviewForm(request.GET if "seed" in request.GET else {"seed": 0})
+    seed = form.cleaned_data["seed"] if form.is_valid() else 0
+    preview = editor_preview(project=project, source_text=page.version.source_text, seed=seed, table=False)
+    problem_lines = {p.line for p in preview.problems if p.line is not None}
+    lines = [
+        (number, text, number in problem_lines)
+        for number, text in enumerate(page.version.source_text.splitlines(), start=1)
+    ]
+    fields = template_fields(page.version.source_text)
+    context = project_context(request, project, active_tab="templates")
+    context.update(
+        page=page,
+        fields=fields,
+        vocabulary=project_vocabulary_for(project, fields.vocabulary),
+        template=page.template,
+        version=page.version,
+        form=form,
+        preview=preview,
+        source_lines=lines,
+        can_edit=role_allows(str(context["role"]), Role.EDITOR),
+    )
+    return render(request, "paradigms/editor/template_detail.html", context)
+
+
+@login_required
+@require_POST
+def template_version_restore_view(
+    request: HttpRequest, project_id: int, template_id: int, number: int
+) -> HttpResponse:
+    """Save an old version's text as a new version (editors); nothing is overwritten."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    page = template_page_get(project=project, template_id=template_id, number=number)
+    if page is None:
+        raise Http404("This project has no such template or version.")
+    try:
+        version = template_version_restore(version=page.version, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, f"Version {number} was not restored: {' '.join(exc.messages)}")
+        return redirect("project_paradigms:template_version", project.pk, page.template.pk, number)
+    messages.success(
+        request,
+        f"Version {number} of {version.template.uid} was saved again as version {version.number}; "
+        "every earlier version is kept.",
+    )
+    return redirect("project_paradigms:template_detail", project.pk, version.template.pk)
+
+
+# -- the editor pages -------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def template_new(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The editor for a new template; saving creates it with version 1."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    if request.method == "POST":
+        return _editor_post(request, project, None)
+    vocabulary = Vocabulary.objects.filter(project=project).order_by("name").first()
+    state = new_state(
+        vocabulary=vocabulary.name if vocabulary else "", language=vocabulary.language if vocabulary else ""
+    )
+    return _editor_page(request, project, None, state, [], None)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def template_edit(request: HttpRequest, project_id: int, template_id: int) -> HttpResponse:
+    """The editor for an existing template, opened on its latest version; saving adds a version.
+
+    `?view=yaml` opens the text as it was written (comments and layout kept) in the YAML view.
+    """
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    template = template_get(project=project, template_id=template_id)
+    if template is None:
+        raise Http404("This project has no such template.")
+    if request.method == "POST":
+        return _editor_post(request, project, template)
+    latest = template.latest_version()
+    text = latest.source_text if latest is not None else ""
+    errors: list[FieldError] = []
+    try:
+        document = document_from_text(text)
+    except DocumentError as exc:
+        document = None
+        where = f"line {exc.line}: " if exc.line is not None else ""
+        errors.append(
+            FieldError("yaml_text", f"This version is shown as text: it cannot be read as a table ({where}{exc.message}).", line=exc.line)
+        )
+    if document is None or request.GET.get("view") == "yaml":
+        state = EditorState(mode="yaml", yaml_text=text)
+    else:
+        state = state_settle(state_from_document(document))
+    preview = _preview(project, state)
+    return _editor_page(request, project, template, state, errors, preview, original_text=text)
+
+
+def _editor_post(request: HttpRequest, project: Project, template: Template | None) -> HttpResponse:
+    """Handle the editor form posted without JavaScript (any button) or its Save button."""
+    state = state_from_post(request.POST)
+    action = str(request.POST.get("action", ""))
+    if action == "save":
+        return _save(request, project, template, state)
+    state, errors = state_after_action(state, action)
+    return _editor_page(request, project, template, state, errors, _preview(project, state))
+
+
+def _save(request: HttpRequest, project: Project, template: Template | None, state: EditorState) -> HttpResponse:
+    source_text, errors = source_text_from_state(state)
+    if errors:
+        messages.error(request, "Nothing was saved: the marked fields cannot be written as YAML yet.")
+        return _editor_page(request, project, template, state, errors, None)
+    try:
+        version = template_save(
+            project=project, source_text=source_text, user=request.user, template=template, note=state.note.strip()
+        )
+    except ValidationError as exc:
+        failures = [
+            FieldError("uid" if name in ("source_text", "uid") else name, message)
+            for name, texts in exc.message_dict.items()
+            for message in texts
+        ]
+        messages.error(request, "Nothing was saved: " + " ".join(f.message for f in failures))
+        return _editor_page(request, project, template, state, failures, _preview(project, state))
+    problems = len(version.problems)
+    note = f" It has {problems} problem{'s' if problems != 1 else ''} to fix." if problems else ""
+    messages.success(request, f"Saved version {version.number} of {version.template.uid}.{note}")
+    return redirect("project_paradigms:template_detail", project.pk, version.template.pk)
+
+
+@login_required
+@require_POST
+def editor_table(request: HttpRequest, project_id: int) -> HttpResponse:
+    """htmx: apply an editor button (add, remove, move a row; table/YAML view) and return the form body."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    state, errors = state_after_action(state_from_post(request.POST), str(request.POST.get("action", "")))
+    context = _editor_context(request, project, None, state, errors, None)
+    context["refresh_preview"] = True
+    return render(request, "paradigms/editor/_body.html", context)
+
+
+@login_required
+@require_POST
+def editor_preview_view(request: HttpRequest, project_id: int) -> HttpResponse:
+    """htmx: pairs, capacity and problems of the form as it is now; each problem also beside its row."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    state = state_from_post(request.POST)
+    context = _editor_context(request, project, None, state, [], _preview(project, state), oob=True)
+    return render(request, "paradigms/editor/_preview_response.html", context)
+
+
+# The fields of the table that show their own problems (and "extra", the other fields' box).
+FIELD_SLOTS = (
+    "uid",
+    "version",
+    "phenomenon",
+    "language",
+    "description",
+    "source",
+    "vocabulary",
+    "example",
+    "options",
+    "extra",
+)
+
+UNIQUE_CHOICES = [
+    ("", "good sentences (default)"),
+    ("good", "good sentences"),
+    ("bad", "bad sentences"),
+    ("pair", "pairs (good and bad together)"),
+]
+DISTINCT_CHOICES = [("", "yes (default)"), ("true", "yes"), ("false", "no")]
+CAPITALIZE_CHOICES = [("", "the language's default (en: yes, zh: no)"), ("true", "yes"), ("false", "no")]
+
+# -- helpers ----------------------------------------------------------------------------------------
+
+
+def _seed(state: EditorState) -> int | None:
+    try:
+        seed = int(state.seed)
+    except ValueError:
+        return None
+    return seed if 0 <= seed <= MAX_SEED else None
+
+
+def _preview(project: Project, state: EditorState) -> EditorPreview:
+    seed = _seed(state)
+    if seed is None:
+        return EditorPreview(0, message=f"The seed must be a whole number from 0 to {MAX_SEED}.")
+    source_text, errors = source_text_from_state(state)
+    if errors:
+        return EditorPreview(seed, message="Pairs appear here once the marked fields are fixed.")
+    if not source_text.strip():
+        return EditorPreview(seed, message="Write the template to see pairs.")
+    return editor_preview(project=project, source_text=source_text, seed=seed, table=state.mode == "table")
+
+
+@dataclass
+class RowView:
+    """A row with what its fields need: names, number, the types and targets it may choose."""
+
+    row: PositionRow
+    grammar: str
+    index: int
+    prefix: str
+    types: list[tuple[str, str]]
+    help: str
+    targets: list[tuple[str, str]]
+    forms: list[tuple[str, str]]
+    inner: list[str]
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def slot(self) -> str:
+        return f"{self.grammar}-{self.index}"
+
+
+def _options(choices: list[tuple[str, str]], current: str, unknown: str) -> list[tuple[str, str]]:
+    """Return `choices` with the current value first if it is not among them."""
+    if current and current not in {value for value, _ in choices}:
+        return [(current, f"{current} ({unknown})"), *choices]
+    return choices
+
+
+def _row_views(state: EditorState, choices: EditorChoices) -> dict[str, list[RowView]]:
+    views: dict[str, list[RowView]] = {}
+    for grammar in GRAMMARS:
+        types = [(t, TYPE_LABELS[t]) for t in (GOOD_TYPES if grammar == "good" else BAD_TYPES)]
+        out = []
+        for index, row in enumerate(state.rows(grammar)):
+            if row.type in ("matched", "mismatched"):
+                targets = choices.good_targets + choices.good_inner_targets
+                if grammar == "bad":
+                    targets = targets + choices.bad_targets
+            else:
+                targets = list(choices.good_targets)
+            forms = _options(choices.forms, row.form, "not an inflection tag")
+            inner = list(choices.inner_of(row.phrase))
+            inner += [w.inner for w in row.where if w.inner and w.inner not in inner]
+            out.append(
+                RowView(
+                    row=row,
+                    grammar=grammar,
+                    index=index,
+                    prefix=f"{grammar}-{index}-",
+                    types=types,
+                    help=TYPE_HELP.get(row.type, ""),
+                    targets=_options(targets, row.target, "not a position of this template"),
+                    forms=forms,
+                    inner=inner,
+                )
+            )
+        views[grammar] = out
+    return views
+
+
+def _form_problems(errors: list[FieldError]) -> list[ShownProblem]:
+    return [
+        ShownProblem(
+            code="",
+            message=error.message,
+            where="",
+            line=error.line,
+            grammar=error.grammar,
+            row=error.row,
+            field="" if error.row is not None else error.field,
+        )
+        for error in errors
+    ]
+
+
+def _editor_context(
+    request: HttpRequest,
+    project: Project,
+    template: Template | None,
+    state: EditorState,
+    errors: list[FieldError],
+    preview: EditorPreview | None,
+    *,
+    oob: bool = False,
+    original_text: str = "",
+) -> dict[str, object]:
+    choices = editor_choices(project=project, state=state)
+    problems = _form_problems(errors) + (preview.problems if preview is not None else [])
+    for grammar in GRAMMARS:
+        for index, row in enumerate(state.rows(grammar)):
+            row.problems = [p for p in problems if p.grammar == grammar and p.row == index + 1]
+    fields: dict[str, list[ShownProblem]] = {}
+    for problem in problems:
+        if problem.row is None:
+            key = problem.field or (problem.grammar if problem.grammar else "")
+            if key:
+                fields.setdefault(key, []).append(problem)
+    row_views = _row_views(state, choices)
+    if state.mode == "yaml":
+        slots = [("field-yaml_text", fields.get("yaml_text", []))]
+    else:
+        slots = [(f"field-{name}", fields.get(name, [])) for name in FIELD_SLOTS]
+        for grammar in GRAMMARS:
+            slots.append((f"grammar-{grammar}", fields.get(grammar, [])))
+            slots += [(view.slot, view.row.problems) for view in row_views[grammar]]
+    rewritten = False
+    if original_text and state.mode == "table":
+        document, _ = document_from_state(state)
+        rewritten = document_to_text(document) != original_text
+    context = project_context(request, project, active_tab="templates")
+    context.update(
+        template=template,
+        state=state,
+        choices=choices,
+        rows=row_views,
+        slots=slots,
+        lang=state.meta.get("language", "") or (template.language if template is not None else ""),
+        preview=preview,
+        problems=problems,
+        field_problems=fields,
+        oob=oob,
+        rewritten=rewritten,
+        table_url=reverse("project_paradigms:template_editor_table", args=[project.pk]),
+        preview_url=reverse("project_paradigms:template_editor_preview", args=[project.pk]),
+        page_url=(
+            reverse("project_paradigms:template_edit", args=[project.pk, template.pk])
+            if template is not None
+            else reverse("project_paradigms:template_new", args=[project.pk])
+        ),
+        next_number=_next_number(template),
+        unique_choices=_options(UNIQUE_CHOICES, state.options.get("unique", ""), "as written"),
+        yes_no_choices={
+            "distinct_words": _options(DISTINCT_CHOICES, state.options.get("distinct_words", ""), "as written"),
+            "capitalize": _options(CAPITALIZE_CHOICES, state.options.get("capitalize", ""), "as written"),
+        },
+        value_lists={f.name: f.list_id for f in choices.features if f.values},
+        rule_guide=[
+            (label, help_text, RULE_EXAMPLES[value], value in BAD_TYPES and value not in GOOD_TYPES)
+            for value, label, help_text in RULE_TYPES
+        ],
+        yaml_rows=min(max(state.yaml_text.count("\n") + 3, 14), 40),
+    )
+    return context
+
+
+def _next_number(template: Template | None) -> int:
+    latest = template.latest_version() if template is not None else None
+    return latest.number + 1 if latest is not None else 1
+
+
+def _editor_page(
+    request: HttpRequest,
+    project: Project,
+    template: Template | None,
+    state: EditorState,
+    errors: list[FieldError],
+    preview: EditorPreview | None,
+    *,
+    original_text: str = "",
+) -> HttpResponse:
+    context = _editor_context(request, project, template, state, errors, preview, original_text=original_text)
+    return render(request, "paradigms/editor/editor.html", context)

@@ -1,0 +1,173 @@
+"""A real browser (Debian's Chromium, driven by Playwright): sign up, create a project, invite a
+colleague, who signs up from the link in another browser and joins.
+
+Screenshots go to `var/screenshots/accounts-*.png` (the MPP_VAR_DIR folder) for a person to look at.
+"""
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from mpp_studio.accounts.models import Membership
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Never `playwright install`: the system Chromium, headless, with nothing that reaches the network.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = [
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's Chromium at /usr/bin/chromium (scripts/setup.sh installs it as root: "
+        "apt-get install chromium fonts-noto-cjk)",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+PASSWORD_A = "lantern-orchid-7-river"
+PASSWORD_B = "copper-meadow-3-finch"
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
+    # Playwright's sync API keeps an event loop running in this thread, and Django refuses ORM
+    # calls where a loop runs. This test's own ORM calls are plain synchronous code.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def new_page(browser: Browser) -> Page:
+    """A page in a fresh context: its own cookies, so a separate person."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    return page
+
+
+@pytest.fixture
+def screenshots() -> Path:
+    folder = Path(settings.VAR_DIR) / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def sign_up(page: Page, username: str, password: str) -> None:
+    page.fill("#id_username", username)
+    page.fill("#id_email", f"{username}@example.org")
+    page.fill("#id_password1", password)
+    page.fill("#id_password2", password)
+    page.click("button:has-text('Create account')")
+
+
+def test_browser_signs_up_creates_project_and_invites_a_colleague(
+    live_server: object, browser: Browser, screenshots: Path
+) -> None:
+    base = str(live_server.url)
+    olga = new_page(browser)
+
+    # Signing up: a weak password is refused on its field, then the account is made.
+    olga.goto(base + "/signup/")
+    expect(olga.locator("h1")).to_have_text("Create an account")
+    sign_up(olga, "olga", "password")
+    expect(olga.locator(".field-error").first).to_contain_text("Password: This password is too common.")
+    olga.screenshot(path=screenshots / "accounts-signup-error.png", full_page=True)
+    sign_up(olga, "olga", PASSWORD_A)
+    expect(olga).to_have_url(base + "/")
+    expect(olga.locator("h2")).to_have_text("No projects yet")
+
+    # A new project; its creator is its owner.
+    olga.click("a.button:has-text('New project')")
+    olga.fill("#id_name", "Classifiers 量词")
+    olga.fill("#id_description", "Chinese classifier agreement, with English controls.")
+    olga.click("button:has-text('Create project')")
+    expect(olga).to_have_url(re.compile(r"/projects/\d+/"))
+    project_id = int(re.search(r"/projects/(\d+)/", olga.url).group(1))
+    olga.goto(f"{base}/projects/{project_id}/members/")
+    expect(olga.locator("h1.project-name")).to_have_text("Classifiers 量词")
+    expect(olga.locator(".project-title .role-badge")).to_have_text("Owner")
+    expect(olga.locator(".project-tab.active")).to_have_text("Members")
+
+    # An invitation link for an editor.
+    olga.select_option("#id_role", "editor")
+    olga.fill("#id_note", "Wen, from the syntax group")
+    olga.click("button:has-text('Create invitation link')")
+    expect(olga.locator("tr.invitation")).to_have_count(1)
+    link = olga.locator("tr.invitation .copy-link input").input_value()
+    assert re.fullmatch(re.escape(base) + r"/invitations/[\w-]+/", link)
+    olga.screenshot(path=screenshots / "accounts-members-invite.png", full_page=True)
+
+    # A colleague opens it in another browser, signs up from it and comes back to accept.
+    wen = new_page(browser)
+    wen.goto(link)
+    expect(wen.locator("h1")).to_have_text("Classifiers 量词")
+    expect(wen.locator(".invitation-card .role-badge")).to_have_text("Editor")
+    wen.screenshot(path=screenshots / "accounts-invitation.png", full_page=True)
+    wen.click("a.button:has-text('Create an account')")
+    sign_up(wen, "wen", PASSWORD_B)
+    expect(wen).to_have_url(link)
+    wen.click("button:has-text('Accept and join as editor')")
+    expect(wen).to_have_url(re.compile(rf"/projects/{project_id}/"))
+    expect(wen.locator(".messages")).to_contain_text("You joined “Classifiers 量词” as editor.")
+    assert Membership.objects.get(project_id=project_id, user__username="wen").role == "editor"
+
+    # Their dashboard lists the project with their role.
+    wen.goto(base + "/")
+    row = wen.locator("tr.project-row")
+    expect(row).to_have_count(1)
+    expect(row.locator("a.project-link")).to_have_text("Classifiers 量词")
+    expect(row.locator(".role-badge")).to_have_text("Editor")
+    wen.screenshot(path=screenshots / "accounts-dashboard.png", full_page=True)
+
+    # The link is used: it is gone from the owner's list, and opening it again says so.
+    olga.goto(f"{base}/projects/{project_id}/members/")
+    expect(olga.locator("tr.member")).to_have_count(2)
+    expect(olga.locator("tr.member[data-username=wen] .role-badge")).to_have_text("Editor")
+    expect(olga.locator("tr.invitation")).to_have_count(0)
+    olga.screenshot(path=screenshots / "accounts-members.png", full_page=True)
+    third = new_page(browser)
+    third.goto(link)
+    expect(third.locator("h1")).to_have_text("This invitation has already been used")
+
+    # The owner's dashboard and the API token page.
+    olga.goto(base + "/")
+    expect(olga.locator("tr.project-row .role-badge")).to_have_text("Owner")
+    olga.screenshot(path=screenshots / "accounts-dashboard-owner.png", full_page=True)
+    olga.goto(base + "/account/token/")
+    olga.click("button:has-text('Create a token')")
+    expect(olga.locator("pre.command").first).to_contain_text("Authorization: Token ")
+    olga.screenshot(path=screenshots / "accounts-token.png", full_page=True)
+
+    # Settings, then deleting the project: the confirmation names what goes and needs the name.
+    olga.goto(f"{base}/projects/{project_id}/settings/")
+    expect(olga.locator(".project-tab.active")).to_have_text("Settings")
+    olga.screenshot(path=screenshots / "accounts-settings.png", full_page=True)
+    olga.click("a.button:has-text('Delete project…')")
+    expect(olga.locator(".delete-list")).to_contain_text("2 members")
+    olga.fill("#id_confirm_name", "Classifiers")
+    olga.click("button:has-text('Delete this project for good')")
+    expect(olga.locator(".field-error")).to_contain_text(
+        "does not match the project’s name “Classifiers 量词”"
+    )
+    olga.screenshot(path=screenshots / "accounts-delete.png", full_page=True)
+    olga.fill("#id_confirm_name", "Classifiers 量词")
+    olga.click("button:has-text('Delete this project for good')")
+    expect(olga).to_have_url(base + "/")
+    expect(olga.locator(".messages")).to_contain_text(
+        "Project “Classifiers 量词” and everything in it were deleted."
+    )
+    expect(olga.locator("tr.project-row")).to_have_count(0)

@@ -1,0 +1,347 @@
+"""Dataset services: what a dataset records, and generation that is deterministic, resumable and
+idempotent, failing one paradigm at a time without losing what was stored."""
+
+from collections.abc import Callable
+from unittest import mock
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from generator.errors import GenerationError, Problem
+from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
+from mpp_studio.datasets.services import (
+    dataset_cancel,
+    dataset_create,
+    dataset_delete,
+    dataset_paradigm_generate,
+)
+from mpp_studio.jobs.models import Job
+from mpp_studio.lexicon.models import VocabularySnapshot
+from mpp_studio.paradigms.models import Phrase
+from mpp_studio.paradigms.services import template_save
+from tests.web.datasets.conftest import (
+    EN_CAPACITY,
+    EN_PHRASE_TEMPLATE,
+    SG_NP_PHRASE,
+    ZH_CAPACITY,
+    run_generation,
+)
+
+pytestmark = pytest.mark.django_db
+
+MakeDataset = Callable[..., Dataset]
+
+
+def rows(dataset: Dataset) -> list[tuple[str, int, str, str, dict[str, object]]]:
+    return list(
+        Pair.objects.filter(paradigm__dataset=dataset)
+        .order_by("paradigm__uid", "index")
+        .values_list("paradigm__uid", "index", "sentence_good", "sentence_bad", "record")
+    )
+
+
+# -- Creating ---------------------------------------------------------------------------------
+
+
+def test_dataset_create_records_versions_snapshots_and_used_phrases(
+    make_dataset: MakeDataset, templates: dict[str, object], editor: object
+) -> None:
+    dataset = make_dataset("en", "zh", n=10, seed=7)
+    assert (dataset.seed, dataset.pairs_per_paradigm, dataset.created_by) == (7, 10, editor)
+    en, zh = dataset.paradigms.order_by("uid")
+    assert en.template_version == templates["en"].latest_version()  # type: ignore[attr-defined]
+    assert zh.template_version == templates["zh"].latest_version()  # type: ignore[attr-defined]
+    assert en.vocabulary_snapshot.name == "en_nouns" and zh.vocabulary_snapshot.name == "zh_nouns"
+    # Only the phrase the template uses is recorded, as it was.
+    assert en.phrase_texts == {"SgNP": SG_NP_PHRASE} and zh.phrase_texts == {}
+    assert (en.uid, en.phenomenon, en.language, en.requested, en.status) == (
+        "en_sv_agreement",
+        "subject_verb_agreement",
+        "en",
+        10,
+        "pending",
+    )
+    assert len(en.template_hash) == 16 and en.generator_version
+    job = dataset.job
+    assert (job.kind, job.status, job.progress_total, job.created_by) == (
+        "dataset_generate",
+        "queued",
+        20,
+        editor,
+    )
+
+
+def test_dataset_create_queues_one_task_per_paradigm_after_commit(
+    make_dataset: MakeDataset, django_capture_on_commit_callbacks: Callable[..., object]
+) -> None:
+    with mock.patch("mpp_studio.datasets.tasks.generate_paradigm.delay") as delay:
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:  # type: ignore[operator]
+            dataset = make_dataset("en", "zh")
+        delay.assert_not_called()  # nothing is sent before the rows are committed
+        for callback in callbacks:  # type: ignore[attr-defined]
+            callback()
+    assert sorted(call.args for call in delay.call_args_list) == sorted(
+        (p.pk,) for p in dataset.paradigms.all()
+    )
+
+
+def test_snapshots_are_shared_and_reused(make_dataset: MakeDataset) -> None:
+    first = make_dataset("en", n=5)
+    second = make_dataset("en", n=5, name="Again")
+    assert first.paradigms.get().vocabulary_snapshot == second.paradigms.get().vocabulary_snapshot
+    assert VocabularySnapshot.objects.filter(name="en_nouns").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "words"),
+    [
+        ({"name": "  "}, "name", "Give the dataset a name."),
+        ({"pairs_per_paradigm": 0}, "pairs_per_paradigm", "from 1 to 100,000; 0 was given"),
+        ({"pairs_per_paradigm": 100_001}, "pairs_per_paradigm", "100,001 was given"),
+        ({"seed": -1}, "seed", "The seed must be a whole number"),
+        ({"unique": "words"}, "unique", "'words' was given"),
+        ({"templates": []}, "templates", "Choose at least one paradigm."),
+    ],
+)
+def test_dataset_create_rejects_bad_input_naming_the_field(
+    project: object, templates: dict[str, object], changes: dict[str, object], field: str, words: str
+) -> None:
+    arguments: dict[str, object] = {
+        "project": project,
+        "name": "Set",
+        "templates": [templates["en"]],
+        "pairs_per_paradigm": 10,
+        "seed": 0,
+        "unique": "",
+        **changes,
+    }
+    with pytest.raises(ValidationError) as caught:
+        dataset_create(**arguments)  # type: ignore[arg-type]
+    assert any(words in message for message in caught.value.message_dict[field])
+    assert not Dataset.objects.exists() and not Job.objects.exists()
+
+
+def test_dataset_create_names_a_template_with_problems_and_stores_nothing(
+    project: object, templates: dict[str, object]
+) -> None:
+    with pytest.raises(ValidationError) as caught:
+        dataset_create(
+            project=project,  # type: ignore[arg-type]
+            name="Set",
+            templates=[templates["en"], templates["broken"]],  # type: ignore[list-item]
+            pairs_per_paradigm=5,
+        )
+    [message] = caught.value.message_dict["templates"]
+    assert message.startswith("en_broken_number (version 1) cannot generate pairs: line 9:")
+    assert "dual" in message
+    assert not Dataset.objects.exists() and not DatasetParadigm.objects.exists()
+    assert not VocabularySnapshot.objects.exists() and not Job.objects.exists()
+
+
+def test_dataset_create_checks_templates_against_the_project_as_it_is_now(
+    project: object, templates: dict[str, object]
+) -> None:
+    """A version saved valid is refused when its phrase has gone since."""
+    Phrase.objects.filter(project=project, name="SgNP").delete()
+    with pytest.raises(ValidationError) as caught:
+        dataset_create(project=project, name="Set", templates=[templates["en"]], pairs_per_paradigm=5)  # type: ignore[arg-type,list-item]
+    assert "en_sv_agreement (version 1) cannot generate pairs" in caught.value.message_dict["templates"][0]
+
+
+def test_dataset_create_refuses_another_projects_template(
+    project: object, other_project: object, templates: dict[str, object]
+) -> None:
+    from tests.web.datasets.conftest import prepare_project
+
+    foreign = prepare_project(other_project)
+    with pytest.raises(ValidationError) as caught:
+        dataset_create(project=project, name="Set", templates=[foreign["en"]], pairs_per_paradigm=5)  # type: ignore[arg-type,list-item]
+    assert caught.value.message_dict["templates"] == ["Not templates of this project: en_sv_agreement."]
+
+
+# -- Generating -------------------------------------------------------------------------------
+
+
+def test_generation_stores_every_pair_and_finishes_the_job(generated: Dataset) -> None:
+    job = generated.job
+    assert (job.status, job.progress_done, job.progress_total, job.percent) == ("done", 20, 20, 100)
+    assert job.message == "Generated 20 pairs in 2 paradigms." and job.finished_at is not None
+    for paradigm in generated.paradigms.all():
+        assert (paradigm.status, paradigm.produced, paradigm.problems) == ("done", 10, [])
+        assert list(paradigm.pairs.values_list("index", flat=True)) == list(range(10))
+    pair = Pair.objects.filter(paradigm__uid="en_sv_agreement").first()
+    assert pair.record["sentence_good"] == pair.sentence_good and pair.record["pairID"] == str(pair.index)
+    provenance = pair.record["provenance"]
+    assert provenance["seed"] == 0 and provenance["template_version"] == pair.paradigm.template_hash
+    assert provenance["vocabulary_version"] == pair.paradigm.vocabulary_snapshot.content_hash
+
+
+def test_generation_is_deterministic_per_versions_and_seed(make_dataset: MakeDataset) -> None:
+    first, again, other = make_dataset(n=10, seed=3), make_dataset(n=10, seed=3), make_dataset(n=10, seed=4)
+    for dataset in (first, again, other):
+        run_generation(dataset)
+    assert [r[1:] for r in rows(first)] == [r[1:] for r in rows(again)]
+    assert [r[2] for r in rows(first)] != [r[2] for r in rows(other)]
+
+
+def test_generation_uses_the_recorded_versions_not_the_live_project(
+    project: object, templates: dict[str, object], make_dataset: MakeDataset
+) -> None:
+    """Changing the template, phrase and vocabulary after creation changes nothing in the dataset."""
+    reference = make_dataset("en", n=8, seed=1)
+    run_generation(reference)
+    dataset = make_dataset("en", n=8, seed=1, name="Later")
+    template_save(
+        project=project,  # type: ignore[arg-type]
+        source_text=EN_PHRASE_TEMPLATE.replace('{direct: "."}', '{direct: "!"}'),
+        user=None,
+        template=templates["en"],  # type: ignore[arg-type]
+    )
+    Phrase.objects.filter(project=project, name="SgNP").update(
+        text="- [{direct: a}, {id: head, lexical: {pos: NN}}]\n"
+    )
+    project.vocabularies.get(name="en_nouns").items.filter(form__in=["cat", "dog"]).delete()  # type: ignore[attr-defined]
+    run_generation(dataset)
+    assert [r[1:] for r in rows(dataset)] == [r[1:] for r in rows(reference)]
+
+
+def test_running_a_task_twice_writes_the_same_rows(generated: Dataset) -> None:
+    before = rows(generated)
+    for paradigm in generated.paradigms.all():
+        assert dataset_paradigm_generate(paradigm_id=paradigm.pk) is False
+    assert rows(generated) == before and Pair.objects.count() == 20
+
+
+def test_a_restarted_run_regenerates_and_skips_stored_indexes(make_dataset: MakeDataset) -> None:
+    """A worker that died after some chunks: the rerun fills in exactly the missing indexes."""
+    complete = make_dataset("en", n=12, seed=5)
+    run_generation(complete)
+    broken = make_dataset("en", n=12, seed=5, name="Interrupted")
+    run_generation(broken)
+    paradigm = broken.paradigms.get()
+    paradigm.pairs.filter(index__in=[0, 5, 6, 11]).delete()
+    DatasetParadigm.objects.filter(pk=paradigm.pk).update(status="pending")
+    Job.objects.filter(pk=broken.job_id).update(status="running", finished_at=None)
+    assert dataset_paradigm_generate(paradigm_id=paradigm.pk) is False
+    assert [r[1:] for r in rows(broken)] == [r[1:] for r in rows(complete)]
+    broken.job.refresh_from_db()
+    assert broken.job.status == "done"
+
+
+def test_runs_are_chunked_and_continue_where_they_stopped(make_dataset: MakeDataset) -> None:
+    one_go = make_dataset("en", n=EN_CAPACITY, seed=2)
+    run_generation(one_go)
+    chunked = make_dataset("en", n=EN_CAPACITY, seed=2, name="Chunked")
+    paradigm = chunked.paradigms.get()
+    produced = []
+    while dataset_paradigm_generate(paradigm_id=paradigm.pk, chunk_size=3, pairs_per_run=6):
+        paradigm.refresh_from_db()
+        produced.append(paradigm.produced)
+        chunked.job.refresh_from_db()
+        assert chunked.job.status == "running" and chunked.job.progress_done == paradigm.produced
+    assert produced == [6, 12]
+    assert [r[1:] for r in rows(chunked)] == [r[1:] for r in rows(one_go)]
+    chunked.job.refresh_from_db()
+    assert chunked.job.status == "done"
+
+
+def test_a_shortfall_fails_that_paradigm_with_the_engine_reason_and_keeps_the_others(
+    make_dataset: MakeDataset,
+) -> None:
+    dataset = make_dataset("en", "zh", n=ZH_CAPACITY + 1)
+    run_generation(dataset)
+    en = dataset.paradigms.get(uid="en_sv_agreement")
+    zh = dataset.paradigms.get(uid="zh_classifier_noun")
+    assert (en.status, en.produced) == ("done", ZH_CAPACITY + 1)
+    assert (zh.status, zh.produced) == ("failed", 0)
+    [problem] = zh.problems
+    assert (
+        problem["code"] == "E_SHORTFALL"
+        and "can make at most 11 different good sentences" in problem["message"]
+    )
+    job = Job.objects.get(pk=dataset.job_id)
+    assert job.status == "failed"
+    assert job.message.startswith(
+        "1 of 2 paradigms failed:\nzh_classifier_noun: zh_classifier_noun can make at most"
+    )
+    assert job.message.endswith(f"The {ZH_CAPACITY + 1} pairs stored are kept.")
+    assert Pair.objects.filter(paradigm=en).count() == ZH_CAPACITY + 1
+
+
+def test_pairs_made_before_a_shortfall_are_kept(make_dataset: MakeDataset) -> None:
+    """The engine gives up after 5 pairs: those 5 stay stored, the paradigm is failed."""
+    from mpp_studio.datasets.services import generation
+
+    real = generation.paradigm_generator
+
+    def stopping_after_five(paradigm: DatasetParadigm) -> object:
+        generator = real(paradigm)
+        pairs = generator.pairs
+
+        def five_then_shortfall(n: int, seed: int, **kw: object) -> object:
+            yield from pairs(5, seed, **kw)  # type: ignore[arg-type]
+            raise GenerationError(
+                Problem("E_SHORTFALL", "made only 5 of 9 unique pairs", "en_sv_agreement.yaml")
+            )
+
+        generator.pairs = five_then_shortfall  # type: ignore[method-assign]
+        return generator
+
+    dataset = make_dataset("en", n=9)
+    with mock.patch.object(generation, "paradigm_generator", stopping_after_five):
+        run_generation(dataset, chunk_size=2)
+    paradigm = dataset.paradigms.get()
+    assert (paradigm.status, paradigm.produced) == ("failed", 5)
+    assert paradigm.problems[0]["message"] == "made only 5 of 9 unique pairs"
+    assert list(paradigm.pairs.values_list("index", flat=True)) == [0, 1, 2, 3, 4]
+    job = Job.objects.get(pk=dataset.job_id)
+    assert job.status == "failed" and job.progress_done == 5
+
+
+def test_an_engine_bug_fails_the_paradigm_in_words(make_dataset: MakeDataset) -> None:
+    dataset = make_dataset("en", n=4)
+    with mock.patch(
+        "mpp_studio.datasets.services.generation.paradigm_generator", side_effect=KeyError("slot")
+    ):
+        run_generation(dataset)
+    [problem] = dataset.paradigms.get().problems
+    assert problem["code"] == "E_ENGINE" and "KeyError" in problem["message"]
+    assert Job.objects.get(pk=dataset.job_id).status == "failed"
+
+
+def test_uniqueness_option_is_passed_to_the_engine(make_dataset: MakeDataset) -> None:
+    """With unique good sentences, no two pairs of a paradigm share a good sentence."""
+    dataset = make_dataset("en", n=EN_CAPACITY, unique="good")
+    run_generation(dataset)
+    goods = [r[2] for r in rows(dataset)]
+    assert len(goods) == len(set(goods)) == EN_CAPACITY
+
+
+def test_cancelled_generation_stops_and_keeps_stored_pairs(make_dataset: MakeDataset, editor: object) -> None:
+    dataset = make_dataset("en", n=EN_CAPACITY)
+    paradigm = dataset.paradigms.get()
+    assert dataset_paradigm_generate(paradigm_id=paradigm.pk, chunk_size=4, pairs_per_run=4) is True
+    assert dataset_cancel(dataset=dataset, user=editor)  # type: ignore[arg-type]
+    assert dataset_paradigm_generate(paradigm_id=paradigm.pk, chunk_size=4, pairs_per_run=4) is False
+    paradigm.refresh_from_db()
+    assert (paradigm.status, paradigm.produced) == ("pending", 4)
+    job = Job.objects.get(pk=dataset.job_id)
+    assert job.status == "cancelled" and job.message == "Cancelled by ed."
+    assert not dataset_cancel(dataset=dataset)
+
+
+def test_delete_removes_pairs_paradigms_and_job_but_not_versions(generated: Dataset) -> None:
+    job_id = generated.job_id
+    snapshot_ids = list(generated.paradigms.values_list("vocabulary_snapshot_id", flat=True))
+    dataset_delete(dataset=generated)
+    assert not Dataset.objects.exists() and not Pair.objects.exists() and not DatasetParadigm.objects.exists()
+    assert not Job.objects.filter(pk=job_id).exists()
+    assert VocabularySnapshot.objects.filter(pk__in=snapshot_ids).count() == 2
+
+
+def test_generation_of_a_deleted_dataset_does_nothing(make_dataset: MakeDataset) -> None:
+    dataset = make_dataset("en", n=4)
+    paradigm_id = dataset.paradigms.get().pk
+    dataset_delete(dataset=dataset)
+    assert dataset_paradigm_generate(paradigm_id=paradigm_id) is False
+    assert not Pair.objects.exists()
