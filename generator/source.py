@@ -62,6 +62,14 @@ def _build(node: yaml.Node) -> Any:
     assert isinstance(node, yaml.ScalarNode)
     if node.style is None and node.value in _NULLS:
         return None
+    try:
+        node.value.encode("utf-8")
+    except UnicodeEncodeError:
+        # A "\ud800" escape in a quoted string decodes to half a character, which no text can hold.
+        raise SourceError(
+            "a quoted value holds an escape (such as \\ud800) that is not a whole character",
+            node.start_mark.line + 1,
+        ) from None
     return node.value
 
 

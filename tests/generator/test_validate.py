@@ -338,3 +338,10 @@ def test_template_phrase_texts_report_the_phrase_and_line() -> None:
         )
     problem = caught.value.problems[0]
     assert problem.template == "phrase NP" and problem.line == 2
+
+
+def test_validate_surrogate_escape_is_a_syntax_error_not_a_crash() -> None:
+    with pytest.raises(TemplateError) as caught:
+        template_from_text('uid: x\nphenomenon: "\\ud800\\udc00"\n', file="s.yaml")
+    problem = caught.value.problems[0]
+    assert problem.code == E.E_SYNTAX and problem.line == 2 and "not a whole character" in problem.message

@@ -11,6 +11,7 @@ from generator.errors import TemplateError
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.engine import snapshot_items
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
+from mpp_studio.datasets.problem_text import problem_summary
 from mpp_studio.paradigms.models import Template, TemplateVersion
 from vocab.errors import VocabularyError
 
@@ -103,11 +104,12 @@ def template_choices(*, project: Project) -> list[TemplateGroup]:
     A template whose newest version has problems is disabled, with the first problem as reason
     (the check stored when the version was saved; creating the dataset checks again).
     """
-    templates = Template.objects.filter(project=project).annotate(version_count=Count("versions"))
+    templates = Template.objects.filter(project=project)
     latest: dict[int, TemplateVersion] = {}
-    for version in TemplateVersion.objects.filter(template__project=project).order_by(
-        "template_id", "-number"
-    ):
+    versions = TemplateVersion.objects.filter(template__project=project).only(
+        "id", "template_id", "number", "problems", "capacity_text"
+    )
+    for version in versions.order_by("template_id", "-number"):
         latest.setdefault(version.template_id, version)
     choices = []
     for template in templates.order_by("language", "phenomenon", "uid"):
@@ -115,10 +117,7 @@ def template_choices(*, project: Project) -> list[TemplateGroup]:
         if version is None:
             reason = "it has no saved version yet"
         elif version.problems:
-            first = version.problems[0]
-            line = f"line {first['line']}: " if first.get("line") else ""
-            more = f" (and {len(version.problems) - 1} more)" if len(version.problems) > 1 else ""
-            reason = f"version {version.number} has problems — {line}{first.get('message', '')}{more}"
+            reason = f"version {version.number} has problems — {problem_summary(version.problems)}"
         else:
             reason = ""
         choices.append(TemplateChoice(template, version, reason))

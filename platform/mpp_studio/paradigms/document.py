@@ -147,7 +147,10 @@ def _top_items(document: dict[str, Any]) -> list[tuple[str, Any]]:
             styled: Any = _Flow({_word(k): _flow(v) for k, v in _ordered(value, EXAMPLE_KEYS)})
         elif key == "options" and isinstance(value, dict):
             styled = _Block(
-                {_word(k): _Word(v) if isinstance(v, str) else _flow(v) for k, v in _ordered(value, OPTION_KEYS)}
+                {
+                    _word(k): _Word(v) if isinstance(v, str) else _flow(v)
+                    for k, v in _ordered(value, OPTION_KEYS)
+                }
             )
         elif key == "phrase_files" and isinstance(value, list):
             styled = _flow(value)

@@ -19,7 +19,7 @@ Field names (row numbers `i` and pair numbers `j` start at 0):
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from mpp_studio.paradigms.document import (
@@ -57,7 +57,7 @@ RULE_TYPES: tuple[tuple[str, str, str], ...] = (
 )
 # How each rule type reads in YAML (docs/template-format.md), for the editor's guide.
 RULE_EXAMPLES = {
-    "lexical": "{id: noun, lexical: {pos: NN, number: pl}, not: {animate: \"0\"}}",
+    "lexical": '{id: noun, lexical: {pos: NN, number: pl}, not: {animate: "0"}}',
     "direct": "{direct: [a, the]}",
     "matched": "{id: verb, matched: subj, on: number, lexical: {pos: VB}, form: VBZ}",
     "mismatched": "{id: cl_bad, mismatched: noun, on: classifier, lexical: {pos: M}}",
@@ -298,7 +298,9 @@ def position_from_row(row: PositionRow, grammar: str, number: int) -> tuple[Any,
         try:
             return position_from_text(row.yaml), []
         except DocumentError as exc:
-            message = f"{_where_words(grammar, number)}: the YAML of this position is not valid: {exc.message}"
+            message = (
+                f"{_where_words(grammar, number)}: the YAML of this position is not valid: {exc.message}"
+            )
             return None, [FieldError(p + "yaml", message, grammar, number)]
     position: dict[str, Any] = {}
     if row.id:
@@ -407,7 +409,7 @@ def _pairs(mapping: Any) -> list[FeatureRow]:
 
 def row_from_position(position: Any, grammar: str) -> PositionRow:
     """Return the row showing a position: its own type if the fields can say it exactly, else YAML."""
-    row = _row_guess(position)
+    row = guess_row(position)
     if row is not None and row.type in (GOOD_TYPES if grammar == "good" else BAD_TYPES):
         back, errors = position_from_row(row, grammar, 1)
         if not errors and _normalized(back) == _normalized(position):
@@ -416,11 +418,15 @@ def row_from_position(position: Any, grammar: str) -> PositionRow:
     return PositionRow(type="yaml", was="yaml", yaml=position_to_text(position))
 
 
-def _row_guess(position: Any) -> PositionRow | None:
+def guess_row(position: Any) -> PositionRow | None:
     """Return the row that shows as much of a position as the fields can (None: not a mapping)."""
     if not isinstance(position, dict):
         return None
-    rules = [k for k in ("direct", "phrase", "same", "copy", "move", "delete", "matched", "mismatched") if k in position]
+    rules = [
+        k
+        for k in ("direct", "phrase", "same", "copy", "move", "delete", "matched", "mismatched")
+        if k in position
+    ]
     kind = rules[0] if len(rules) == 1 else "lexical"
     row = PositionRow(type=kind, id=str(position.get("id") or ""))
     if kind == "direct":
@@ -484,157 +490,43 @@ def _text_mapping(value: Any, keys: tuple[str, ...]) -> bool:
     )
 
 
-# -- editing actions ------------------------------------------------------------------------------
-
-
-def new_row(grammar: str) -> PositionRow:
-    """Return an empty row: a Lexical position in the good grammar, a Same one in the bad."""
-    if grammar == "good":
-        return PositionRow(type="lexical", was="lexical", features=[FeatureRow()])
-    return PositionRow(type="same", was="same")
-
-
-def new_state(*, vocabulary: str = "", language: str = "") -> EditorState:
-    """Return the state of a new template: empty fields, one row in each grammar."""
-    state = EditorState()
-    state.meta["vocabulary"] = vocabulary
-    state.meta["language"] = language
-    state.good.append(new_row("good"))
-    state.bad.append(new_row("bad"))
-    return state
-
-
-def state_settle(state: EditorState) -> EditorState:
-    """Carry each row's fields over to the type now chosen in its select, ready to show.
-
-    A row turned into YAML gets its position as YAML; a YAML row turned into another type gets
-    its fields filled from the YAML. A Lexical-like row keeps one empty feature pair to fill in.
-    """
+def state_to_fields(state: EditorState) -> dict[str, str]:
+    """Return the form fields that show a state, as a browser posts them (see `state_from_post`)."""
+    fields = {name: state.meta.get(name, "") for name in META_FIELDS}
+    fields.update(
+        example_good=state.example_good,
+        example_bad=state.example_bad,
+        extra=state.extra,
+        mode=state.mode,
+        yaml_text=state.yaml_text,
+        seed=state.seed,
+        note=state.note,
+    )
+    fields.update({f"opt-{name}": value for name, value in state.options.items()})
     for grammar in GRAMMARS:
-        rows = state.rows(grammar)
-        for i, row in enumerate(rows):
-            if row.type == "yaml" and row.was not in ("", "yaml") and not row.yaml.strip():
-                position, _ = position_from_row(replace(row, type=row.was), grammar, i + 1)
-                row.yaml = position_to_text(position)
-            elif row.was == "yaml" and row.type != "yaml" and row.yaml.strip():
-                try:
-                    guess = _row_guess(position_from_text(row.yaml))
-                except DocumentError:
-                    guess = None
-                if guess is not None:
-                    guess.type = row.type
-                    rows[i] = row = guess
-            if row.type in LEXICAL_TYPES and not row.features:
-                row.features.append(FeatureRow())
-            row.was = row.type
-    return state
-
-
-def _renumber(state: EditorState, grammar: str, order: list[int | None]) -> None:
-    """Follow a reordering of a grammar in the references that name its positions by number.
-
-    `order[new_index]` is the old index of the row now there (None: a new row). References by
-    id need nothing; "3" must follow position 3 to its new place.
-    """
-    moved = {str(old + 1): str(new + 1) for new, old in enumerate(order) if old is not None}
-    prefix = "bad." if grammar == "bad" else ""
-    for rows in (state.good, state.bad):
-        for row in rows:
-            if row.type not in (*REFERENCE_TYPES, "delete", "matched", "mismatched"):
-                continue
-            target = row.target
-            if grammar == "good" and not target.startswith("bad.") and target in moved:
-                row.target = moved[target]
-            elif prefix and target.startswith(prefix) and target[len(prefix) :] in moved:
-                row.target = prefix + moved[target[len(prefix) :]]
-
-
-def state_apply(state: EditorState, action: str) -> EditorState:
-    """Apply an editing button's action to the state; an unknown action changes nothing.
-
-    Actions: `add <grammar>`, `up|down|remove <grammar> <row>`, `add-feat|add-not|add-where
-    <grammar> <row>`, `remove-feat|remove-not|remove-where <grammar> <row> <pair>`,
-    `bad-from-good` (rows 0-based).
-    """
-    parts = action.split()
-    if parts == ["bad-from-good"]:
-        state.bad = [
-            PositionRow(type="same", was="same", target=row.id or str(i + 1)) for i, row in enumerate(state.good)
-        ]
-        return state
-    if len(parts) < 2 or parts[1] not in GRAMMARS:
-        return state
-    verb, grammar = parts[0], parts[1]
-    rows = state.rows(grammar)
-    numbers = [int(p) for p in parts[2:] if p.isdigit()]
-    if verb == "add" and not numbers:
-        rows.append(new_row(grammar))
-        return state
-    if not numbers or not 0 <= numbers[0] < len(rows):
-        return state
-    i = numbers[0]
-    order: list[int | None] = list(range(len(rows)))
-    if verb == "remove":
-        del rows[i]
-        del order[i]
-    elif verb in ("up", "down"):
-        j = i - 1 if verb == "up" else i + 1
-        if not 0 <= j < len(rows):
-            return state
-        rows[i], rows[j] = rows[j], rows[i]
-        order[i], order[j] = order[j], order[i]
-    elif verb in ("add-feat", "add-not", "add-where"):
-        row = rows[i]
-        if verb == "add-feat":
-            row.features.append(FeatureRow())
-        elif verb == "add-not":
-            row.exclusions.append(FeatureRow())
-        else:
-            row.where.append(WhereRow())
-        return state
-    elif verb in ("remove-feat", "remove-not", "remove-where") and len(numbers) == 2:
-        row = rows[i]
-        pairs: list[Any] = {"remove-feat": row.features, "remove-not": row.exclusions}.get(verb, row.where)
-        if 0 <= numbers[1] < len(pairs):
-            del pairs[numbers[1]]
-        return state
-    else:
-        return state
-    _renumber(state, grammar, order)
-    return state
-
-
-def state_to_yaml(state: EditorState) -> tuple[EditorState, list[FieldError]]:
-    """Switch to the YAML view: the table's template as canonical YAML (stays if fields are bad)."""
-    if state.mode == "yaml":
-        return state, []
-    document, errors = document_from_state(state)
-    if errors:
-        return state, errors
-    return EditorState(mode="yaml", yaml_text=document_to_text(document), seed=state.seed, note=state.note), []
-
-
-def state_to_table(state: EditorState) -> tuple[EditorState, list[FieldError]]:
-    """Switch to the table: read the YAML view's text (stays in YAML with the line of an error)."""
-    if state.mode != "yaml":
-        return state, []
-    try:
-        document = document_from_text(state.yaml_text)
-    except DocumentError as exc:
-        line = f"line {exc.line}: " if exc.line is not None else ""
-        message = f"The YAML cannot be shown in the table until it is fixed ({line}{exc.message})."
-        return state, [FieldError("yaml_text", message, line=exc.line)]
-    table = state_from_document(document)
-    table.seed, table.note = state.seed, state.note
-    return state_settle(table), []
-
-
-def state_after_action(state: EditorState, action: str) -> tuple[EditorState, list[FieldError]]:
-    """Return the state after a button of the editor (`to-yaml`, `to-table` or `state_apply`'s)."""
-    if action == "to-yaml":
-        return state_to_yaml(state)
-    if action == "to-table":
-        return state_to_table(state)
-    if state.mode == "yaml":
-        return state, []
-    return state_settle(state_apply(state, action)), []
+        for i, row in enumerate(state.rows(grammar)):
+            p = f"{grammar}-{i}-"
+            fields.update(
+                {
+                    p + "type": row.type,
+                    p + "was": row.was or row.type,
+                    p + "id": row.id,
+                    p + "words": row.words,
+                    p + "target": row.target,
+                    p + "on": row.on,
+                    p + "form": row.form,
+                    p + "phrase": row.phrase,
+                    p + "yaml": row.yaml,
+                }
+            )
+            if row.uncapped:
+                fields[p + "uncapped"] = "true"
+            for kind, pairs in (("feat", row.features), ("not", row.exclusions)):
+                for j, pair in enumerate(pairs):
+                    fields[f"{p}{kind}-{j}-name"] = pair.name
+                    fields[f"{p}{kind}-{j}-value"] = pair.value
+            for j, constraint in enumerate(row.where):
+                fields[f"{p}where-{j}-inner"] = constraint.inner
+                fields[f"{p}where-{j}-name"] = constraint.name
+                fields[f"{p}where-{j}-value"] = constraint.value
+    return fields

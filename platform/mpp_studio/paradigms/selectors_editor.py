@@ -82,7 +82,9 @@ def project_template_groups(*, project: Project) -> list[TemplateGroup]:
     ):
         versions.setdefault(version.template_id, []).append(version)
     latest_texts = dict(
-        TemplateVersion.objects.filter(pk__in=[v[0].pk for v in versions.values()]).values_list("pk", "source_text")
+        TemplateVersion.objects.filter(pk__in=[v[0].pk for v in versions.values()]).values_list(
+            "pk", "source_text"
+        )
     )
     entries = []
     for template in templates:
@@ -143,7 +145,9 @@ def template_versions(template: Template) -> QuerySet[TemplateVersion]:
     return template.versions.select_related("created_by").order_by("-number")
 
 
-def template_page_get(*, project: Project, template_id: int, number: int | None = None) -> TemplatePage | None:
+def template_page_get(
+    *, project: Project, template_id: int, number: int | None = None
+) -> TemplatePage | None:
     """Return a template of the project with one version (the latest if `number` is None), or None."""
     template = template_get(project=project, template_id=template_id)
     if template is None:
@@ -155,6 +159,11 @@ def template_page_get(*, project: Project, template_id: int, number: int | None 
     if chosen is None:
         return None
     return TemplatePage(template, chosen, versions)
+
+
+def vocabulary_first(*, project: Project) -> Vocabulary | None:
+    """Return the vocabulary a new template starts with: the project's first by name."""
+    return Vocabulary.objects.filter(project=project).order_by("name").first()
 
 
 # -- what the editor's fields offer ---------------------------------------------------------------
@@ -229,7 +238,12 @@ def editor_choices(*, project: Project, state: EditorState) -> EditorChoices:
     if vocabulary is not None:
         choices.features, overrides = _features(vocabulary)
     choices.forms = [
-        (tag, f"{tag} — {TAG_NAMES[tag]}" if tag in TAG_NAMES else f"{tag} — the vocabulary's form_{tag} column")
+        (
+            tag,
+            f"{tag} — {TAG_NAMES[tag]}"
+            if tag in TAG_NAMES
+            else f"{tag} — the vocabulary's form_{tag} column",
+        )
         for tag in sorted(TAGS | overrides)
     ]
     choices.phrases = _phrases(project, state.extra)
@@ -250,7 +264,14 @@ def _features(vocabulary: Vocabulary) -> tuple[list[FeatureChoice], set[str]]:
     for item in lexicon.items:
         observed.update(dict.fromkeys(item.features))
     overrides = {name[len(OVERRIDE_PREFIX) :] for name in observed if name.startswith(OVERRIDE_PREFIX)}
-    order = ["pos", *schema.features, *(n for n in observed if not n.startswith(OVERRIDE_PREFIX)), "lemma", "form", "id"]
+    order = [
+        "pos",
+        *schema.features,
+        *(n for n in observed if not n.startswith(OVERRIDE_PREFIX)),
+        "lemma",
+        "form",
+        "id",
+    ]
     features = []
     for index, name in enumerate(dict.fromkeys(order)):
         spec = schema.features.get(name)

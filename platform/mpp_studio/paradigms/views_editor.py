@@ -20,8 +20,8 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.accounts.views import project_context
-from mpp_studio.lexicon.models import Vocabulary
 from mpp_studio.paradigms.document import DocumentError, document_from_text, document_to_text
+from mpp_studio.paradigms.editor_actions import new_state, state_after_action, state_settle
 from mpp_studio.paradigms.engine import template_fields
 from mpp_studio.paradigms.forms import MAX_SEED, PreviewForm
 from mpp_studio.paradigms.forms_editor import (
@@ -36,12 +36,9 @@ from mpp_studio.paradigms.forms_editor import (
     FieldError,
     PositionRow,
     document_from_state,
-    new_state,
     source_text_from_state,
-    state_after_action,
     state_from_document,
     state_from_post,
-    state_settle,
 )
 from mpp_studio.paradigms.models import Template
 from mpp_studio.paradigms.project_engine import project_vocabulary_for
@@ -51,6 +48,7 @@ from mpp_studio.paradigms.selectors_editor import (
     project_template_groups,
     template_get,
     template_page_get,
+    vocabulary_first,
 )
 from mpp_studio.paradigms.services.editor import (
     EditorPreview,
@@ -83,12 +81,16 @@ def template_detail(request: HttpRequest, project_id: int, template_id: int) -> 
 
 @login_required
 @require_GET
-def template_version_detail(request: HttpRequest, project_id: int, template_id: int, number: int) -> HttpResponse:
+def template_version_detail(
+    request: HttpRequest, project_id: int, template_id: int, number: int
+) -> HttpResponse:
     """One saved version of a template, as the template page shows the latest."""
     return _template_page(request, project_id, template_id, number)
 
 
-def _template_page(request: HttpRequest, project_id: int, template_id: int, number: int | None) -> HttpResponse:
+def _template_page(
+    request: HttpRequest, project_id: int, template_id: int, number: int | None
+) -> HttpResponse:
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     page = template_page_get(project=project, template_id=template_id, number=number)
     if page is None:
@@ -150,7 +152,7 @@ def template_new(request: HttpRequest, project_id: int) -> HttpResponse:
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
     if request.method == "POST":
         return _editor_post(request, project, None)
-    vocabulary = Vocabulary.objects.filter(project=project).order_by("name").first()
+    vocabulary = vocabulary_first(project=project)
     state = new_state(
         vocabulary=vocabulary.name if vocabulary else "", language=vocabulary.language if vocabulary else ""
     )
@@ -179,13 +181,17 @@ def template_edit(request: HttpRequest, project_id: int, template_id: int) -> Ht
         document = None
         where = f"line {exc.line}: " if exc.line is not None else ""
         errors.append(
-            FieldError("yaml_text", f"This version is shown as text: it cannot be read as a table ({where}{exc.message}).", line=exc.line)
+            FieldError(
+                "yaml_text",
+                f"This version is shown as text: it cannot be read as a table ({where}{exc.message}).",
+                line=exc.line,
+            )
         )
     if document is None or request.GET.get("view") == "yaml":
         state = EditorState(mode="yaml", yaml_text=text)
     else:
         state = state_settle(state_from_document(document))
-    preview = _preview(project, state)
+    preview, _ = _preview(project, state)
     return _editor_page(request, project, template, state, errors, preview, original_text=text)
 
 
@@ -196,26 +202,35 @@ def _editor_post(request: HttpRequest, project: Project, template: Template | No
     if action == "save":
         return _save(request, project, template, state)
     state, errors = state_after_action(state, action)
-    return _editor_page(request, project, template, state, errors, _preview(project, state))
+    preview, field_errors = _preview(project, state)
+    return _editor_page(request, project, template, state, errors or field_errors, preview)
 
 
-def _save(request: HttpRequest, project: Project, template: Template | None, state: EditorState) -> HttpResponse:
+def _save(
+    request: HttpRequest, project: Project, template: Template | None, state: EditorState
+) -> HttpResponse:
     source_text, errors = source_text_from_state(state)
     if errors:
         messages.error(request, "Nothing was saved: the marked fields cannot be written as YAML yet.")
         return _editor_page(request, project, template, state, errors, None)
     try:
         version = template_save(
-            project=project, source_text=source_text, user=request.user, template=template, note=state.note.strip()
+            project=project,
+            source_text=source_text,
+            user=request.user,
+            template=template,
+            note=state.note.strip(),
         )
     except ValidationError as exc:
+        named = exc.message_dict if hasattr(exc, "error_dict") else {"source_text": exc.messages}
+        # The service names the text as a whole; what it says is about the uid.
         failures = [
             FieldError("uid" if name in ("source_text", "uid") else name, message)
-            for name, texts in exc.message_dict.items()
+            for name, texts in named.items()
             for message in texts
         ]
         messages.error(request, "Nothing was saved: " + " ".join(f.message for f in failures))
-        return _editor_page(request, project, template, state, failures, _preview(project, state))
+        return _editor_page(request, project, template, state, failures, _preview(project, state)[0])
     problems = len(version.problems)
     note = f" It has {problems} problem{'s' if problems != 1 else ''} to fix." if problems else ""
     messages.success(request, f"Saved version {version.number} of {version.template.uid}.{note}")
@@ -239,7 +254,8 @@ def editor_preview_view(request: HttpRequest, project_id: int) -> HttpResponse:
     """htmx: pairs, capacity and problems of the form as it is now; each problem also beside its row."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
     state = state_from_post(request.POST)
-    context = _editor_context(request, project, None, state, [], _preview(project, state), oob=True)
+    preview, errors = _preview(project, state)
+    context = _editor_context(request, project, None, state, errors, preview, oob=True)
     return render(request, "paradigms/editor/_preview_response.html", context)
 
 
@@ -277,16 +293,18 @@ def _seed(state: EditorState) -> int | None:
     return seed if 0 <= seed <= MAX_SEED else None
 
 
-def _preview(project: Project, state: EditorState) -> EditorPreview:
+def _preview(project: Project, state: EditorState) -> tuple[EditorPreview, list[FieldError]]:
+    """Return the preview of the form, and the fields that kept it from being made."""
     seed = _seed(state)
     if seed is None:
-        return EditorPreview(0, message=f"The seed must be a whole number from 0 to {MAX_SEED}.")
+        return EditorPreview(0, message=f"The seed must be a whole number from 0 to {MAX_SEED}."), []
     source_text, errors = source_text_from_state(state)
     if errors:
-        return EditorPreview(seed, message="Pairs appear here once the marked fields are fixed.")
+        return EditorPreview(seed, message="Pairs appear here once the marked fields are fixed."), errors
     if not source_text.strip():
-        return EditorPreview(seed, message="Write the template to see pairs.")
-    return editor_preview(project=project, source_text=source_text, seed=seed, table=state.mode == "table")
+        return EditorPreview(seed, message="Write the template to see pairs."), []
+    table = state.mode == "table"
+    return editor_preview(project=project, source_text=source_text, seed=seed, table=table), []
 
 
 @dataclass
@@ -423,7 +441,9 @@ def _editor_context(
         next_number=_next_number(template),
         unique_choices=_options(UNIQUE_CHOICES, state.options.get("unique", ""), "as written"),
         yes_no_choices={
-            "distinct_words": _options(DISTINCT_CHOICES, state.options.get("distinct_words", ""), "as written"),
+            "distinct_words": _options(
+                DISTINCT_CHOICES, state.options.get("distinct_words", ""), "as written"
+            ),
             "capitalize": _options(CAPITALIZE_CHOICES, state.options.get("capitalize", ""), "as written"),
         },
         value_lists={f.name: f.list_id for f in choices.features if f.values},

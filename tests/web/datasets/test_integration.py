@@ -97,7 +97,7 @@ def test_embedded_worker_generates_a_dataset_without_redis(
     var_dir = tmp_path / "var"
     env = subprocess_env(var_dir)
     run_manage(env, "migrate", "--noinput")
-    with worker_process(env, tmp_path / "worker.log", "cpu,gpu") as log:
+    with worker_process(env, tmp_path / "worker.log", "cpu,gpu", concurrency=2) as log:  # as start.sh
         created = run_script(env, PREPARE_SCRIPT, "Embedded set", "", str(N))
         dataset_id = int(created["dataset"])  # type: ignore[call-overload]
         wait_until(

@@ -245,6 +245,14 @@ def test_runs_are_chunked_and_continue_where_they_stopped(make_dataset: MakeData
     assert chunked.job.status == "done"
 
 
+def test_a_run_that_stores_the_last_pair_asks_for_no_other(make_dataset: MakeDataset) -> None:
+    paradigm = make_dataset("en", n=12).paradigms.get()
+    assert dataset_paradigm_generate(paradigm_id=paradigm.pk, chunk_size=3, pairs_per_run=6) is True
+    assert dataset_paradigm_generate(paradigm_id=paradigm.pk, chunk_size=3, pairs_per_run=6) is False
+    paradigm.refresh_from_db()
+    assert (paradigm.status, paradigm.produced) == ("done", 12)
+
+
 def test_a_shortfall_fails_that_paradigm_with_the_engine_reason_and_keeps_the_others(
     make_dataset: MakeDataset,
 ) -> None:

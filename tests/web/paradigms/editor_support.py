@@ -9,49 +9,7 @@ import pytest
 from django.test import Client
 
 from tests.web.conftest import PASSWORD
-
-# Determiners agree with their noun in number; intransitive verbs; 2 x 8 nouns, 4 verbs.
-ANIMALS_CSV = """\
-id,form,lemma,pos,number
-d1,this,this,DT,sg
-d2,these,these,DT,pl
-d3,that,that,DT,sg
-d4,those,those,DT,pl
-n1,cat,cat,NN,sg
-n2,cats,cat,NN,pl
-n3,dog,dog,NN,sg
-n4,dogs,dog,NN,pl
-n5,bird,bird,NN,sg
-n6,birds,bird,NN,pl
-n7,horse,horse,NN,sg
-n8,horses,horse,NN,pl
-v1,sleep,sleep,VB,
-v2,run,run,VB,
-v3,jump,jump,VB,
-v4,swim,swim,VB,
-"""
-ANIMALS_SCHEMA = "language: en\nfeatures:\n  number:\n    type: category\n    values: [sg, pl]\n"
-PLACE_PHRASE = "- [{direct: the}, {id: head, lexical: {pos: NN, number: sg}}]\n"
-
-# Valid: these/those + plural noun + verb (VBP), the bad one with the determiner of the other number.
-DET_TEMPLATE = """\
-uid: det_noun_agreement
-phenomenon: determiner_noun_agreement
-language: en
-description: A demonstrative agrees in number with its noun.
-example: {good: These dogs run., bad: This dogs run.}
-vocabulary: animals
-good:
-  - {id: det, matched: noun, on: number, lexical: {pos: DT}}
-  - {id: noun, lexical: {pos: NN, number: pl}}
-  - {id: verb, lexical: {pos: VB}, form: VBP}
-  - {id: stop, direct: "."}
-bad:
-  - {id: det_bad, mismatched: noun, on: number, lexical: {pos: DT}}
-  - {same: noun}
-  - {same: verb}
-  - {same: stop}
-"""
+from tests.web.paradigms.editor_texts import ANIMALS_CSV, ANIMALS_SCHEMA, DET_TEMPLATE, PLACE_PHRASE
 
 
 @pytest.fixture

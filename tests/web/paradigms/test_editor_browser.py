@@ -7,14 +7,16 @@ visited and left, and two versions are saved. Screenshots go to var/screenshots/
 """
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from django.conf import settings
+from playwright.sync_api import Page, expect, sync_playwright
 
 from mpp_studio.paradigms.models import Template
 from tests.web.conftest import PASSWORD
-from tests.web.paradigms.test_browser import CHROMIUM, page, screenshots  # noqa: F401 (fixtures)
+from tests.web.paradigms.test_browser import CHROMIUM, CHROMIUM_ARGS
 
 pytest_plugins = ["tests.web.paradigms.editor_support"]
 
@@ -26,6 +28,34 @@ pytestmark = [
     ),
     pytest.mark.django_db(transaction=True),
 ]
+
+
+@pytest.fixture
+def page(monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
+    # plain synchronous code (see test_browser.py).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1440, "height": 1000}, locale="en-US")
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        yield page
+        context.close()
+        browser.close()
+
+
+@pytest.fixture
+def screenshots() -> Path:
+    folder = Path(settings.VAR_DIR) / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def shot(page: Page, path: Path) -> None:
+    """Save a full-page screenshot from the top (the sticky save bar then sits in its place)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=path, full_page=True)
 
 
 def settle(page: Page) -> None:
@@ -75,8 +105,8 @@ def feature(page: Page, grammar: str, row: int, pair: int, name: str, value: str
 
 def test_editor_builds_a_paradigm_from_scratch_and_saves_two_versions(
     live_server: object,
-    page: Page,  # noqa: F811 (the fixture)
-    screenshots: Path,  # noqa: F811
+    page: Page,
+    screenshots: Path,
     editor: object,
     project: object,
     animals: object,
@@ -95,11 +125,13 @@ def test_editor_builds_a_paradigm_from_scratch_and_saves_two_versions(
     expect(page.locator("h2.editor-title")).to_have_text("New template")
     expect(page.locator("#vocabulary")).to_have_value("animals")
     expect(page.locator("#language")).to_have_value("en")
-    page.screenshot(path=screenshots / "editor-new.png", full_page=True)
+    shot(page, screenshots / "editor-new.png")
 
     type_into(page, "#uid", "det_noun_agreement_built")
     type_into(page, "#phenomenon", "determiner_noun_agreement")
     type_into(page, "#description", "A demonstrative agrees in number with its noun.")
+    type_into(page, "#example_good", "These dogs sleep near the cat today.")
+    type_into(page, "#example_bad", "This dogs sleeps the cat near.")
 
     # Good grammar: det (Matched), noun (Lexical), verb (Lexical + form), prep (Direct),
     # place (Phrase), adv (Direct), stop (Direct).
@@ -154,8 +186,10 @@ def test_editor_builds_a_paradigm_from_scratch_and_saves_two_versions(
     expect(page.locator("#preview .capacity")).to_contain_text("384")
     expect(page.locator("#preview .badge-ok")).to_have_text("no problems")
     expect(page.locator("#preview tr.pair td.good mark").first).to_be_visible()
-    expect(page.locator("#preview tr.pair td.edit").first).to_have_text("substitution, substitution, deletion, move")
-    page.screenshot(path=screenshots / "editor-built.png", full_page=True)
+    expect(page.locator("#preview tr.pair td.edit").first).to_have_text(
+        "substitution, substitution, deletion, move"
+    )
+    shot(page, screenshots / "editor-built.png")
 
     # An unknown value: the error appears beside its row, and the pairs go; fixed, they come back.
     type_into(page, "#good-1-feat-1-value", "dual")
@@ -164,8 +198,8 @@ def test_editor_builds_a_paradigm_from_scratch_and_saves_two_versions(
     expect(noun_problems).to_contain_text("dual")
     expect(pairs).to_have_count(0)
     expect(page.locator("#preview .problem-list")).to_contain_text("good grammar, position 2 (noun)")
-    page.locator("#row-good-1").scroll_into_view_if_needed()
-    page.screenshot(path=screenshots / "editor-problem.png", full_page=True)
+    shot(page, screenshots / "editor-problem.png")
+    page.locator(".grammars").screenshot(path=screenshots / "editor-problem-rows.png")
     type_into(page, "#good-1-feat-1-value", "pl")
     expect(noun_problems).to_be_empty()
     expect(pairs).to_have_count(10)
@@ -180,7 +214,7 @@ def test_editor_builds_a_paradigm_from_scratch_and_saves_two_versions(
     assert "  - {same: verb, form: VBZ}" in text
     assert "  - {move: prep}" in text
     expect(pairs).to_have_count(10)
-    page.screenshot(path=screenshots / "editor-yaml.png", full_page=True)
+    shot(page, screenshots / "editor-yaml.png")
     click(page, "button[value='to-table']")
     expect(page.locator("#good-4-phrase")).to_have_value("Place")
     expect(page.locator("#bad-4-type")).to_have_value("move")
@@ -192,7 +226,7 @@ def test_editor_builds_a_paradigm_from_scratch_and_saves_two_versions(
     expect(page.locator(".message.success")).to_contain_text("Saved version 1 of det_noun_agreement_built")
     expect(page.locator(".version-badge")).to_have_text("version 1 (latest)")
     expect(page.locator("tr.pair")).to_have_count(10)
-    page.screenshot(path=screenshots / "editor-saved.png", full_page=True)
+    shot(page, screenshots / "editor-saved.png")
 
     # Edit again: "today | again" becomes "today | again | now"; save version 2.
     page.click("a.button:has-text('Edit')")
@@ -207,7 +241,7 @@ def test_editor_builds_a_paradigm_from_scratch_and_saves_two_versions(
     expect(rows).to_have_count(2)
     expect(rows.nth(0)).to_contain_text("a third adverb")
     expect(rows.nth(1)).to_contain_text("first draft")
-    page.screenshot(path=screenshots / "editor-versions.png", full_page=True)
+    shot(page, screenshots / "editor-versions.png")
 
     template = Template.objects.get(uid="det_noun_agreement_built")
     assert [v.number for v in template.versions.order_by("number")] == [1, 2]
@@ -217,4 +251,6 @@ def test_editor_builds_a_paradigm_from_scratch_and_saves_two_versions(
     # The list shows the template with its capacity.
     page.click("nav.crumbs a:has-text('Templates')")
     expect(page.locator("table.templates a.uid")).to_have_text("det_noun_agreement_built")
-    page.screenshot(path=screenshots / "editor-list.png", full_page=True)
+    expect(page.locator("table.templates td.example")).to_contain_text("These dogs sleep near the cat today.")
+    expect(page.locator("table.templates td.capacity")).to_have_text("576")
+    shot(page, screenshots / "editor-list.png")

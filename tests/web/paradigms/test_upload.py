@@ -250,3 +250,13 @@ def test_download_permissions(
     assert client_as(outsider).get(url(other_project, tail)).status_code == 404  # type: ignore[operator]
     anonymous = client_as(None).get(url(project, tail))  # type: ignore[operator]
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
+
+
+def test_upload_zip_with_an_oversized_entry_stores_nothing_of_it(
+    project: object, en_nouns: object, owner: object
+) -> None:
+    archive = zipped({"a.yaml": PLAIN_TEMPLATE, "huge.yaml": "#" * (MAX_YAML_BYTES + 1)})
+    [result] = template_files_upload(project=project, uploads=[upload("b.zip", archive)], user=owner).results  # type: ignore[arg-type]
+    assert not result.stored and result.kind == "zip"
+    assert "huge.yaml unpacks to 1.0 MiB; the limit for this kind of file is 1 MiB" in result.message
+    assert not Template.objects.filter(project=project).exists()

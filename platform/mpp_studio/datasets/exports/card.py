@@ -184,7 +184,7 @@ def dataset_card(dataset: Dataset, files: Sequence[ParadigmFile]) -> str:
 
 
 def _features() -> dict[str, object]:
-    """Return the Parquet columns as `datasets` Features (the layout of datasets 4)."""
+    """Return the Parquet columns as `datasets` Features (the JSON layout of datasets 4 and later)."""
 
     def value(dtype: str) -> dict[str, object]:
         return {"dtype": dtype, "_type": "Value"}

@@ -15,6 +15,7 @@ from generator import GENERATOR_VERSION
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.engine import phrase_texts_used
 from mpp_studio.datasets.models import Dataset, DatasetParadigm
+from mpp_studio.datasets.problem_text import problem_summary
 from mpp_studio.jobs.models import Job
 from mpp_studio.jobs.services import job_cancel, job_create
 from mpp_studio.lexicon.services import vocabulary_snapshot_ensure
@@ -25,13 +26,6 @@ JOB_KIND = "dataset_generate"
 MAX_PAIRS_PER_PARADIGM = 100_000
 MAX_SEED = 2**63 - 1  # Dataset.seed is a signed 64-bit integer
 UNIQUE_CHOICES = ("", *Dataset.Unique.values)
-
-
-def _problem_words(problems: Sequence[dict[str, object]]) -> str:
-    first = problems[0]
-    where = f"line {first['line']}: " if first.get("line") else ""
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return f"{where}{first.get('message', '')}{more}"
 
 
 @transaction.atomic(durable=True)
@@ -90,10 +84,10 @@ def dataset_create(
             continue
         check = template_version_check(version)
         if not check.valid or check.parsed is None or check.vocabulary is None:
-            problems = [p.to_dict() for p in check.problems] or [{"message": "it cannot generate pairs"}]
+            problems = [p.to_dict() for p in check.problems]
             errors.setdefault("templates", []).append(
                 f"{template.uid} (version {version.number}) cannot generate pairs: "
-                f"{_problem_words(problems)}."
+                f"{problem_summary(problems, empty='the generator could not be built')}."
             )
             continue
         recorded.append((template, version, check))

@@ -17,12 +17,15 @@ from collections.abc import Iterable
 from typing import Literal
 
 from django.db import DatabaseError, transaction
+from django.db.models import Sum
 
 from generator import GENERATOR_VERSION
+from generator import errors as E
 from generator.errors import GenerationError, Problem, TemplateError
 from generator.generate import Generator
 from mpp_studio.datasets.engine import paradigm_generator, template_file_name
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
+from mpp_studio.datasets.problem_text import problem_summary
 from mpp_studio.jobs.selectors import job_is_open
 from mpp_studio.jobs.services import job_fail, job_finish, job_progress, job_start
 from mpp_studio.paradigms.engine import E_ENGINE, engine_failure_message
@@ -79,7 +82,7 @@ def dataset_paradigm_generate(
         _paradigm_fail(paradigm, list(exc.problems))
     except VocabularyError as exc:  # defensive: paradigm_generator converts these
         _paradigm_fail(
-            paradigm, [Problem("E_VOCABULARY", str(e), template_file_name(paradigm.uid)) for e in exc.errors]
+            paradigm, [Problem(E.E_VOCABULARY, str(e), template_file_name(paradigm.uid)) for e in exc.errors]
         )
     except Exception as exc:  # the engine's own bug: record it rather than retry forever
         logger.exception("generation of dataset paradigm %s failed", paradigm.pk)
@@ -129,7 +132,7 @@ def _store_pairs(
                 chunk = []
                 if not open_job:
                     return "stopped"  # cancelled: what is stored stays
-                if new >= pairs_per_run:
+                if new >= pairs_per_run and len(stored) + new < paradigm.requested:
                     return "more"
     except DatabaseError:
         raise
@@ -153,7 +156,10 @@ def _flush(paradigm: DatasetParadigm, chunk: Iterable[Pair]) -> bool:
     job_id = paradigm.dataset.job_id
     if job_id is None:
         return False
-    done = Pair.objects.filter(paradigm__dataset_id=paradigm.dataset_id).count()
+    # The paradigms' counts, not a count of the dataset's rows: one small row per paradigm.
+    done = (
+        DatasetParadigm.objects.filter(dataset_id=paradigm.dataset_id).aggregate(n=Sum("produced"))["n"] or 0
+    )
     return job_progress(
         job_id=job_id,
         done=done,
@@ -199,17 +205,11 @@ def dataset_finish_if_complete(*, dataset_id: int) -> None:
             message=f"Generated {total:,} pairs in {count}.",
         )
         return
-    reasons = "\n".join(f"{p.uid}: {_first_message(p.problems)}" for p in failed)
+    reasons = "\n".join(
+        f"{p.uid}: {problem_summary(p.problems, empty='it failed without a reason (please report this)')}"
+        for p in failed
+    )
     job_fail(
         job_id=dataset.job_id,
         message=(f"{len(failed)} of {count} failed:\n{reasons}\nThe {total:,} pairs stored are kept."),
     )
-
-
-def _first_message(problems: list[dict[str, object]]) -> str:
-    if not problems:
-        return "it failed without a reason (please report this)"
-    message = str(problems[0].get("message", "")).strip()
-    more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-    line = f"line {problems[0]['line']}: " if problems[0].get("line") else ""
-    return f"{line}{message}{more}"

@@ -126,7 +126,10 @@ def template_files_upload(
             kind: FileKind = "zip" if upload.name.lower().endswith(".zip") else "file"
             report.results.append(UploadResult(upload.name, kind, False, str(exc), exc.details))
 
-    tables, schemas, yaml_files, others = [], {}, [], []
+    tables: list[_File] = []
+    schemas: dict[str, _File] = {}  # by the table path they belong to, without suffix
+    yaml_files: list[_File] = []
+    others: list[_File] = []
     for file in files:
         lower = file.path.lower()
         if lower.endswith(SCHEMA_SUFFIX):

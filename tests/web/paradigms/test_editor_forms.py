@@ -1,0 +1,336 @@
+"""The editor's form fields: read into a state, written as a document, errors named by row and field."""
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.http import QueryDict
+
+from mpp_studio.paradigms.document import document_from_text, document_to_text
+from mpp_studio.paradigms.editor_actions import state_after_action, state_apply, state_settle
+from mpp_studio.paradigms.forms_editor import (
+    EditorState,
+    FeatureRow,
+    PositionRow,
+    document_from_state,
+    row_from_position,
+    source_text_from_state,
+    split_alternatives,
+    state_from_document,
+    state_from_post,
+)
+
+FORM = {
+    "uid": "sv",
+    "phenomenon": "subject_verb_agreement",
+    "language": "en",
+    "vocabulary": "animals",
+    "description": "Line one\r\nline two",
+    "example_good": "The dog runs.",
+    "opt-max_item_reuse": "40",
+    "good-0-type": "direct",
+    "good-0-words": "the | a",
+    "good-1-type": "lexical",
+    "good-1-id": "subj",
+    "good-1-feat-0-name": "pos",
+    "good-1-feat-0-value": "NN",
+    "good-1-feat-1-name": "number",
+    "good-1-feat-1-value": "sg",
+    "good-1-feat-2-name": "",
+    "good-1-feat-2-value": "",
+    "good-1-uncapped": "true",
+    "good-2-type": "matched",
+    "good-2-id": "verb",
+    "good-2-target": "subj",
+    "good-2-on": "number",
+    "good-2-feat-0-name": "pos",
+    "good-2-feat-0-value": "VB",
+    "good-2-form": "VBZ",
+    "good-2-not-0-name": "lemma",
+    "good-2-not-0-value": "be | have",
+    "bad-0-type": "same",
+    "bad-0-target": "1",
+    "bad-1-type": "same",
+    "bad-1-target": "subj",
+    "bad-2-type": "same",
+    "bad-2-target": "verb",
+    "bad-2-form": "VBP",
+    "bad-3-type": "phrase",
+    "bad-3-phrase": "Place",
+    "bad-3-where-0-inner": "head",
+    "bad-3-where-0-name": "number",
+    "bad-3-where-0-value": "pl",
+    "bad-4-type": "delete",
+    "bad-4-target": "",
+    "mode": "table",
+    "seed": "7",
+    "note": "first",
+}
+
+
+def test_state_from_post_reads_every_field() -> None:
+    state = state_from_post(QueryDict(mutable=True) | FORM)
+    assert state.meta["uid"] == "sv" and state.meta["description"] == "Line one\nline two"
+    assert state.options["max_item_reuse"] == "40" and state.seed == "7" and state.note == "first"
+    assert [row.type for row in state.good] == ["direct", "lexical", "matched"]
+    assert [(f.name, f.value) for f in state.good[1].features] == [("pos", "NN"), ("number", "sg"), ("", "")]
+    assert state.good[1].uncapped and not state.good[0].uncapped
+    assert state.bad[3].where[0].inner == "head"
+
+
+def test_document_from_state_writes_each_rule() -> None:
+    document, errors = document_from_state(state_from_post(QueryDict(mutable=True) | FORM))
+    assert errors == []
+    assert document["options"] == {"max_item_reuse": "40"}
+    assert document["example"] == {"good": "The dog runs."}
+    assert document["good"] == [
+        {"direct": ["the", "a"]},
+        {"id": "subj", "lexical": {"pos": "NN", "number": "sg"}, "uncapped": "true"},
+        {
+            "id": "verb",
+            "matched": "subj",
+            "on": "number",
+            "lexical": {"pos": "VB"},
+            "form": "VBZ",
+            "not": {"lemma": ["be", "have"]},
+        },
+    ]
+    assert document["bad"] == [
+        {"same": "1"},
+        {"same": "subj"},
+        {"same": "verb", "form": "VBP"},
+        {"phrase": "Place", "where": {"head": {"number": "pl"}}},
+        {"delete": None},  # the engine names the missing position at bad position 5
+    ]
+
+
+def test_source_text_from_state_is_canonical_yaml() -> None:
+    text, errors = source_text_from_state(state_from_post(QueryDict(mutable=True) | FORM))
+    assert errors == []
+    assert (
+        "  - {id: verb, matched: subj, on: number, lexical: {pos: VB}, form: VBZ, not: {lemma: [be, have]}}\n"
+        in text
+    )
+    assert "description: |-\n  Line one\n  line two\n" in text
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "words"),
+    [
+        (
+            {"good-0-type": "lexical", "good-0-feat-0-name": "", "good-0-feat-0-value": "pl"},
+            "good-0-feat-0-name",
+            "Good grammar, row 1, features: the value 'pl' has no feature",
+        ),
+        (
+            {
+                "good-0-type": "lexical",
+                "good-0-feat-0-name": "number",
+                "good-0-feat-0-value": "sg",
+                "good-0-feat-1-name": "number",
+                "good-0-feat-1-value": "pl",
+            },
+            "good-0-feat-1-name",
+            "Good grammar, row 1, features: the feature 'number' is given twice",
+        ),
+        (
+            {"good-0-type": "direct", "good-0-words": "a", "bad-0-type": "yaml", "bad-0-yaml": "{same: [1"},
+            "bad-0-yaml",
+            "Bad grammar, row 1: the YAML of this position is not valid",
+        ),
+        (
+            {"bad-0-type": "yaml", "bad-0-yaml": "  "},
+            "bad-0-yaml",
+            "Bad grammar, row 1: write the position as YAML",
+        ),
+        (
+            {"good-0-type": "same", "good-0-target": "x"},
+            "good-0-type",
+            "Good grammar, row 1: 'Same' is not a rule type of the good grammar",
+        ),
+        (
+            {
+                "good-0-type": "phrase",
+                "good-0-phrase": "NP",
+                "good-0-where-0-inner": "",
+                "good-0-where-0-name": "number",
+            },
+            "good-0-where-0-inner",
+            "Good grammar, row 1, constraints: choose the inner position",
+        ),
+        ({"extra": "notes: [unclosed\n"}, "extra", "Other fields, line 2: this is not valid YAML"),
+        ({"extra": "uid: other\n"}, "extra", "Other fields: 'uid' has its own place in the form"),
+    ],
+)
+def test_document_from_state_names_the_row_and_field_of_each_error(
+    fields: dict[str, str], field: str, words: str
+) -> None:
+    _, errors = document_from_state(state_from_post(QueryDict(mutable=True) | fields))
+    assert [e.field for e in errors] == [field]
+    assert errors[0].message.startswith(words), errors[0].message
+    if field.startswith(("good-", "bad-")):
+        assert errors[0].row == 1 and errors[0].grammar == field.split("-")[0]
+
+
+def test_split_alternatives() -> None:
+    assert split_alternatives(" sg | pl |") == ["sg", "pl"]
+    assert split_alternatives("NN") == "NN"
+    assert split_alternatives("  ") is None
+
+
+@pytest.mark.parametrize(
+    ("position", "kind"),
+    [
+        ({"id": "subj", "lexical": {"pos": "NN", "number": ["sg", "pl"]}, "form": "NNS"}, "lexical"),
+        ({"direct": ["a", "the"]}, "direct"),
+        ({"id": "cl", "matched": "noun", "on": "classifier", "lexical": {"pos": "M"}}, "matched"),
+        ({"mismatched": "subj.head", "on": ["number", "person"]}, "mismatched"),
+        ({"id": "subj", "phrase": "NP", "where": {"head": {"number": "pl"}}}, "phrase"),
+        ({"same": "verb", "form": "VBZ"}, "same"),
+        ({"copy": "aux"}, "copy"),
+        ({"move": "obj"}, "move"),
+        ({"delete": "obj"}, "delete"),
+        ({"lexical": {"pos": "DT"}, "uncapped": "yes"}, "lexical"),
+        # What the fields cannot say exactly stays a line of YAML.
+        ({"id": "verb", "lexical": {"pos": "VB"}, "matched": {"subj": "number", "obj": "animate"}}, "yaml"),
+        ({"direct": "a | b"}, "yaml"),
+        ({"direct": " padded"}, "yaml"),
+        ({"lexical": {"pos": "NN"}, "note": "why"}, "yaml"),
+        ({"matched": "x", "mismatched": "y"}, "yaml"),
+        ("bare word", "yaml"),
+        (None, "yaml"),
+    ],
+)
+def test_row_from_position_shows_a_position_without_changing_it(position: object, kind: str) -> None:
+    grammar = "bad" if kind in ("same", "copy", "move", "delete") else "good"
+    row = row_from_position(position, grammar)
+    assert row.type == kind
+    state = EditorState()
+    state.rows(grammar).append(row)
+    document, errors = document_from_state(state)
+    assert errors == []
+    expected = position
+    if isinstance(position, dict) and position.get("uncapped") == "yes":
+        expected = {**position, "uncapped": "true"}  # the checkbox writes one spelling
+    assert document[grammar] == [expected]
+
+
+SHIPPED = sorted(
+    path
+    for path in Path(settings.GRAMMAR_LIBRARY_DIR).rglob("*.yaml")
+    if "uid:" in path.read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_shipped_templates_survive_the_table(path: Path) -> None:
+    """Shown in the table and written back, a shipped template is the same document."""
+    document = document_from_text(path.read_text(encoding="utf-8"))
+    state = state_settle(state_from_document(document))
+    back, errors = document_from_state(state)
+    assert errors == [] and back == document
+
+
+def test_state_from_document_puts_other_fields_in_the_extra_box() -> None:
+    document = document_from_text(
+        "uid: x\nphrase_files: [a.yaml]\nnotes: keep me\n"
+        "phrases:\n  NP:\n    - [{direct: the}]\ngood: []\nbad: []\n"
+    )
+    state = state_from_document(document)
+    assert document_from_text(state.extra) == {
+        "phrase_files": ["a.yaml"],
+        "notes": "keep me",
+        "phrases": {"NP": [[{"direct": "the"}]]},
+    }
+    assert document_from_state(state)[0] == document
+
+
+def rows(state: EditorState, grammar: str) -> list[tuple[str, str, str]]:
+    return [(r.type, r.id, r.target) for r in state.rows(grammar)]
+
+
+def built() -> EditorState:
+    state = EditorState()
+    state.good = [
+        PositionRow(type="direct", words="the"),
+        PositionRow(type="lexical", id="subj"),
+        PositionRow(type="lexical"),
+    ]
+    state.bad = [
+        PositionRow(type="same", target="1"),
+        PositionRow(type="same", target="subj"),
+        PositionRow(type="same", target="3"),
+    ]
+    return state
+
+
+def test_adding_removing_and_moving_rows_follows_references_by_number() -> None:
+    state = state_apply(built(), "down good 0")  # "the" becomes position 2
+    assert [r.type for r in state.good] == ["lexical", "direct", "lexical"]
+    assert rows(state, "bad") == [("same", "", "2"), ("same", "", "subj"), ("same", "", "3")]
+    state = state_apply(state, "up good 2")
+    assert rows(state, "bad") == [("same", "", "3"), ("same", "", "subj"), ("same", "", "2")]
+    state = state_apply(state, "remove bad 0")
+    assert len(state.bad) == 2
+    state = state_apply(state, "add bad")
+    assert state.bad[-1].type == "same"
+    state = state_apply(state, "add good")
+    assert state.good[-1].type == "lexical" and len(state.good) == 4
+    # Out of range or unknown: nothing changes.
+    for action in ("up good 0", "down good 3", "remove good 9", "explode good 1", "add ugly", ""):
+        assert rows(state_apply(state, action), "good") == rows(state, "good")
+
+
+def test_feature_pairs_are_added_and_removed() -> None:
+    state = state_apply(built(), "add-feat good 1")
+    state = state_apply(state, "add-not good 1")
+    state = state_apply(state, "add-where good 1")
+    row = state.good[1]
+    assert len(row.features) == 1 and len(row.exclusions) == 1 and len(row.where) == 1
+    state = state_apply(state, "remove-feat good 1 0")
+    assert state.good[1].features == []
+
+
+def test_copy_the_good_sentence_makes_one_same_per_position() -> None:
+    state = state_apply(built(), "bad-from-good")
+    assert rows(state, "bad") == [("same", "", "1"), ("same", "", "subj"), ("same", "", "3")]
+
+
+def test_changing_a_rule_to_yaml_and_back_keeps_the_position() -> None:
+    state = built()
+    state.good[1].was = "lexical"
+    state.good[1].features = [FeatureRow("pos", "NN")]
+    state.good[1].type = "yaml"
+    state = state_settle(state)
+    assert state.good[1].yaml == "{id: subj, lexical: {pos: NN}}"
+    state.good[1].yaml = "{id: subj, lexical: {pos: NN, number: pl}}"
+    state.good[1].type = "lexical"
+    state = state_settle(state)
+    assert [(f.name, f.value) for f in state.good[1].features] == [("pos", "NN"), ("number", "pl")]
+    assert state.good[1].was == "lexical"
+
+
+def test_switching_to_yaml_and_back() -> None:
+    state = state_from_post(QueryDict(mutable=True) | FORM)
+    yaml_state, errors = state_after_action(state, "to-yaml")
+    assert errors == [] and yaml_state.mode == "yaml" and yaml_state.seed == "7"
+    document, _ = document_from_state(state)
+    assert yaml_state.yaml_text == document_to_text(document)
+    table, errors = state_after_action(yaml_state, "to-table")
+    assert errors == [] and table.mode == "table"
+    assert document_from_state(table)[0] == document
+
+
+def test_switching_to_the_table_with_broken_yaml_stays_and_names_the_line() -> None:
+    state = EditorState(mode="yaml", yaml_text="uid: x\ngood:\n  - {direct: [a\n")
+    after, errors = state_after_action(state, "to-table")
+    assert after.mode == "yaml"
+    [error] = errors
+    assert error.field == "yaml_text" and error.line is not None
+    assert f"line {error.line}" in error.message
+
+
+def test_switching_to_yaml_with_a_bad_field_stays_in_the_table() -> None:
+    state = state_from_post(QueryDict(mutable=True) | {"bad-0-type": "yaml", "bad-0-yaml": "{same: [1"})
+    after, errors = state_after_action(state, "to-yaml")
+    assert after.mode == "table" and errors[0].field == "bad-0-yaml"
