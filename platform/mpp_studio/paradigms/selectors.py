@@ -210,9 +210,7 @@ class PhraseRow:
 def template_latest_versions(*, project: Project) -> list[TemplateVersion]:
     """Return the latest version of each template of the project, its template loaded, by uid."""
     latest = (
-        TemplateVersion.objects.filter(template=OuterRef("template"))
-        .order_by("-number")
-        .values("pk")[:1]
+        TemplateVersion.objects.filter(template=OuterRef("template")).order_by("-number").values("pk")[:1]
     )
     return list(
         TemplateVersion.objects.filter(template__project=project, pk=Subquery(latest))

@@ -4,10 +4,12 @@ from pathlib import Path
 from typing import cast
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
 from mpp_studio.core.services import demo_user_ensure
 from mpp_studio.paradigms.services import library_import
+from mpp_studio.paradigms.services.demo import demo_project_ensure
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo"
@@ -65,6 +67,20 @@ class Command(BaseCommand):
                 if with_problems
                 else "."
             )
+        )
+        if not options["no_demo_user"]:
+            self._ensure_demo_project()
+
+    def _ensure_demo_project(self) -> None:
+        user = get_user_model().objects.get(username=DEMO_USERNAME)
+        project, import_report = demo_project_ensure(user=user)
+        if import_report is None:
+            self.stdout.write(f"'{project.name}' already exists; left as it is.")
+            return
+        for result in import_report.skipped:
+            self.stderr.write(f"Not imported into '{project.name}': {result.source.uid}: {result.message}")
+        self.stdout.write(
+            f"Created '{project.name}' for {DEMO_USERNAME} with {len(import_report.imported)} paradigms."
         )
 
     def _ensure_demo_user(self) -> None:
