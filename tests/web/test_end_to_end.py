@@ -17,12 +17,11 @@ from pathlib import Path
 
 import orjson
 import pytest
-from django.conf import settings
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
+from tests.web.browser import launch_browser, needs_chromium, new_page, screenshot_folder
 from tests.web.conftest import run_manage, subprocess_env
 from tests.web.datasets.stack import web_server, worker
-from tests.web.paradigms.test_browser import CHROMIUM, CHROMIUM_ARGS
 from tests.web.paradigms.test_editor_browser import (
     add_position,
     choose,
@@ -33,11 +32,7 @@ from tests.web.paradigms.test_editor_browser import (
     type_into,
 )
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs Debian's Chromium at /usr/bin/chromium (scripts/setup.sh installs it as root: "
-    "apt-get install chromium fonts-noto-cjk)",
-)
+pytestmark = needs_chromium
 
 USERNAME = "mara"
 PASSWORD = "quartz-heron-5-lagoon"
@@ -80,16 +75,10 @@ NP_PHRASE = "- [{id: det, matched: head, on: number, lexical: {pos: DT}}, {id: h
 
 @pytest.fixture
 def page() -> Iterator[Page]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(
-            viewport={"width": 1440, "height": 1000}, locale="en-US", accept_downloads=True
-        )
-        page = context.new_page()
-        page.set_default_timeout(30_000)
+    with launch_browser() as browser:
+        page = new_page(browser, width=1440, height=1000, accept_downloads=True)
         yield page
-        context.close()
-        browser.close()
+        page.context.close()
 
 
 class Shots:
@@ -97,8 +86,7 @@ class Shots:
 
     def __init__(self, page: Page) -> None:
         self.page = page
-        self.folder = Path(settings.VAR_DIR) / "screenshots"
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder = screenshot_folder()
         for old in self.folder.glob("e2e-*.png"):
             old.unlink()
         self.count = 0
@@ -358,7 +346,15 @@ def generate_dataset(page: Page, shot: Shots) -> None:
     )
     shot("dataset-progress")
     expect(page.locator(".job-status[data-status=done]")).to_be_visible(timeout=90_000)
-    seen = page.evaluate("() => { clearInterval(window.progressTimer); return window.progressSeen; }")
+    # The timer samples every 50 ms, so its last sample can predate the final swap: take one more.
+    seen = page.evaluate(
+        """() => {
+            clearInterval(window.progressTimer);
+            const bar = document.querySelector('.job-status [role=progressbar]');
+            if (bar) window.progressSeen.push(Number(bar.getAttribute('aria-valuenow')));
+            return window.progressSeen;
+        }"""
+    )
     assert seen and seen[-1] == 100, seen
     assert seen == sorted(seen), f"the progress bar went backwards: {seen}"
     expect(page.locator(".job-status .progress-bar")).to_have_attribute("style", "width: 100%")

@@ -9,30 +9,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from mpp_studio.accounts.models import Membership
+from tests.web.browser import launch_browser, needs_chromium, new_page
 
-CHROMIUM = Path("/usr/bin/chromium")
-# Never `playwright install`: the system Chromium, headless, with nothing that reaches the network.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+pytest_plugins = ["tests.web.browser"]
 
 pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's Chromium at /usr/bin/chromium (scripts/setup.sh installs it as root: "
-        "apt-get install chromium fonts-noto-cjk)",
-    ),
+    needs_chromium,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -45,25 +30,8 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
     # Playwright's sync API keeps an event loop running in this thread, and Django refuses ORM
     # calls where a loop runs. This test's own ORM calls are plain synchronous code.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with launch_browser() as browser:
         yield browser
-        browser.close()
-
-
-def new_page(browser: Browser) -> Page:
-    """A page in a fresh context: its own cookies, so a separate person."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    return page
-
-
-@pytest.fixture
-def screenshots() -> Path:
-    folder = Path(settings.VAR_DIR) / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def sign_up(page: Page, username: str, password: str) -> None:

@@ -12,51 +12,23 @@ from pathlib import Path
 
 import orjson
 import pytest
-from django.conf import settings
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
+from tests.web.browser import launch_browser, needs_chromium, new_page, sign_in
 from tests.web.conftest import run_manage, subprocess_env
 from tests.web.datasets.stack import PREPARE_SCRIPT, run_script, web_server, worker
 
-CHROMIUM = Path("/usr/bin/chromium")
-# Never `playwright install`: the system Chromium, headless, with nothing that reaches the network.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+pytest_plugins = ["tests.web.browser"]
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs Debian's Chromium at /usr/bin/chromium (scripts/setup.sh installs it as root: "
-    "apt-get install chromium fonts-noto-cjk)",
-)
+pytestmark = needs_chromium
 
 
 @pytest.fixture
 def page() -> Iterator[Page]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(
-            viewport={"width": 1280, "height": 900}, locale="en-US", accept_downloads=True
-        )
-        page = context.new_page()
-        page.set_default_timeout(30_000)
+    with launch_browser() as browser:
+        page = new_page(browser, accept_downloads=True)
         yield page
-        context.close()
-        browser.close()
-
-
-@pytest.fixture
-def screenshots() -> Path:
-    folder = Path(settings.VAR_DIR) / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+        page.context.close()
 
 
 def test_browser_creates_a_dataset_watches_it_generate_browses_and_exports(
@@ -83,9 +55,7 @@ def walk_through(page: Page, base: str, project_id: int, screenshots: Path, tmp_
     # Sign in, then the project's (empty) dataset list.
     page.goto(f"{base}/projects/{project_id}/datasets/")
     expect(page.locator("h1")).to_have_text("Sign in")
-    page.fill("#id_username", "ling")
-    page.fill("#id_password", "pw-for-the-browser")
-    page.click("button[type=submit]")
+    sign_in(page, "ling", "pw-for-the-browser")
     expect(page.locator("h2")).to_have_text("Datasets")
     expect(page.locator(".empty")).to_contain_text("No datasets yet.")
 

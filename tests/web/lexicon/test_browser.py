@@ -10,31 +10,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
+from tests.web.browser import launch_browser, needs_chromium, new_page, sign_in
 from tests.web.conftest import EN_NOUNS_CSV, EN_NOUNS_SCHEMA, PASSWORD
 from tests.web.lexicon.conftest import BAD_EN_CSV
 
-CHROMIUM = Path("/usr/bin/chromium")
-# Never `playwright install`: the system Chromium, headless, with nothing that reaches the network.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+pytest_plugins = ["tests.web.browser"]
 
 pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's Chromium at /usr/bin/chromium (scripts/setup.sh installs it as root: "
-        "apt-get install chromium fonts-noto-cjk)",
-    ),
+    needs_chromium,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -44,21 +29,10 @@ def page(monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
     # Playwright's sync API keeps an event loop running in this thread, and Django refuses ORM
     # calls where a loop runs. This test's own ORM calls are plain synchronous code.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-        page = context.new_page()
-        page.set_default_timeout(30_000)
+    with launch_browser() as browser:
+        page = new_page(browser)
         yield page
-        context.close()
-        browser.close()
-
-
-@pytest.fixture
-def screenshots() -> Path:
-    folder = Path(settings.VAR_DIR) / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+        page.context.close()
 
 
 def item_ids(page: Page) -> list[str]:
@@ -85,9 +59,7 @@ def test_browser_imports_a_vocabulary_and_filters_it(
 
     # Signing in leads to the project's vocabularies.
     page.goto(f"{base}/projects/{project.pk}/vocabularies/")  # type: ignore[attr-defined]
-    page.fill("#id_username", editor.get_username())  # type: ignore[attr-defined]
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
+    sign_in(page, editor.get_username(), PASSWORD)  # type: ignore[attr-defined]
     expect(page.locator(".lexicon h2")).to_have_text("Vocabularies")
     expect(page.locator("tr.vocabulary")).to_have_count(1)
 

@@ -8,31 +8,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from mpp_studio.paradigms.services import library_import
+from tests.web.browser import launch_browser, needs_chromium, new_page, sign_in
 
-CHROMIUM = Path("/usr/bin/chromium")
-# Never `playwright install`: the system Chromium, headless, with nothing that reaches the network.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+pytest_plugins = ["tests.web.browser"]
 
 pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's Chromium at /usr/bin/chromium (scripts/setup.sh installs it as root: "
-        "apt-get install chromium fonts-noto-cjk)",
-    ),
+    needs_chromium,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -42,21 +27,10 @@ def page(monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
     # Playwright's sync API keeps an event loop running in this thread, and Django refuses ORM
     # calls where a loop runs. This test's own ORM calls are plain synchronous code.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-        page = context.new_page()
-        page.set_default_timeout(30_000)
+    with launch_browser() as browser:
+        page = new_page(browser)
         yield page
-        context.close()
-        browser.close()
-
-
-@pytest.fixture
-def screenshots() -> Path:
-    folder = Path(settings.VAR_DIR) / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+        page.context.close()
 
 
 def pair_texts(page: Page) -> list[str]:
@@ -75,9 +49,7 @@ def test_browser_signs_in_browses_library_and_previews_pairs(
     expect(page).to_have_url(re.compile(r"/accounts/login/\?next=/library/$"))
     expect(page.locator("h1")).to_have_text("Sign in")
     page.screenshot(path=screenshots / "login.png", full_page=True)
-    page.fill("#id_username", "ling")
-    page.fill("#id_password", "pw-for-the-browser")
-    page.click("button[type=submit]")
+    sign_in(page, "ling", "pw-for-the-browser")
 
     # The library: four paradigms, two of them with problems.
     expect(page.locator("h1")).to_have_text("Paradigm library")

@@ -10,20 +10,18 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from mpp_studio.accounts.models import Membership, Project
 from mpp_studio.accounts.roles import Role
 from mpp_studio.paradigms.models import Template
 from mpp_studio.paradigms.services import library_import
-from tests.web.paradigms.test_browser import CHROMIUM, CHROMIUM_ARGS
+from tests.web.browser import launch_browser, needs_chromium, new_page, sign_in
+
+pytest_plugins = ["tests.web.browser"]
 
 pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's Chromium at /usr/bin/chromium (scripts/setup.sh installs it as root: "
-        "apt-get install chromium fonts-noto-cjk)",
-    ),
+    needs_chromium,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -35,21 +33,10 @@ ENDLESS = "- [{direct: the}, {id: head, lexical: {pos: NN}}, {phrase: ObjectNP}]
 def page(monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are plain.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-        page = context.new_page()
-        page.set_default_timeout(30_000)
+    with launch_browser() as browser:
+        page = new_page(browser)
         yield page
-        context.close()
-        browser.close()
-
-
-@pytest.fixture
-def screenshots() -> Path:
-    folder = Path(settings.VAR_DIR) / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+        page.context.close()
 
 
 def test_browser_imports_library_paradigms_and_edits_phrases(
@@ -62,9 +49,7 @@ def test_browser_imports_library_paradigms_and_edits_phrases(
     base = str(live_server.url)  # type: ignore[attr-defined]
 
     page.goto(base + "/accounts/login/?next=/library/")
-    page.fill("#id_username", "ling")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
+    sign_in(page, "ling", PASSWORD)
     expect(page.locator("h1")).to_have_text("Paradigm library")
 
     # Filtering by language swaps the list in place (htmx) and puts the filter in the address.

@@ -11,21 +11,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from mpp_studio.paradigms.models import Template
+from tests.web.browser import launch_browser, needs_chromium, new_page, sign_in
 from tests.web.conftest import PASSWORD
-from tests.web.paradigms.test_browser import CHROMIUM, CHROMIUM_ARGS
 
-pytest_plugins = ["tests.web.paradigms.editor_support"]
+pytest_plugins = ["tests.web.browser", "tests.web.paradigms.editor_support"]
 
 pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's Chromium at /usr/bin/chromium (scripts/setup.sh installs it as root: "
-        "apt-get install chromium fonts-noto-cjk)",
-    ),
+    needs_chromium,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -35,21 +30,10 @@ def page(monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
     # plain synchronous code (see test_browser.py).
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1440, "height": 1000}, locale="en-US")
-        page = context.new_page()
-        page.set_default_timeout(30_000)
+    with launch_browser() as browser:
+        page = new_page(browser, width=1440, height=1000)
         yield page
-        context.close()
-        browser.close()
-
-
-@pytest.fixture
-def screenshots() -> Path:
-    folder = Path(settings.VAR_DIR) / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+        page.context.close()
 
 
 def shot(page: Page, path: Path) -> None:
@@ -114,9 +98,7 @@ def test_editor_builds_a_paradigm_from_scratch_and_saves_two_versions(
 ) -> None:
     base = str(live_server.url)  # type: ignore[attr-defined]
     page.goto(base + "/accounts/login/")
-    page.fill("#id_username", editor.get_username())  # type: ignore[attr-defined]
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
+    sign_in(page, editor.get_username(), PASSWORD)  # type: ignore[attr-defined]
 
     # The empty list offers "New template".
     page.goto(f"{base}/projects/{project.pk}/templates/")  # type: ignore[attr-defined]
