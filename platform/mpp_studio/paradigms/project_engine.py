@@ -18,13 +18,11 @@ from generator.template import template_from_text
 from mpp_studio.accounts.models import Project
 from mpp_studio.lexicon.engine import vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary
-from mpp_studio.paradigms.engine import TemplateFields, engine_failure_message, template_fields
+from mpp_studio.paradigms.engine import E_ENGINE, TemplateFields, engine_failure_message, template_fields
 from mpp_studio.paradigms.models import Phrase, TemplateVersion
 from mpp_studio.paradigms.phrase_usage import phrase_graph, template_phrase_names
 
 logger = logging.getLogger(__name__)
-
-E_ENGINE = "E_ENGINE"
 
 
 @dataclass(frozen=True, slots=True)

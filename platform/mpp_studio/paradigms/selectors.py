@@ -64,11 +64,11 @@ class TemplateDetail:
 
     @property
     def language_name(self) -> str:
-        return _language_name(self.template.language)
+        return language_name(self.template.language)
 
     @property
     def phenomenon_name(self) -> str:
-        return _phenomenon_name(self.template.phenomenon)
+        return phenomenon_name(self.template.phenomenon)
 
     @property
     def version_number(self) -> int:
@@ -106,11 +106,11 @@ def _overview(templates: Iterable[LibraryTemplate]) -> list[LanguageGroup]:
     languages = []
     for code, in_language in groupby(templates, key=lambda t: t.language):
         phenomena = [
-            PhenomenonGroup(name=_phenomenon_name(name), templates=list(templates))
+            PhenomenonGroup(name=phenomenon_name(name), templates=list(templates))
             for name, templates in groupby(in_language, key=lambda t: t.phenomenon)
         ]
         phenomena.sort(key=lambda group: not group.templates[0].phenomenon)  # "not given" last
-        languages.append(LanguageGroup(code=code, name=_language_name(code), phenomena=phenomena))
+        languages.append(LanguageGroup(code=code, name=language_name(code), phenomena=phenomena))
     languages.sort(key=lambda group: not group.code)  # "Language not given" last
     return languages
 
@@ -161,7 +161,8 @@ def template_problem_list(template: LibraryTemplate) -> list[ProblemView]:
     return views
 
 
-def _phenomenon_name(phenomenon: str) -> str:
+def phenomenon_name(phenomenon: str) -> str:
+    """Return a phenomenon identifier as words for pages."""
     # Templates name phenomena as identifiers (subject_verb_agreement); show them as words.
     return phenomenon.replace("_", " ") if phenomenon else "Phenomenon not given"
 
@@ -170,7 +171,8 @@ def _phenomenon_name(phenomenon: str) -> str:
 _LANGUAGE_NAMES = {"zh": "Chinese", "yue": "Cantonese"}
 
 
-def _language_name(code: str) -> str:
+def language_name(code: str) -> str:
+    """Return a language code as a name for pages ("en" -> "English"; unknown codes as given)."""
     if not code:
         return "Language not given"
     if code in _LANGUAGE_NAMES:
@@ -316,8 +318,8 @@ def library_filter_choices() -> LibraryFilterChoices:
     languages = sorted({t.language for t in latest if t.language})
     phenomena = sorted({t.phenomenon for t in latest if t.phenomenon})
     return LibraryFilterChoices(
-        languages=[(code, _language_name(code)) for code in languages],
-        phenomena=[(name, _phenomenon_name(name)) for name in phenomena],
+        languages=[(code, language_name(code)) for code in languages],
+        phenomena=[(name, phenomenon_name(name)) for name in phenomena],
     )
 
 

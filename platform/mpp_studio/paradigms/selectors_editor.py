@@ -17,7 +17,7 @@ from mpp_studio.paradigms.engine import template_fields
 from mpp_studio.paradigms.forms_editor import GRAMMARS, LEXICAL_TYPES, EditorState
 from mpp_studio.paradigms.models import Phrase, Template, TemplateVersion
 from mpp_studio.paradigms.project_engine import project_vocabulary_for, vocabulary_name
-from mpp_studio.paradigms.selectors import _language_name, _phenomenon_name
+from mpp_studio.paradigms.selectors import language_name, phenomenon_name
 
 # Value lists longer than this are not offered (a lemma column of a big vocabulary).
 MAX_OFFERED_VALUES = 300
@@ -105,7 +105,7 @@ def project_template_groups(*, project: Project) -> list[TemplateGroup]:
         entries, key=lambda e: (e.template.language, e.template.phenomenon)
     ):
         groups.append(
-            TemplateGroup(language, _language_name(language), _phenomenon_name(phenomenon), list(members))
+            TemplateGroup(language, language_name(language), phenomenon_name(phenomenon), list(members))
         )
     # Templates without a language or phenomenon come last.
     groups.sort(key=lambda g: (not g.language, g.language, not g.entries[0].template.phenomenon))
@@ -129,11 +129,11 @@ class TemplatePage:
 
     @property
     def language_name(self) -> str:
-        return _language_name(self.template.language)
+        return language_name(self.template.language)
 
     @property
     def phenomenon_name(self) -> str:
-        return _phenomenon_name(self.template.phenomenon)
+        return phenomenon_name(self.template.phenomenon)
 
 
 def template_get(*, project: Project, template_id: int) -> Template | None:

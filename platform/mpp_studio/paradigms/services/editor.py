@@ -13,8 +13,7 @@ from mpp_studio.paradigms.document import OPTION_KEYS
 from mpp_studio.paradigms.engine import engine_failure_message
 from mpp_studio.paradigms.models import TemplateVersion
 from mpp_studio.paradigms.project_engine import project_template_check
-from mpp_studio.paradigms.services.preview import PREVIEW_PAIRS, PreviewPair
-from mpp_studio.paradigms.services.preview import _preview_pair as preview_pair
+from mpp_studio.paradigms.services.preview import PREVIEW_PAIRS, PreviewPair, preview_pair
 from mpp_studio.paradigms.services.project_templates import template_save
 
 logger = logging.getLogger(__name__)

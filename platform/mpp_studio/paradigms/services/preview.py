@@ -58,7 +58,7 @@ def template_preview(*, template: LibraryTemplate, seed: int, count: int = PREVI
             else ""
         )
         for pair in generator.pairs(wanted, seed):
-            pairs.append(_preview_pair(pair))
+            pairs.append(preview_pair(pair))
     except TemplateError as exc:
         return Preview(
             seed,
@@ -73,7 +73,8 @@ def template_preview(*, template: LibraryTemplate, seed: int, count: int = PREVI
     return Preview(seed, pairs, message=message)
 
 
-def _preview_pair(pair: Pair) -> PreviewPair:
+def preview_pair(pair: Pair) -> PreviewPair:
+    """Return a generated pair with its critical-region spans ready to mark on a page."""
     good_spans: list[tuple[int, int, str]] = []
     bad_spans: list[tuple[int, int, str]] = []
     for edit, good, bad, source in pair.critical_region:
