@@ -1,11 +1,29 @@
-"""Word frequencies per million from wordfreq or a corpus, and attaching them to a vocabulary."""
+"""Word frequencies per million from wordfreq, two packaged English lists or a corpus file.
+
+Named sources (`FREQUENCY_SOURCES`):
+
+- `wordfreq`: wordfreq's multi-source estimate, for every language it covers.
+- `spoken`: pyspellchecker's English list `spellchecker/resources/en.json.gz`, counted from
+  OpenSubtitles 2018 (film and TV subtitles: speech) and cleaned by the package's build script.
+- `written`: symspellpy's `frequency_dictionary_en_82_765.txt`, Google Books Ngram unigram
+  counts (printed books) restricted to words also in SCOWL, the top ~82,000 words.
+
+A packaged list is read once, lazily, from the installed package's own file; its rates are
+per million of the list's own total count (the list is truncated, so this is relative to the
+words it keeps, which is what comparing two lists needs).
+"""
 
 from __future__ import annotations
 
+import gzip
+import json
 import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from vocab.errors import FrequencyError
@@ -40,6 +58,112 @@ def wordfreq_frequencies(words: Iterable[str], language: str) -> dict[str, float
         )
     _quiet_jieba()
     return {word: _rounded(wordfreq.word_frequency(word, lang) * 1e6) for word in words}
+
+
+@dataclass(frozen=True, slots=True)
+class PackagedSource:
+    """A word-frequency list that ships inside an installed Python package."""
+
+    name: str
+    package: str
+    resource: str  # path of the file inside the package
+    distribution: str  # what `pip install` needs
+    language: str
+    description: str
+
+
+PACKAGED_SOURCES: dict[str, PackagedSource] = {
+    "spoken": PackagedSource(
+        name="spoken",
+        package="spellchecker",
+        resource="resources/en.json.gz",
+        distribution="pyspellchecker",
+        language="en",
+        description="OpenSubtitles 2018 counts (subtitles: speech), pyspellchecker's English list",
+    ),
+    "written": PackagedSource(
+        name="written",
+        package="symspellpy",
+        resource="frequency_dictionary_en_82_765.txt",
+        distribution="symspellpy",
+        language="en",
+        description="Google Books Ngram counts (books: writing), symspellpy's 82,765-word list",
+    ),
+}
+FREQUENCY_SOURCES = ("wordfreq", *PACKAGED_SOURCES)
+
+
+def packaged_frequencies(name: str) -> dict[str, float]:
+    """Return word -> occurrences per million in the packaged list `name` ("spoken", "written").
+
+    Words are lowercase, as the lists are. The file is read once per process.
+
+    Raises:
+        FrequencyError: for an unknown name, a package that is not installed or a file that
+            is missing or unreadable (each named).
+    """
+    source = PACKAGED_SOURCES.get(name)
+    if source is None:
+        raise FrequencyError(
+            f"there is no packaged frequency list '{name}' (known: {', '.join(PACKAGED_SOURCES)})"
+        )
+    return _packaged_table(source)
+
+
+def source_frequencies(source: str, words: Iterable[str], language: str) -> dict[str, float]:
+    """Return word -> occurrences per million in a named source (0 for unlisted words).
+
+    `source` is one of `FREQUENCY_SOURCES`; a packaged list looks words up lowercased.
+
+    Raises:
+        FrequencyError: for an unknown source, or a language the source has no data for.
+    """
+    if source == "wordfreq":
+        return wordfreq_frequencies(words, language)
+    packaged = PACKAGED_SOURCES.get(source)
+    if packaged is None:
+        raise FrequencyError(f"unknown frequency source '{source}' (known: {', '.join(FREQUENCY_SOURCES)})")
+    if base_language(language) != packaged.language:
+        raise FrequencyError(
+            f"the frequency source '{source}' has {packaged.language} words only, not '{language}'"
+        )
+    table = packaged_frequencies(source)
+    return {word: table.get(word, table.get(word.lower(), 0.0)) for word in words}
+
+
+@cache
+def _packaged_table(source: PackagedSource) -> dict[str, float]:
+    where = f"{source.distribution}'s {source.resource}"
+    try:
+        raw = (resources.files(source.package) / source.resource).read_bytes()
+    except ModuleNotFoundError:
+        raise FrequencyError(
+            f"the frequency source '{source.name}' needs the package {source.distribution}: "
+            f"pip install {source.distribution}"
+        ) from None
+    except OSError as exc:
+        raise FrequencyError(
+            f"the frequency source '{source.name}' cannot read {where}: {exc.strerror or exc}"
+        ) from None
+    counts: Counter[str] = Counter()
+    try:
+        if source.resource.endswith(".json.gz"):
+            loaded = json.loads(gzip.decompress(raw))
+            if not isinstance(loaded, dict):
+                raise ValueError("not a JSON object of word counts")
+            for word, count in loaded.items():
+                counts[str(word).lower()] += int(count)
+        else:
+            for number, line in enumerate(raw.decode("utf-8").splitlines(), start=1):
+                parts = line.split()
+                if not parts:
+                    continue
+                if len(parts) != 2:
+                    raise ValueError(f"line {number} is not 'word count'")
+                counts[parts[0].lower()] += int(parts[1])
+    except (ValueError, OSError, EOFError) as exc:
+        raise FrequencyError(f"the frequency source '{source.name}' cannot parse {where}: {exc}") from None
+    return {word: _rounded(rate) for word, rate in _per_million(counts).items()}
 
 
 def tokenizer_for(language: str) -> Tokenize:
