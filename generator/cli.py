@@ -176,6 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
     from vocab.cli import add_vocab_commands
 
     add_vocab_commands(sub)
+
+    from generator.formats.cli import add_convert_command
+
+    add_convert_command(sub)
     return parser
 
 

@@ -1,0 +1,164 @@
+"""Reading released datasets from several files at once: folders and zip archives opened, each
+file's format detected (or given), every file's issues gathered in one result."""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import IO
+
+from generator.formats.blimp import read_blimp
+from generator.formats.detect import detect_format
+from generator.formats.lines import HEAD_BYTES
+from generator.formats.record import FileRead, ImportIssue, ReadResult
+from generator.formats.zhoblimp import read_zhoblimp
+from generator.formats.zorro import Order, read_zorro
+
+FORMATS = ("blimp", "zhoblimp", "zorro")
+DATA_SUFFIXES = (".jsonl", ".json", ".txt")
+MAX_UNZIPPED_BYTES = 512 * 1024 * 1024  # what a zip may unpack to, in all
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file to read: its name as reported, and how to open it for reading bytes."""
+
+    name: str
+    open: Callable[[], IO[bytes]]
+
+
+def is_zip(name: str, head: bytes) -> bool:
+    """Return whether a file is a zip archive (by its name or its first bytes)."""
+    return name.lower().endswith(".zip") or head.startswith(b"PK\x03\x04")
+
+
+def zip_sources(name: str, stream: IO[bytes]) -> tuple[list[SourceFile], list[ImportIssue]]:
+    """Return the data files inside a zip archive, and what was left out of it and why.
+
+    Folders, macOS metadata (`__MACOSX/`, `._*`) and hidden files are left out with a warning;
+    a zip inside the zip is not opened (an error). The archive stays open while its members
+    are read.
+    """
+    issues: list[ImportIssue] = []
+    try:
+        archive = zipfile.ZipFile(stream)
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        return [], [ImportIssue(name, None, f"not a readable zip archive: {exc}")]
+    total = sum(info.file_size for info in infos)
+    if total > MAX_UNZIPPED_BYTES:
+        return [], [
+            ImportIssue(
+                name,
+                None,
+                f"the archive unpacks to {total:,} bytes, more than the {MAX_UNZIPPED_BYTES:,} allowed",
+            )
+        ]
+    sources: list[SourceFile] = []
+    for info in sorted(infos, key=lambda i: i.filename):
+        if info.is_dir():
+            continue
+        member = f"{name}/{info.filename}"
+        base = PurePath(info.filename).name
+        if info.filename.startswith("__MACOSX/") or base.startswith("."):
+            issues.append(ImportIssue(member, None, "metadata or hidden file, not data; left out", "warning"))
+            continue
+        if base.lower().endswith(".zip"):
+            issues.append(
+                ImportIssue(member, None, "a zip inside the zip is not opened; upload it on its own")
+            )
+            continue
+
+        def opener(info: zipfile.ZipInfo = info) -> IO[bytes]:
+            return archive.open(info)
+
+        sources.append(SourceFile(member, opener))
+    if not sources:
+        issues.append(ImportIssue(name, None, "the archive holds no data files"))
+    return sources, issues
+
+
+def path_sources(paths: Sequence[str | Path]) -> tuple[list[SourceFile], list[ImportIssue]]:
+    """Return the files named (folders give their .jsonl/.json/.txt/.zip files, sorted), and
+    an issue for each path that does not exist."""
+    sources: list[SourceFile] = []
+    issues: list[ImportIssue] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(
+                p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in (*DATA_SUFFIXES, ".zip")
+            )
+            if not found:
+                issues.append(
+                    ImportIssue(str(path), None, "the folder holds no .jsonl, .json, .txt or .zip files")
+                )
+            sources += [SourceFile(str(p), _opener(p)) for p in found]
+        elif path.is_file():
+            sources.append(SourceFile(str(path), _opener(path)))
+        else:
+            issues.append(ImportIssue(str(path), None, "no such file or folder"))
+    return sources, issues
+
+
+def _opener(path: Path) -> Callable[[], IO[bytes]]:
+    def open_file() -> IO[bytes]:
+        return path.open("rb")
+
+    return open_file
+
+
+def read_stream(name: str, stream: IO[bytes], fmt: str = "auto", order: Order = "bad-first") -> ReadResult:
+    """Return what one file holds, read as `fmt` ("auto": detected from its name and first line).
+
+    A zip archive is opened and each data file in it read. Nothing raises for bad content:
+    every problem is an issue of the result.
+    """
+    try:
+        head = stream.read(HEAD_BYTES)
+        stream.seek(0)
+    except OSError as exc:
+        return _unreadable(name, f"could not be read: {exc}")
+    if is_zip(name, head):
+        members, issues = zip_sources(name, stream)
+        result = ReadResult(issues=list(issues))
+        for member in members:
+            try:
+                with member.open() as handle:
+                    result.extend(read_stream(member.name, handle, fmt, order))
+            except (OSError, zipfile.BadZipFile, EOFError) as exc:
+                result.extend(_unreadable(member.name, f"could not be unpacked: {exc}"))
+        return result
+    chosen = fmt
+    if fmt == "auto":
+        chosen, reason = detect_format(name, head)
+        if not chosen:
+            return _unreadable(name, f"format not recognised: {reason}")
+    try:
+        if chosen == "blimp":
+            return read_blimp(stream, name)
+        if chosen == "zhoblimp":
+            return read_zhoblimp(stream, name)
+        if chosen == "zorro":
+            return read_zorro(stream, name, order)
+    except (OSError, zipfile.BadZipFile, EOFError) as exc:
+        return _unreadable(name, f"could not be read: {exc}")
+    raise ValueError(f"unknown format {fmt!r}: use auto or one of {', '.join(FORMATS)}")
+
+
+def read_sources(sources: Iterable[SourceFile], fmt: str = "auto", order: Order = "bad-first") -> ReadResult:
+    """Return everything the files hold, in order, with every file's issues."""
+    result = ReadResult()
+    for source in sources:
+        try:
+            with source.open() as stream:
+                result.extend(read_stream(source.name, stream, fmt, order))
+        except OSError as exc:
+            result.extend(_unreadable(source.name, f"could not be opened: {exc}"))
+    return result
+
+
+def _unreadable(name: str, message: str) -> ReadResult:
+    return ReadResult([], [ImportIssue(name, None, message)], [FileRead(name, "", 0, 1, 0)])
