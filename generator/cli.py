@@ -173,9 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     generate.set_defaults(func=cmd_generate)
 
+    from generator.importers.cli import add_import_commands
     from vocab.cli import add_vocab_commands
 
     add_vocab_commands(sub)
+    add_import_commands(sub)
 
     from generator.formats.cli import add_convert_command
 

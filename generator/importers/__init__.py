@@ -1,0 +1,1 @@
+"""Importers that turn other benchmarks' source files into MPP Studio templates and vocabularies."""

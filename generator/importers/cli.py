@@ -1,0 +1,77 @@
+"""The `mpp import` command: convert another benchmark's sources into our layout, with a report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from generator.importers.zhoblimp import SourceFile, import_zhoblimp, write_import
+from vocab.errors import VocabularyError
+from vocab.import_report import count_levels
+
+EXIT_OK, EXIT_NOTHING, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def add_import_commands(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],  # argparse has no public name
+) -> argparse.ArgumentParser:
+    """Add `import` and its subcommands to `subparsers`; return the `import` parser."""
+    parser = subparsers.add_parser("import", help="convert another benchmark's sources into templates")
+    formats = parser.add_subparsers(dest="import_format", metavar="FORMAT", required=True)
+    zho = formats.add_parser(
+        "zhoblimp",
+        help="ZhoBLiMP template JSONs (+ vocabulary TSV and phrase JSON) -> templates, vocabulary, phrases",
+    )
+    zho.add_argument(
+        "--templates", nargs="+", required=True, metavar="FILE_OR_DIR", help="template .json files or folders"
+    )
+    zho.add_argument("--vocab", type=Path, help="vocabulary TSV (zh_vocab_saved.tsv layout)")
+    zho.add_argument("--phrases", type=Path, help="phrase JSON (zh_phrase.json layout)")
+    zho.add_argument("--out", type=Path, required=True, help="folder for zh/, vocabularies/ and phrases/")
+    zho.set_defaults(func=cmd_import_zhoblimp)
+    return parser
+
+
+def _template_files(paths: list[str]) -> list[Path]:
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        found += sorted(path.rglob("*.json")) if path.is_dir() else [path]
+    return found
+
+
+def _source(path: Path) -> SourceFile:
+    return SourceFile(path.name, path.read_bytes())
+
+
+def cmd_import_zhoblimp(args: argparse.Namespace) -> int:
+    """Run `mpp import zhoblimp`; print the report; return 0, 1 (nothing imported) or 2."""
+    try:
+        files = _template_files(args.templates)
+        if not files:
+            print(f"error: no .json template files in {', '.join(args.templates)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        templates = [_source(p) for p in files]
+        vocabulary = _source(args.vocab) if args.vocab else None
+        phrases = _source(args.phrases) if args.phrases else None
+    except OSError as exc:
+        print(f"error: cannot read '{exc.filename}': {exc.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    result = import_zhoblimp(templates, vocabulary=vocabulary, phrases=phrases)
+    for note in result.notes:
+        print(note)
+    try:
+        written = write_import(result, args.out)
+    except (OSError, VocabularyError) as exc:
+        print(f"error: cannot write the import: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    counts = count_levels(result.notes)
+    vocab_size = f"{len(result.vocabulary)} items" if result.vocabulary is not None else "none"
+    print(
+        f"imported {len(result.templates)} of {len(templates)} template file(s), "
+        f"{len(result.phrases)} phrase(s), vocabulary: {vocab_size}; "
+        f"report: {counts['skipped']} skipped, {counts['changed']} changed, {counts['info']} info; "
+        f"{len(written)} file(s) written under {args.out}"
+    )
+    return EXIT_OK if result.templates else EXIT_NOTHING
