@@ -182,6 +182,10 @@ def build_parser() -> argparse.ArgumentParser:
     from generator.formats.cli import add_convert_command
 
     add_convert_command(sub)
+
+    from generator.report_cli import add_report_command
+
+    add_report_command(sub)
     return parser
 
 
