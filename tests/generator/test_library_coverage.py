@@ -1,0 +1,128 @@
+"""What the shipped library covers: every Zorro paradigm and BLiMP's control/raising in English,
+all fifteen ZhoBLiMP phenomena with at least three paradigms each in Chinese, and no paradigm whose
+pairs lean on one word."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from generator.generate import Generator
+from generator.library import VocabularyCache, find_templates, load_with_vocabulary
+from generator.template import Template
+
+LIBRARY = Path(__file__).resolve().parents[2] / "templates"
+TARGET = {"en": 1000, "zh": 300}
+
+# Zorro's 23 paradigms (Huebner et al. 2021, Table 5), as `phenomenon-paradigm` file names.
+ZORRO_PARADIGMS = (
+    "agreement_determiner_noun-across_1_adjective",
+    "agreement_determiner_noun-between_neighbors",
+    "agreement_subject_verb-across_prepositional_phrase",
+    "agreement_subject_verb-across_relative_clause",
+    "agreement_subject_verb-in_question_with_aux",
+    "agreement_subject_verb-in_simple_question",
+    "anaphor_agreement-pronoun_gender",
+    "argument_structure-dropped_argument",
+    "argument_structure-swapped_arguments",
+    "argument_structure-transitive",
+    "binding-principle_a",
+    "case-subjective_pronoun",
+    "ellipsis-n_bar",
+    "filler-gap-wh_question_object",
+    "filler-gap-wh_question_subject",
+    "irregular-verb",
+    "island-effects-adjunct_island",
+    "island-effects-coordinate_structure_constraint",
+    "local_attractor-in_question_with_aux",
+    "npi_licensing-matrix_question",
+    "npi_licensing-only_npi_licensor",
+    "quantifiers-existential_there",
+    "quantifiers-superlative",
+)
+
+ZHOBLIMP_PHENOMENA = (
+    "anaphor",
+    "argument_structure",
+    "BA",
+    "classifier",
+    "control_raising",
+    "ellipsis",
+    "fci_licensing",
+    "nominal_expression",
+    "npi_licensing",
+    "passive",
+    "quantifiers",
+    "question",
+    "relativization",
+    "topicalization",
+    "verb_phrase",
+)
+
+_CACHE = VocabularyCache()
+
+
+@cache
+def _templates() -> tuple[Template, ...]:
+    return tuple(load_with_vocabulary(path, _CACHE)[0] for path in find_templates([LIBRARY]))
+
+
+def _by_language(language: str) -> list[Template]:
+    return [t for t in _templates() if t.language == language]
+
+
+def _zorro_name_in(source: str, name: str) -> bool:
+    # "Zorro island-effects-adjunct_island", also written with "_" for "-" in the phenomenon.
+    pattern = re.escape(name).replace(r"\-", "[-_]")
+    return re.search(rf"Zorro\W+{pattern}\b", source) is not None
+
+
+@pytest.mark.parametrize("name", ZORRO_PARADIGMS)
+def test_every_zorro_paradigm_has_an_english_template(name: str) -> None:
+    sources = [t for t in _by_language("en") if _zorro_name_in(t.source, name)]
+    assert sources, f"no English template names 'Zorro {name}' as its source"
+
+
+def test_blimp_control_raising_is_covered() -> None:
+    raising = [t for t in _by_language("en") if t.phenomenon == "control_raising"]
+    assert len(raising) >= 3, [t.uid for t in raising]
+    assert all("BLiMP" in t.source for t in raising)
+
+
+@pytest.mark.parametrize("phenomenon", ZHOBLIMP_PHENOMENA)
+def test_every_zhoblimp_phenomenon_has_three_chinese_paradigms(phenomenon: str) -> None:
+    uids = [t.uid for t in _by_language("zh") if t.phenomenon == phenomenon]
+    assert len(uids) >= 3, f"{phenomenon}: {uids}"
+
+
+def test_chinese_phenomenon_labels_are_zhoblimps() -> None:
+    labels = {t.phenomenon for t in _by_language("zh")}
+    assert labels <= set(ZHOBLIMP_PHENOMENA), sorted(labels - set(ZHOBLIMP_PHENOMENA))
+
+
+# -- no paradigm leans on one word ---------------------------------------------------------
+
+# The most reused content word (noun, name, verb or adjective) may fill at most this share of a
+# paradigm's pairs. Function words (pronouns, determiners, classifiers) are left out: some
+# contrasts have only two or three of them by nature (himself/herself, this/these).
+MAX_SHARE = 0.25
+CONTENT_POS = re.compile(r"^(NN|NR|VB|VV|VA|JJ)")
+
+
+@pytest.mark.parametrize("path", find_templates([LIBRARY]), ids=lambda p: str(p.relative_to(LIBRARY)))
+def test_no_content_word_fills_too_many_pairs(path: Path) -> None:
+    template, vocabulary = load_with_vocabulary(path, _CACHE)
+    generator = Generator(template, vocabulary)
+    pos_of = {item.id: item.pos for item in vocabulary.items}
+    counts: Counter[str] = Counter()
+    pairs = list(generator.pairs(TARGET[template.language], 0))
+    for pair in pairs:
+        items = {*pair.fillers["good"].values(), *pair.fillers["bad"].values()}
+        counts.update(item for item in items if CONTENT_POS.match(pos_of[item]))
+    if counts:
+        item, count = counts.most_common(1)[0]
+        assert count <= MAX_SHARE * len(pairs), f"'{item}' fills {count} of {len(pairs)} pairs"
