@@ -172,7 +172,8 @@ def _column_spec(column: str, values: Sequence[str]) -> FeatureSpec:
             description="BLiMP selectional restriction in DNF (; = or, ^ = and, col=value), kept as text",
         )
     if column in LIST_COLUMNS:
-        found = sorted({part.strip() for cell in values for part in cell.split(";") if part.strip()})
+        parts = {part.strip() for cell in values for part in cell.split(";")}
+        found = sorted(p for p in parts if p and MULTI_SEPARATOR not in p)
         return FeatureSpec(column, "category", tuple(found), multi=True, description="BLiMP ;-list")
     if column == "gender":
         return FeatureSpec(column, "category", GENDER_VALUES, description="BLiMP gender m/f/n")
@@ -310,17 +311,19 @@ def import_blimp_vocabulary(
                 )
             )
             continue
-        if row.cells in first_seen:
+        # Compared on the named columns only: an unnamed index column numbers every row.
+        content = tuple(row.cells[i] for i in positions.values())
+        if content in first_seen:
             notes.append(
                 ImportNote(
                     file_name,
                     f"line {row.line}",
-                    f"row skipped: a duplicate of line {first_seen[row.cells]}",
+                    f"row skipped: a duplicate of line {first_seen[content]}",
                     "skipped",
                 )
             )
             continue
-        first_seen[row.cells] = row.line
+        first_seen[content] = row.line
         features: dict[str, tuple[str, ...]] = {}
         for column, spec in specs.items():
             cell = row.cells[positions[column]]

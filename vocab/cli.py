@@ -12,10 +12,19 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from vocab.balance_report import balance_report, lookups_for, mark_balanced
+from vocab.blimp_cli import add_import_blimp_command, import_blimp
 from vocab.counterbalance import BalanceResult, counterbalance
 from vocab.coverage import filter_by_coverage, load_tokenizer, word_tokens
 from vocab.errors import BalanceError, CoverageError, FrequencyError, VocabularyError
-from vocab.frequency import attach_frequencies, count_corpus_file, wordfreq_frequencies
+from vocab.frequency import (
+    FREQUENCY_SOURCES,
+    PACKAGED_SOURCES,
+    attach_frequencies,
+    count_corpus_file,
+    source_frequencies,
+    wordfreq_frequencies,
+)
 from vocab.io import read_vocabulary, sidecar_schema_path, write_vocabulary
 from vocab.lexicon import Vocabulary
 
@@ -48,8 +57,13 @@ def add_vocab_commands(
 
     freq = commands.add_parser("freq", help="add a frequency feature freq_NAME to every item")
     _add_input(freq)
-    freq.add_argument("--source", required=True, help="'wordfreq', or a UTF-8 corpus text file to count")
-    freq.add_argument("--name", help="source name (default: wordfreq or the corpus file stem)")
+    freq.add_argument(
+        "--source",
+        required=True,
+        help="a named source (wordfreq; spoken, written: English lists shipped in packages) "
+        "or a UTF-8 corpus text file to count",
+    )
+    freq.add_argument("--name", help="source name (default: the named source or the corpus file stem)")
     freq.add_argument("--out", type=Path, required=True, help="file to write")
 
     balance = commands.add_parser(
@@ -65,6 +79,13 @@ def add_vocab_commands(
         nargs="+",
         metavar="[NAME=]PATH",
         help="compare wordfreq with one or more corpus text files",
+    )
+    sources.add_argument(
+        "--sources",
+        nargs="+",
+        choices=FREQUENCY_SOURCES,
+        metavar="SOURCE",
+        help=f"two or more named frequency sources ({', '.join(FREQUENCY_SOURCES)})",
     )
     sources.add_argument(
         "--freq-features",
@@ -89,6 +110,31 @@ def add_vocab_commands(
     )
     balance.add_argument("--out", type=Path, help="write the chosen words, one per line")
 
+    report = commands.add_parser(
+        "balance-report",
+        help="frequency balance of the noun, verb and adjective lists across sources, and what to drop",
+    )
+    _add_input(report)
+    report.add_argument(
+        "--sources",
+        nargs="+",
+        choices=FREQUENCY_SOURCES,
+        default=["spoken", "written"],
+        metavar="SOURCE",
+        help="two or more named frequency sources (default: spoken written)",
+    )
+    report.add_argument("--tolerance", type=float, default=0.05, help="largest relative bias (default 0.05)")
+    report.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
+    report.add_argument(
+        "--max-drop",
+        type=float,
+        default=0.5,
+        help="largest share of a list that may be dropped (default 0.5)",
+    )
+    report.add_argument("--out", type=Path, help="write the report (Markdown) here")
+    report.add_argument("--mark-out", type=Path, help="write the vocabulary with a balanced column here")
+    report.add_argument("--mark-feature", default="balanced", help="name of that column (default balanced)")
+
     coverage = commands.add_parser("coverage", help="keep the items a tokenizer covers in at most N tokens")
     _add_input(coverage)
     coverage.add_argument("--tokenizer", required=True, help="local tokenizer folder")
@@ -100,6 +146,8 @@ def add_vocab_commands(
         help="tokenize ' word' (yes), 'word' (no) or as mid-sentence (auto)",
     )
     coverage.add_argument("--out", type=Path, required=True, help="file for the kept items")
+
+    add_import_blimp_command(commands)
 
     vocab.set_defaults(func=handle)
     return vocab
@@ -195,9 +243,9 @@ def _freq(args: argparse.Namespace) -> int:
     vocab = _read(args)
     language = _language(vocab)
     forms = [item.form for item in vocab.items]
-    if args.source == "wordfreq":
-        name = args.name or "wordfreq"
-        freqs = wordfreq_frequencies(forms, language)
+    if args.source in FREQUENCY_SOURCES:
+        name = args.name or args.source
+        freqs = source_frequencies(args.source, forms, language)
     else:
         name = args.name or Path(args.source).stem
         freqs = count_corpus_file(args.source, language)
@@ -266,6 +314,10 @@ def _balance_frequencies(
                     values.setdefault(item.form, float(found[0]))
             out[feature] = values
         return out
+    if args.sources:
+        if len(set(args.sources)) < 2:
+            raise FrequencyError("--sources needs two or more different sources, e.g. spoken written")
+        return {name: source_frequencies(name, words, _language(vocab)) for name in args.sources}
     if args.corpora:
         return {
             name: count_corpus_file(path, _language(vocab))
@@ -300,6 +352,31 @@ def _write_words(result: BalanceResult, out: Path | None) -> None:
         print(f"wrote {len(result.words)} words to {out}")
 
 
+def _balance_report(args: argparse.Namespace) -> int:
+    vocab = _read(args)
+    report = balance_report(
+        vocab,
+        lookups_for(args.sources, _language(vocab), source_frequencies),
+        tolerance=args.tolerance,
+        seed=args.seed,
+        descriptions={name: source.description for name, source in PACKAGED_SOURCES.items()},
+        max_drop=args.max_drop,
+    )
+    for c in report.classes:
+        print(
+            f"{c.name} ({c.pos}): {len(c.lemmas)} lemmas, relative bias {c.bias:.4f}; "
+            f"keep {len(c.kept)} (bias {c.kept_bias:.4f}, {'within' if c.met else 'NOT within'} "
+            f"{args.tolerance:g}); drop {len(c.dropped)}: {', '.join(c.dropped) or '-'}"
+        )
+    if args.out is not None:
+        args.out.write_text(report.markdown(), encoding="utf-8")
+        print(f"wrote the report to {args.out}")
+    if args.mark_out is not None:
+        write_vocabulary(mark_balanced(vocab, report, args.mark_feature), args.mark_out)
+        print(f"wrote {len(vocab)} items with the column {args.mark_feature} to {args.mark_out}")
+    return EXIT_OK if all(c.met for c in report.classes) else EXIT_NOT_MET
+
+
 def _coverage(args: argparse.Namespace) -> int:
     vocab = _read(args)
     tokenizer = load_tokenizer(args.tokenizer)
@@ -328,7 +405,9 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "export": _export,
     "freq": _freq,
     "balance": _balance,
+    "balance-report": _balance_report,
     "coverage": _coverage,
+    "import-blimp": import_blimp,
 }
 
 if __name__ == "__main__":
