@@ -186,6 +186,10 @@ def build_parser() -> argparse.ArgumentParser:
     from generator.report_cli import add_report_command
 
     add_report_command(sub)
+
+    from generator.catalog import add_catalog_command
+
+    add_catalog_command(sub)
     return parser
 
 
