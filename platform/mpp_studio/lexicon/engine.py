@@ -1,5 +1,6 @@
 """The bridge to the vocabulary engine: stored vocabulary text becomes a `vocab.lexicon.Vocabulary`."""
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,9 +60,15 @@ def vocabulary_lexicon(vocabulary: LibraryVocabulary) -> Lexicon:
         VocabularyError: if the stored text is not a valid vocabulary (say, a row stored before
             the platform checked vocabularies).
     """
-    return vocabulary_parse(
-        file_name=vocabulary.file_name, items_text=vocabulary.items_text, schema_text=vocabulary.schema_text
-    ).lexicon
+    return _lexicon_of_text(vocabulary.file_name, vocabulary.items_text, vocabulary.schema_text)
+
+
+# A library import checks every template against its vocabulary, and dozens of templates share
+# one: read each stored text once per process. Engine vocabularies are immutable, so sharing
+# one between generators is safe; the key is the whole text, so an edited version is read anew.
+@functools.lru_cache(maxsize=16)
+def _lexicon_of_text(file_name: str, items_text: str, schema_text: str) -> Lexicon:
+    return vocabulary_parse(file_name=file_name, items_text=items_text, schema_text=schema_text).lexicon
 
 
 def schema_from_json(data: dict[str, object]) -> FeatureSchema:
