@@ -139,7 +139,7 @@ def _read_templates(files: Sequence[SourceFile], notes: list[ImportNote]) -> lis
         try:
             read.append((file, read_json(file.data)))
         except JsonFileError as exc:
-            notes.append(ImportNote(file.name, "", f"template skipped: {exc}", "skipped"))
+            notes.append(ImportNote(file.name, exc.where, f"template skipped: {exc}", "skipped"))
     return read
 
 

@@ -7,7 +7,11 @@ from typing import Any
 
 
 class JsonFileError(ValueError):
-    """A file that is not UTF-8 JSON; the message names the line and column."""
+    """A file that is not UTF-8 JSON; `where` names the line (and column) of the problem."""
+
+    def __init__(self, message: str, where: str) -> None:
+        super().__init__(message)
+        self.where = where
 
 
 def read_json(data: bytes) -> Any:
@@ -22,9 +26,9 @@ def read_json(data: bytes) -> Any:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise JsonFileError(
-            f"line {line}: not UTF-8 text (byte 0x{data[exc.start]:02X}); save the file as UTF-8"
+            f"not UTF-8 text (byte 0x{data[exc.start]:02X}); save the file as UTF-8", f"line {line}"
         ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise JsonFileError(f"line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})") from None
+        raise JsonFileError(f"not valid JSON ({exc.msg})", f"line {exc.lineno}, column {exc.colno}") from None

@@ -187,7 +187,7 @@ def import_zhoblimp_phrases(data: bytes, *, file_name: str = "phrases.json") -> 
     try:
         parsed = read_json(data)
     except JsonFileError as exc:
-        return PhraseImport({}, (ImportNote(file_name, "", f"file skipped: {exc}", "skipped"),))
+        return PhraseImport({}, (ImportNote(file_name, exc.where, f"file skipped: {exc}", "skipped"),))
     return convert_phrases(parsed, file_name=file_name)
 
 

@@ -1,0 +1,246 @@
+"""A ZhoBLiMP project imported end to end: every emitted template validates with our engine, the
+implicit copy-by-equal-rule-text becomes explicit same/move/copy/delete, and every problem is
+reported by file and cell."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.generate import Generator
+from generator.importers.zhoblimp import ZhoblimpImport, import_zhoblimp, write_import
+from generator.library import VocabularyCache, find_templates, load_with_vocabulary
+from generator.template import Deletion, PhraseRef, Reference, template_from_text
+from generator.validate import validate
+from tests.generator.importers.zhoblimp_files import (
+    MALFORMED,
+    PHRASES,
+    TEMPLATES,
+    VOCAB,
+    source,
+    template_sources,
+)
+from vocab.import_report import ImportNote
+
+
+@pytest.fixture(scope="module")
+def imported() -> ZhoblimpImport:
+    return import_zhoblimp(template_sources(), vocabulary=source(VOCAB), phrases=source(PHRASES))
+
+
+def by_uid(result: ZhoblimpImport, uid: str):  # type: ignore[no-untyped-def]
+    text = next(t.text for t in result.templates if t.uid == uid)
+    return template_from_text(text, phrase_texts=result.phrase_texts())
+
+
+def notes_of(result: ZhoblimpImport, file: str) -> list[ImportNote]:
+    return [n for n in result.notes if n.file == file]
+
+
+def test_every_template_file_is_imported_and_validates(imported: ZhoblimpImport) -> None:
+    assert sorted(t.uid for t in imported.templates) == [
+        "BA_inversion",
+        "aspect_deletion_insertion",
+        "classifier_mismatch",
+        "coordination_ambiguous_copy",
+        "question_A_not_A_copy",
+        "subject_gender__Kejia",
+        "subject_gender__zhiheng",
+    ]
+    assert imported.vocabulary is not None
+    for template in imported.templates:
+        parsed = template_from_text(template.text, phrase_texts=imported.phrase_texts())
+        assert validate(parsed, imported.vocabulary)[1] == []
+
+
+def test_written_files_validate_and_generate_with_the_mpp_command(
+    imported: ZhoblimpImport, tmp_path: Path
+) -> None:
+    write_import(imported, tmp_path)
+    files = find_templates([tmp_path])
+    assert len(files) == 7
+    cache = VocabularyCache()
+    for path in files:
+        template, vocabulary = load_with_vocabulary(path, cache)
+        pairs = list(Generator(template, vocabulary).pairs(3, seed=1))
+        assert len(pairs) == 3 and all(p.good != p.bad for p in pairs)
+    assert main(["validate", str(tmp_path)]) == 0
+
+
+def test_a_reordered_cell_becomes_a_move(imported: ZhoblimpImport) -> None:
+    template = by_uid(imported, "BA_inversion")
+    rules = [p.rule for p in template.bad]
+    assert [(r.mode, r.target) for r in rules if isinstance(r, Reference)] == [
+        ("same", "p1"),
+        ("same", "p2"),
+        ("move", "p0"),
+        ("same", "p3"),
+        ("same", "p4"),
+        ("same", "p5"),
+    ]
+    assert imported.vocabulary is not None
+    pair = next(iter(Generator(template, imported.vocabulary).pairs(1, seed=0)))
+    assert pair.edit_types() == ["move"]
+    assert sorted(pair.good) == sorted(pair.bad)
+
+
+def test_alternatives_and_phrase_properties_become_local_phrases(imported: ZhoblimpImport) -> None:
+    template = by_uid(imported, "BA_inversion")
+    assert isinstance(template.good[0].rule, PhraseRef) and template.good[0].rule.name == "p0_choices"
+    assert len(template.phrases["p0_choices"].alternatives) == 2
+    derived = template.phrases["NP_with_1"]
+    heads = [alt[-1].rule for alt in derived.alternatives]
+    assert all(h.features["number"] == ("singular",) for h in heads)  # type: ignore[union-attr]
+
+
+def test_an_equal_cell_elsewhere_becomes_a_copy_and_an_empty_cell_a_deletion(
+    imported: ZhoblimpImport,
+) -> None:
+    question = by_uid(imported, "question_A_not_A_copy")
+    assert (question.bad[2].rule.mode, question.bad[2].rule.target) == ("copy", "p0")  # type: ignore[union-attr]
+    assert imported.vocabulary is not None
+    for pair in Generator(question, imported.vocabulary).pairs(5, seed=3):
+        assert pair.edit_types() == ["copy"]
+        (_, _, bad_span, _) = pair.critical_region[0]
+        start, end = bad_span.chars
+        inserted = pair.bad[start:end]
+        assert inserted and pair.good.startswith(inserted)  # the subject, said again
+        assert pair.bad[:start] + pair.bad[end:] == pair.good
+    aspect = by_uid(imported, "aspect_deletion_insertion")
+    assert isinstance(aspect.bad[1].rule, Deletion) and aspect.bad[1].rule.target == "p1"
+    assert [p.id for p in aspect.good] == ["p0", "p1", "p2", "p4"]  # the empty good cell is no position
+    kinds = next(iter(Generator(aspect, imported.vocabulary).pairs(1, seed=0))).edit_types()
+    assert kinds == ["deletion", "insertion"]
+
+
+def test_an_ambiguous_copy_takes_the_first_equal_cell_and_is_reported(imported: ZhoblimpImport) -> None:
+    template = by_uid(imported, "coordination_ambiguous_copy")
+    assert (template.bad[3].rule.mode, template.bad[3].rule.target) == ("copy", "p0")  # type: ignore[union-attr]
+    (note,) = [n for n in notes_of(imported, "coordination_ambiguous_copy.json") if n.where == "bad_rule[3]"]
+    assert "good_rule[0], good_rule[2]" in note.message and "first" in note.message
+    assert imported.vocabulary is not None
+    for pair in Generator(template, imported.vocabulary).pairs(5, seed=2):
+        first = pair.good[: pair.good.index("和")]
+        assert pair.bad.endswith(first + "。")
+
+
+def test_forward_and_mismatched_references(imported: ZhoblimpImport) -> None:
+    template = by_uid(imported, "classifier_mismatch")
+    verb, classifier = template.good[1].rule, template.good[3].rule
+    assert [(c.target, c.features, c.agree) for c in verb.constraints] == [("p4", ("tran_verb",), True)]  # type: ignore[union-attr]
+    assert [(c.target, c.agree) for c in classifier.constraints] == [("p4", True)]  # type: ignore[union-attr]
+    bad = template.bad[3].rule
+    assert [(c.target, c.features, c.agree) for c in bad.constraints] == [("p4", ("classifier",), False)]  # type: ignore[union-attr]
+    assert imported.vocabulary is not None
+    vocab = imported.vocabulary
+    for pair in Generator(template, vocab).pairs(10, seed=5):
+        noun = next(i for i in vocab.items if i.pos == "NN" and pair.good.endswith(i.form + "。"))
+        bad_classifier = pair.bad[pair.bad.index("一") + 1]
+        assert bad_classifier not in noun.features["classifier"]
+
+
+def test_strict_mp_uid_collisions_and_empty_phenomenon_are_reported(imported: ZhoblimpImport) -> None:
+    strict = [n.file for n in imported.notes if n.where == "strict_MP"]
+    assert sorted(strict) == [
+        "ba_inversion_kejia.json",
+        "classifier_mismatch_yeting.json",
+        "subject_gender_zhiheng.json",
+    ]
+    assert all("not enforced" in n.message for n in imported.notes if n.where == "strict_MP")
+    collisions = [n for n in imported.notes if n.where == "uid"]
+    assert {n.file for n in collisions} == {"subject_gender_Kejia.json", "subject_gender_zhiheng.json"}
+    assert all("used by 2 files" in n.message for n in collisions)
+    (phenomenon,) = [n for n in imported.notes if n.where == "phenomenon"]
+    assert phenomenon.file == "aspect_deletion_insertion_zhiheng.json"
+    assert by_uid(imported, "aspect_deletion_insertion").phenomenon == "unlabelled"
+
+
+@pytest.fixture(scope="module")
+def malformed() -> ZhoblimpImport:
+    return import_zhoblimp(template_sources(MALFORMED), vocabulary=source(VOCAB), phrases=source(PHRASES))
+
+
+@pytest.mark.parametrize(
+    ("file", "where", "says"),
+    [
+        ("broken_json.json", "line 3, column 3", "not valid JSON"),
+        ("gbk_file.json", "line 1", "not UTF-8"),
+        ("unknown_syntax.json", "good_rule[1]", "'pos:VV:tran' in the rule is not key:value"),
+        ("index_out_of_range.json", "good_rule[1]", "matchedPosition 9 is outside the template (4 cells)"),
+        ("eval_index.json", "good_rule[1]", "'1+1' in the rule is not a plain whole number"),
+        ("match_to_phrase.json", "good_rule[2]", "not a word rule"),
+        ("unequal_lengths.json", "bad_rule", "good_rule has 3 cells and bad_rule 2"),
+        ("unknown_feature.json", "bad position 2 (b1)", "[E_UNKNOWN_FEATURE] 'valency'"),
+    ],
+)
+def test_malformed_templates_are_skipped_naming_file_and_cell(
+    malformed: ZhoblimpImport, file: str, where: str, says: str
+) -> None:
+    notes = notes_of(malformed, file)
+    assert notes, f"nothing reported for {file}"
+    skipped = [n for n in notes if n.level == "skipped"]
+    assert skipped[0].where == where
+    assert says in skipped[0].message
+    assert malformed.templates == []
+
+
+def test_without_vocabulary_templates_are_parsed_and_the_report_says_so() -> None:
+    result = import_zhoblimp(template_sources(), phrases=source(PHRASES))
+    assert len(result.templates) == 7 and result.vocabulary is None
+    assert any("not validated" in n.message for n in result.notes)
+    assert "vocabulary:" not in result.templates[0].text
+
+
+def test_without_phrases_templates_using_them_are_skipped() -> None:
+    result = import_zhoblimp(template_sources(), vocabulary=source(VOCAB))
+    assert [t.uid for t in result.templates] == ["subject_gender__Kejia", "subject_gender__zhiheng"]
+    ba = [n for n in result.notes if n.file == "ba_inversion_kejia.json" and n.level == "skipped"]
+    assert "does not define it" in ba[0].message
+
+
+def test_cli_writes_our_layout_and_prints_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    code = main(
+        [
+            "import",
+            "zhoblimp",
+            "--templates",
+            str(TEMPLATES),
+            str(MALFORMED / "eval_index.json"),
+            "--vocab",
+            str(VOCAB),
+            "--phrases",
+            str(PHRASES),
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "eval_index.json, good_rule[1]: [skipped]" in printed
+    assert "imported 7 of 8 template file(s)" in printed
+    assert (out / "vocabularies" / "vocab.tsv").exists() and (
+        out / "vocabularies" / "vocab.schema.yaml"
+    ).exists()
+    assert (out / "phrases" / "phrases.yaml").exists()
+    assert len(list((out / "zh").glob("*.yaml"))) == 7
+
+
+def test_cli_with_nothing_to_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["import", "zhoblimp", "--templates", str(tmp_path), "--out", str(tmp_path / "o")])
+    assert code == 2 and "no .json template files" in capsys.readouterr().err
+    code = main(
+        [
+            "import",
+            "zhoblimp",
+            "--templates",
+            str(MALFORMED / "broken_json.json"),
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
+    assert code == 1
