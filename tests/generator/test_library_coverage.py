@@ -126,3 +126,18 @@ def test_no_content_word_fills_too_many_pairs(path: Path) -> None:
     if counts:
         item, count = counts.most_common(1)[0]
         assert count <= MAX_SHARE * len(pairs), f"'{item}' fills {count} of {len(pairs)} pairs"
+
+
+def test_phrase_names_are_unique_across_the_library() -> None:
+    # A project holds one phrase per name, so importing the library into a project (the demo
+    # project does) refuses a paradigm whose phrase clashes with another file's phrase.
+    from generator.source import load_yaml
+
+    seen: dict[str, tuple[str, object]] = {}
+    clashes = []
+    for path in sorted((LIBRARY / "phrases").glob("*.yaml")):
+        for name, alternatives in (load_yaml(path.read_text(encoding="utf-8")) or {}).items():
+            if name in seen and seen[name][1] != alternatives:
+                clashes.append(f"{name}: {seen[name][0]} and {path.name}")
+            seen.setdefault(name, (path.name, alternatives))
+    assert clashes == []
