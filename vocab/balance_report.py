@@ -200,7 +200,8 @@ def _fewest_drops(
 
     The drop count is found by bisection: a search that succeeds with d words dropped almost
     always succeeds with more, and each failed search costs `max_iterations` swap attempts.
-    When even `max_drop` of the list is not enough, the best subset at that size is returned.
+    When even `max_drop` of the list is not enough, the best subset at that size is returned if
+    it is closer to balance than the full list, else the full list.
     """
     n = len(lemmas)
     ceiling = min(n - 1, max(1, int(n * max_drop)))
@@ -222,7 +223,10 @@ def _fewest_drops(
         return found[drop]
 
     if not search(ceiling).met:
-        return list(search(ceiling).words), False
+        # Dropping words is only worth it when it brings the totals closer together.
+        full_bias = relative_bias([math.fsum(values.values()) for values in by_source.values()])
+        closer = search(ceiling).bias < full_bias
+        return list(search(ceiling).words if closer else lemmas), False
     low, high = 0, ceiling  # dropping `low` fails (the full list), dropping `high` succeeds
     while high - low > 1:
         middle = (low + high) // 2
