@@ -3,6 +3,7 @@
 from django.urls import include, path
 
 from mpp_studio.datasets import views
+from mpp_studio.datasets.views_quality import paradigm_quality_view
 
 app_name = "datasets"
 
@@ -12,6 +13,7 @@ urlpatterns = [
     path("datasets/<int:dataset_id>/", views.dataset_detail, name="dataset_detail"),
     path("datasets/<int:dataset_id>/status/", views.dataset_status_partial, name="dataset_status"),
     path("datasets/<int:dataset_id>/pairs/", views.dataset_pairs, name="dataset_pairs"),
+    path("datasets/<int:dataset_id>/quality/<str:uid>/", paradigm_quality_view, name="paradigm_quality"),
     path("datasets/<int:dataset_id>/pairs/<int:pair_id>/", views.pair_detail, name="pair_detail"),
     path("datasets/<int:dataset_id>/export/", views.dataset_export, name="dataset_export"),
     path("datasets/<int:dataset_id>/cancel/", views.dataset_cancel_view, name="dataset_cancel"),
