@@ -216,11 +216,14 @@ def import_zhoblimp(
     phrases: SourceFile | None = None,
     vocabulary_name: str = "",
     phrase_file_name: str = "",
+    for_project: bool = False,
 ) -> ZhoblimpImport:
     """Return the templates, vocabulary and phrases converted from ZhoBLiMP files, with the report.
 
     Templates name the vocabulary `../vocabularies/<vocabulary_name>.tsv` and the phrase file
-    `../phrases/<phrase_file_name>.yaml` (defaults: the input files' stems). Without a
+    `../phrases/<phrase_file_name>.yaml` (defaults: the input files' stems); `for_project`
+    templates name the vocabulary by its name alone and no phrase file, as the platform's
+    project templates do (they see the project's phrases). Without a
     vocabulary the templates are parsed but cannot be validated, and the report says so.
     Never raises for bad input: every problem is a note.
     """
@@ -272,8 +275,8 @@ def import_zhoblimp(
         data = dict(converted.data)
         refs: dict[str, Any] = {}
         if vocabulary is not None:
-            refs["vocabulary"] = f"../vocabularies/{vocab_stem}.tsv"
-        if phrases is not None:
+            refs["vocabulary"] = vocab_stem if for_project else f"../vocabularies/{vocab_stem}.tsv"
+        if phrases is not None and not for_project:
             refs["phrase_files"] = [f"../phrases/{phrase_stem}.yaml"]
         position = list(data).index("phrases") if "phrases" in data else list(data).index("good")
         items = list(data.items())

@@ -2,13 +2,18 @@
 
 from django.urls import path
 
-from mpp_studio.lexicon import api
+from mpp_studio.lexicon import api, api_converted
 
 app_name = "lexicon_api"
 
 urlpatterns = [
     path("vocabularies/", api.VocabularyListApi.as_view(), name="vocabulary_list"),
     path("vocabularies/import/", api.VocabularyImportApi.as_view(), name="vocabulary_import"),
+    path(
+        "vocabularies/import/converted/",
+        api_converted.VocabularyConvertedImportApi.as_view(),
+        name="vocabulary_import_converted",
+    ),
     path("vocabularies/<int:vocabulary_id>/", api.VocabularyDetailApi.as_view(), name="vocabulary_detail"),
     path("vocabularies/<int:vocabulary_id>/items/", api.ItemListApi.as_view(), name="item_list"),
     path(

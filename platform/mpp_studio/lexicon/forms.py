@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import UploadedFile
 
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
 from mpp_studio.lexicon.services import MAX_UPLOAD_BYTES, Upload, size_problem
+from mpp_studio.lexicon.services.converted_imports import SOURCE_FORMATS
 from vocab.lexicon import FEATURE_TYPES, FeatureSchema, FeatureSpec
 
 FEATURE_PREFIX = "f-"  # item and filter fields of a feature are named f-<feature>
@@ -48,6 +49,14 @@ def _upload_of(file: UploadedFile) -> Upload:
 class VocabularyImportForm(forms.Form):
     """A CSV/TSV table, its optional `.schema.yaml`, and the name and language to give it."""
 
+    format = forms.ChoiceField(
+        label="Format",
+        choices=[("ours", "MPP Studio table (CSV/TSV, optional schema file)"), *SOURCE_FORMATS.items()],
+        initial="ours",
+        required=False,
+        help_text="BLiMP and ZhoBLiMP files are converted; a report lists every row or column "
+        "that was not kept exactly as written.",
+    )
     file = forms.FileField(
         label="Table (CSV or TSV)",
         help_text="UTF-8 text; a header row with at least a form column.",
@@ -87,6 +96,19 @@ class VocabularyImportForm(forms.Form):
 
     def clean_schema_file(self) -> Upload | None:
         return self._clean_upload("schema_file")
+
+    def clean_format(self) -> str:
+        return str(self.cleaned_data.get("format") or "ours")
+
+    def clean(self) -> dict[str, object] | None:
+        data = super().clean()
+        if data and data.get("format", "ours") != "ours" and data.get("schema_file"):
+            self.add_error(
+                "schema_file",
+                "A schema file goes with the MPP Studio format only; the "
+                "BLiMP and ZhoBLiMP converters write their own schema.",
+            )
+        return data
 
 
 MAX_UPLOAD_MIB = MAX_UPLOAD_BYTES // 1024 // 1024

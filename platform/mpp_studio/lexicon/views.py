@@ -47,6 +47,7 @@ from mpp_studio.lexicon.services import (
     vocabulary_item_update,
     vocabulary_update,
 )
+from mpp_studio.lexicon.views_converted import converted_import_response
 from vocab.errors import VocabularyError
 
 ITEMS_PER_PAGE = 50
@@ -116,6 +117,8 @@ def vocabulary_import(request: HttpRequest, project_id: int) -> HttpResponse:
     rejected: ImportRejected | None = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        if data["format"] != "ours":
+            return converted_import_response(request, project, role, form)
         try:
             vocabulary = vocabulary_import_upload(
                 project=project,

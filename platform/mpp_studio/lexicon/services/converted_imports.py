@@ -1,0 +1,90 @@
+"""Import another benchmark's vocabulary file (BLiMP vocabulary.csv, ZhoBLiMP vocabulary TSV).
+
+The engines convert the file and report, row by row, what they changed or left out; a file
+they cannot use at all stores nothing. The stored vocabulary keeps the engine's schema.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from django.db import transaction
+
+from generator.importers.zhoblimp_vocab import import_zhoblimp_vocabulary
+from mpp_studio.accounts.models import Project
+from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.services.imports import ImportRejected, Upload, size_problem
+from mpp_studio.lexicon.services.vocabularies import (
+    lexicon_storage_problems,
+    vocabulary_create_from_lexicon,
+    vocabulary_name_free,
+)
+from mpp_studio.lexicon.validation import language_check, vocabulary_name_check
+from vocab.blimp_import import import_blimp_vocabulary
+from vocab.errors import E_ENCODING, E_VALUE, RowError, VocabularyError
+from vocab.import_report import ImportNote
+from vocab.lexicon import Vocabulary as Lexicon
+
+SourceFormat = Literal["blimp", "zhoblimp"]
+SOURCE_FORMATS: dict[str, str] = {
+    "blimp": "BLiMP vocabulary.csv",
+    "zhoblimp": "ZhoBLiMP vocabulary TSV",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertedImport:
+    """The stored vocabulary and the converter's report (every row or column not kept as written)."""
+
+    vocabulary: Vocabulary
+    notes: tuple[ImportNote, ...]
+
+
+@transaction.atomic(durable=True)
+def vocabulary_import_converted(
+    *,
+    project: Project,
+    table: Upload,
+    source_format: SourceFormat,
+    name: str = "",
+    language: str = "",
+    description: str = "",
+) -> ConvertedImport:
+    """Create a project vocabulary from a BLiMP or ZhoBLiMP vocabulary file; return it and the report.
+
+    The name is `name`, else the file's stem; the language is `language`, else the format's
+    (en for BLiMP, zh for ZhoBLiMP).
+
+    Raises:
+        ImportRejected: (field "file") the file cannot be used at all, or holds values the database
+            cannot store; every problem is listed with its line and column; nothing is stored.
+        ValidationError: {"name": ...} for a taken or malformed name.
+    """
+    problem = size_problem(len(table.data))
+    if problem is not None:
+        raise ImportRejected([RowError(table.name, None, None, problem, E_ENCODING)], "file")
+    name = vocabulary_name_check(name.strip() or Path(table.name).stem)
+    language = language_check(language)
+    try:
+        if source_format == "blimp":
+            blimp = import_blimp_vocabulary(table.data, file_name=table.name, name=name)
+            lexicon, notes = blimp.vocabulary, blimp.notes
+        else:
+            zho = import_zhoblimp_vocabulary(table.data, file_name=table.name, name=name)
+            lexicon, notes = zho.vocabulary, zho.notes
+    except VocabularyError as exc:
+        raise ImportRejected(exc.errors, "file") from None
+    if language:
+        lexicon = Lexicon(lexicon.items, lexicon.schema, name=name, language=language)
+    storage = [RowError(table.name, None, c, m, E_VALUE) for c, m in lexicon_storage_problems(lexicon)]
+    if storage:
+        raise ImportRejected(storage, "file")
+    vocabulary_name_free(project=project, name=name)
+    label = SOURCE_FORMATS[source_format]
+    vocabulary = vocabulary_create_from_lexicon(
+        project=project,
+        lexicon=lexicon,
+        name=name,
+        description=description.strip() or f"Imported from {table.name} ({label}).",
+    )
+    return ConvertedImport(vocabulary, notes)
