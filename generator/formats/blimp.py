@@ -62,6 +62,10 @@ def _pair_id(data: Mapping[str, object], number: int, issues: IssueList) -> str 
         if isinstance(value, str) and value.strip():
             return value.strip()
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            if key == "pairID":
+                issues.warning(
+                    number, "is a number; BLiMP writes it as text (pair_id is the number)", field=key
+                )
             return str(value)
         issues.error(number, f"must be a pair number; found {type_name(value)} {value!r}", field=key)
         return ""

@@ -8,6 +8,7 @@ app_name = "datasets_api"
 
 urlpatterns = [
     path("datasets/", apis.DatasetListApi.as_view(), name="dataset_list"),
+    path("datasets/import/", apis.DatasetImportApi.as_view(), name="dataset_import"),
     path("datasets/<int:dataset_id>/", apis.DatasetDetailApi.as_view(), name="dataset_detail"),
     path("datasets/<int:dataset_id>/pairs/", apis.DatasetPairListApi.as_view(), name="dataset_pairs"),
     path("datasets/<int:dataset_id>/export/", apis.DatasetExportApi.as_view(), name="dataset_export"),

@@ -1,7 +1,8 @@
 """The datasets API, under /api/projects/<project_id>/: datasets, their pairs and exports, and jobs.
 
 Permissions come from `ProjectRolePermission` (the default): reading needs the viewer role,
-creating, cancelling and deleting the editor role; non-members get 404.
+creating, importing, cancelling and deleting the editor role; non-members get 404. Imported
+datasets are read-only: they have no job to cancel and are never regenerated.
 """
 
 from django.core.exceptions import ValidationError
@@ -12,7 +13,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.parsers import BaseParser
+from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -26,11 +27,18 @@ from mpp_studio.datasets.selectors import dataset_get, dataset_list, dataset_par
 from mpp_studio.datasets.serializers import (
     DatasetCreateInputSerializer,
     DatasetDetailOutputSerializer,
+    DatasetImportInputSerializer,
     DatasetOutputSerializer,
     JobOutputSerializer,
     PairOutputSerializer,
 )
-from mpp_studio.datasets.services import dataset_create, dataset_delete
+from mpp_studio.datasets.services import (
+    DatasetImportRejected,
+    UploadedFile,
+    dataset_create,
+    dataset_delete,
+    dataset_import,
+)
 from mpp_studio.jobs.selectors import job_get
 from mpp_studio.jobs.services import job_cancel
 from mpp_studio.paradigms.models import Template
@@ -82,6 +90,45 @@ class DatasetListApi(GenericAPIView):  # type: ignore[type-arg]
             project=project, templates=[templates[uid] for uid in uids], created_by=request.user, **values
         )
         return Response(_detail(project, dataset), status=status.HTTP_202_ACCEPTED)
+
+
+class DatasetImportApi(APIView):
+    """Import released-dataset files (BLiMP, ZhoBLiMP, Zorro) as a new read-only dataset (201)."""
+
+    parser_classes = (MultiPartParser, FormParser)
+
+    @extend_schema(
+        tags=[TAG],
+        request={"multipart/form-data": DatasetImportInputSerializer},
+        responses={201: DatasetDetailOutputSerializer, 400: OpenApiResponse(description="Nothing imported.")},
+        description="Reads each file (or each data file of a zip) as `source_format` (`auto`: told "
+        "from its name and first line); Zorro files pair their lines in `zorro_order`. A file with "
+        "some bad lines imports the others: `import_report` lists every issue with its file, line, "
+        "field and severity (error: skipped; warning: kept with a note). When no file gives a usable "
+        "pair nothing is stored, and the answer is 400 with each issue as an error.",
+    )
+    def post(self, request: Request, project_id: int) -> Response:
+        project = _project(self)
+        data = DatasetImportInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        try:
+            outcome = dataset_import(
+                project=project,
+                name=values["name"],
+                description=values["description"],
+                files=[UploadedFile(f.name, f) for f in values["files"]],
+                source_format=values["source_format"],
+                zorro_order=values["zorro_order"],
+                created_by=request.user,
+            )
+        except DatasetImportRejected as exc:
+            return errors_response(
+                [{"field": "files", "message": exc.message}]
+                + [{"field": "files", **issue.to_dict()} for issue in exc.result.issues],
+                status.HTTP_400_BAD_REQUEST,
+            )
+        return Response(_detail(project, outcome.dataset), status=status.HTTP_201_CREATED)
 
 
 def _detail(project: Project, dataset: Dataset) -> object:
@@ -151,7 +198,8 @@ class DatasetExportApi(APIView):
                 default="jsonl",
                 description="jsonl: one engine record per line; csv: one row per pair; hf: a zip of "
                 "a Hugging Face `datasets` folder (Parquet per paradigm, README.md dataset card, "
-                "dataset_info.json).",
+                "dataset_info.json); zhoblimp: ZhoBLiMP's JSONL layout (UID, phenomenon, "
+                "sentence_good, sentence_bad, pairID as a number).",
             )
         ],
         responses={

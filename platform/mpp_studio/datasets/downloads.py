@@ -2,7 +2,7 @@
 
 from django.http import FileResponse, HttpResponseBase, StreamingHttpResponse
 
-from mpp_studio.datasets.exports import csv_lines, hf_zip, jsonl_lines
+from mpp_studio.datasets.exports import csv_lines, hf_zip, jsonl_lines, zhoblimp_jsonl_lines
 from mpp_studio.datasets.exports.hf import export_folder_name
 from mpp_studio.datasets.models import Dataset
 
@@ -10,6 +10,7 @@ EXPORT_LABELS = {
     "jsonl": "JSONL (BLiMP style)",
     "csv": "CSV",
     "hf": "Hugging Face datasets (Parquet, zip)",
+    "zhoblimp": "ZhoBLiMP JSONL",
 }
 
 
@@ -26,6 +27,12 @@ def export_response(dataset: Dataset, fmt: str) -> HttpResponseBase:
             jsonl_lines(dataset), content_type="application/jsonl; charset=utf-8"
         )
         response["Content-Disposition"] = f'attachment; filename="{name}.jsonl"'
+        return response
+    if fmt == "zhoblimp":
+        response = StreamingHttpResponse(
+            zhoblimp_jsonl_lines(dataset), content_type="application/jsonl; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{name}-zhoblimp.jsonl"'
         return response
     if fmt == "csv":
         response = StreamingHttpResponse(

@@ -1,4 +1,5 @@
-"""Generated datasets: which template and vocabulary versions they came from, and their pairs."""
+"""Datasets: generated ones (which template and vocabulary versions they came from) and imported,
+read-only ones (which files in which format, and what the import could not take), and their pairs."""
 
 from django.conf import settings
 from django.db import models
@@ -7,12 +8,23 @@ from mpp_studio.core.models import BaseModel
 
 
 class Dataset(BaseModel):
-    """Pairs generated from chosen paradigms with one seed and N pairs per paradigm."""
+    """Pairs generated from chosen paradigms with one seed and N pairs per paradigm, or imported
+    from a released dataset's files (read-only: never regenerated or edited)."""
 
     class Unique(models.TextChoices):
         GOOD = "good", "Unique good sentences"
         BAD = "bad", "Unique bad sentences"
         PAIR = "pair", "Unique pairs"
+
+    class Origin(models.TextChoices):
+        GENERATED = "generated", "Generated"
+        IMPORTED = "imported", "Imported"
+
+    class SourceFormat(models.TextChoices):
+        BLIMP = "blimp", "BLiMP JSONL"
+        ZHOBLIMP = "zhoblimp", "ZhoBLiMP JSONL"
+        ZORRO = "zorro", "Zorro text files"
+        MIXED = "mixed", "Several formats"
 
     project = models.ForeignKey("accounts.Project", on_delete=models.CASCADE, related_name="datasets")
     name = models.CharField(max_length=200)
@@ -28,12 +40,23 @@ class Dataset(BaseModel):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.GENERATED)
+    # Imported datasets only: the format read, Zorro's line order, each file read (name, format,
+    # pairs, errors, warnings) and every import issue (file, line, field, severity, message).
+    source_format = models.CharField(max_length=10, choices=SourceFormat.choices, blank=True)
+    zorro_order = models.CharField(max_length=10, blank=True)
+    source_files = models.JSONField(default=list, blank=True)
+    import_report = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ("-created_at",)
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_imported(self) -> bool:
+        return self.origin == self.Origin.IMPORTED
 
 
 class DatasetParadigm(BaseModel):
@@ -45,8 +68,13 @@ class DatasetParadigm(BaseModel):
         FAILED = "failed", "Failed"
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="paradigms")
+    # None for an imported paradigm: its pairs were read from files, not generated.
     template_version = models.ForeignKey(
-        "paradigms.TemplateVersion", on_delete=models.PROTECT, related_name="dataset_paradigms"
+        "paradigms.TemplateVersion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="dataset_paradigms",
     )
     vocabulary_snapshot = models.ForeignKey(
         "lexicon.VocabularySnapshot",
@@ -79,7 +107,8 @@ class DatasetParadigm(BaseModel):
 
 
 class Pair(models.Model):
-    """One generated minimal pair; `record` is the engine's JSONL record (region, provenance)."""
+    """One minimal pair; `record` is the engine's JSONL record (region, provenance), or for an
+    imported pair the reader's record (its provenance: the file, line and source fields)."""
 
     paradigm = models.ForeignKey(DatasetParadigm, on_delete=models.CASCADE, related_name="pairs")
     index = models.PositiveIntegerField()

@@ -1,5 +1,6 @@
 """Reads for datasets; every lookup is scoped to a project (another project's rows are a 404)."""
 
+import json
 from dataclasses import dataclass
 from itertools import groupby
 
@@ -191,7 +192,7 @@ def pair_provenance(*, pair: Pair) -> Provenance:
     return Provenance(
         pair=pair,
         template_uid=str(provenance.get("template", paradigm.uid)),
-        template_number=paradigm.template_version.number,
+        template_number=paradigm.template_version.number if paradigm.template_version else 0,
         template_hash=str(provenance.get("template_version", paradigm.template_hash)),
         template_label=str(provenance.get("template_label", "")),
         vocabulary=str(provenance.get("vocabulary", snapshot.name if snapshot else "")),
@@ -202,6 +203,36 @@ def pair_provenance(*, pair: Pair) -> Provenance:
         item_id=str(record.get("item_id", "")),
         fillers=fillers,
         problem=problem,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PairSource:
+    """Where an imported pair was read: format, file, line, and the source's other fields."""
+
+    pair: Pair
+    source_format: str
+    file: str
+    line: object
+    pair_id: str
+    fields: list[tuple[str, str]]
+
+
+def pair_source(*, pair: Pair) -> PairSource:
+    """Return where an imported pair came from, its source fields as (name, JSON text) rows."""
+    record = _mapping(pair.record)
+    provenance = _mapping(record.get("provenance"))
+    fields = _mapping(provenance.get("fields"))
+    return PairSource(
+        pair=pair,
+        source_format=str(provenance.get("source_format", "")),
+        file=str(provenance.get("source_file", "")),
+        line=provenance.get("source_line"),
+        pair_id=str(record.get("pairID", "")),
+        fields=[
+            (name, value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+            for name, value in fields.items()
+        ],
     )
 
 

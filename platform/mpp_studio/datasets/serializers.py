@@ -2,8 +2,9 @@
 
 from rest_framework import serializers
 
+from generator.formats.zorro import ORDERS
 from mpp_studio.datasets.models import Dataset
-from mpp_studio.datasets.services import MAX_PAIRS_PER_PARADIGM
+from mpp_studio.datasets.services import IMPORT_FORMATS, MAX_PAIRS_PER_PARADIGM
 from mpp_studio.datasets.services.datasets import MAX_SEED
 from mpp_studio.jobs.models import Job
 
@@ -74,7 +75,9 @@ class ParadigmOutputSerializer(serializers.Serializer):  # type: ignore[type-arg
     uid = serializers.CharField()
     phenomenon = serializers.CharField()
     language = serializers.CharField()
-    template_version = TemplateVersionRefSerializer()
+    template_version = TemplateVersionRefSerializer(
+        allow_null=True, help_text="null for an imported paradigm."
+    )
     template_hash = serializers.CharField()
     vocabulary_snapshot = SnapshotRefSerializer(allow_null=True)
     phrase_texts = serializers.DictField(child=serializers.CharField())
@@ -89,6 +92,8 @@ class DatasetOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
     name = serializers.CharField()
     description = serializers.CharField()
+    origin = serializers.CharField(help_text='"generated", or "imported" (read-only: never regenerated).')
+    source_format = serializers.CharField(help_text="Imported only: blimp, zhoblimp, zorro or mixed.")
     seed = serializers.IntegerField()
     pairs_per_paradigm = serializers.IntegerField()
     unique = serializers.CharField(help_text='"" means each template\'s own setting.')
@@ -99,8 +104,39 @@ class DatasetOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     job = JobOutputSerializer(allow_null=True)
 
 
+class ImportFileSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    file = serializers.CharField()
+    format = serializers.CharField(help_text='"" when the format could not be told.')
+    pairs = serializers.IntegerField()
+    errors = serializers.IntegerField(help_text="Items skipped.")
+    warnings = serializers.IntegerField(help_text="Items kept with a note.")
+
+
+class ImportIssueSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    file = serializers.CharField()
+    line = serializers.IntegerField(allow_null=True, help_text="1-based; null for the whole file.")
+    field = serializers.CharField(allow_blank=True)
+    severity = serializers.CharField(help_text='"error": the item was skipped; "warning": kept, with a note.')
+    message = serializers.CharField()
+
+
 class DatasetDetailOutputSerializer(DatasetOutputSerializer):
     paradigms = ParadigmOutputSerializer(many=True, source="paradigm_rows")
+    zorro_order = serializers.CharField(help_text="Imported Zorro files only: bad-first or good-first.")
+    source_files = ImportFileSerializer(many=True, help_text="Imported only: each file read.")
+    import_report = ImportIssueSerializer(many=True, help_text="Imported only: every issue, item by item.")
+
+
+class DatasetImportInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    files = serializers.ListField(
+        child=serializers.FileField(),
+        allow_empty=False,
+        help_text="BLiMP/ZhoBLiMP .jsonl, Zorro .txt, or .zip files (send the field once per file).",
+    )
+    source_format = serializers.ChoiceField(choices=list(IMPORT_FORMATS), default="auto")
+    zorro_order = serializers.ChoiceField(choices=list(ORDERS), default="bad-first")
 
 
 class PairOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from mpp_studio.datasets import views
+from mpp_studio.datasets import views, views_import
 from mpp_studio.datasets.views_quality import paradigm_quality_view
 
 app_name = "datasets"
@@ -10,6 +10,7 @@ app_name = "datasets"
 urlpatterns = [
     path("datasets/", views.dataset_list_view, name="dataset_list"),
     path("datasets/new/", views.dataset_new, name="dataset_new"),
+    path("datasets/import/", views_import.dataset_import_view, name="dataset_import"),
     path("datasets/<int:dataset_id>/", views.dataset_detail, name="dataset_detail"),
     path("datasets/<int:dataset_id>/status/", views.dataset_status_partial, name="dataset_status"),
     path("datasets/<int:dataset_id>/pairs/", views.dataset_pairs, name="dataset_pairs"),

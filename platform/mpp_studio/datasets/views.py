@@ -1,4 +1,5 @@
-"""Dataset pages: list, new, detail with live progress, pairs browser with provenance, exports, delete."""
+"""Dataset pages: list, new, detail with live progress (or, for an imported dataset, its import
+report), pairs browser with provenance, exports, delete. The import page is in views_import.py."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,6 +17,7 @@ from mpp_studio.datasets.display import pair_view
 from mpp_studio.datasets.downloads import EXPORT_LABELS, export_response, exportable
 from mpp_studio.datasets.forms import DatasetCreateForm
 from mpp_studio.datasets.models import Dataset
+from mpp_studio.datasets.report import report_rows
 from mpp_studio.datasets.selectors import (
     dataset_get,
     dataset_list,
@@ -24,18 +26,28 @@ from mpp_studio.datasets.selectors import (
     pair_get,
     pair_list,
     pair_provenance,
+    pair_source,
     template_choices,
 )
-from mpp_studio.datasets.services import dataset_cancel, dataset_create, dataset_delete
+from mpp_studio.datasets.services import (
+    dataset_cancel,
+    dataset_create,
+    dataset_delete,
+    dataset_require_generated,
+)
 from mpp_studio.paradigms.models import Template
 
 PAIRS_PER_PAGE = 50
 
 
-def _context(request: HttpRequest, project: object, **extra: object) -> dict[str, object]:
+def page_context(request: HttpRequest, project: object, **extra: object) -> dict[str, object]:
+    """Return the context every dataset page shares: the project's, the tab, and `can_edit`."""
     context = project_context(request, project, active_tab="datasets", **extra)  # type: ignore[arg-type]
     context["can_edit"] = role_allows(context["role"], Role.EDITOR)  # type: ignore[arg-type]
     return context
+
+
+_context = page_context
 
 
 @login_required
@@ -98,6 +110,7 @@ def _detail_context(request: HttpRequest, project: object, dataset: Dataset) -> 
         pair_total=sum(p.produced for p in paradigms),
         exportable=exportable(dataset),
         export_labels=EXPORT_LABELS,
+        report=report_rows(dataset.import_report) if dataset.is_imported else [],
         poll_url=reverse("datasets:job_status", args=(dataset.project_id, dataset.job_id))
         if dataset.job_id
         else "",
@@ -153,10 +166,17 @@ def pair_detail(request: HttpRequest, project_id: int, dataset_id: int, pair_id:
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     dataset = dataset_get(project=project, dataset_id=dataset_id)
     pair = pair_get(dataset=dataset, pair_id=pair_id)
-    context = _context(
-        request, project, dataset=dataset, view=pair_view(pair), provenance=pair_provenance(pair=pair)
-    )
-    template = "datasets/_provenance.html" if getattr(request, "htmx", False) else "datasets/pair.html"
+    if dataset.is_imported:
+        context = _context(
+            request, project, dataset=dataset, view=pair_view(pair), source=pair_source(pair=pair)
+        )
+        partial = "datasets/_source.html"
+    else:
+        context = _context(
+            request, project, dataset=dataset, view=pair_view(pair), provenance=pair_provenance(pair=pair)
+        )
+        partial = "datasets/_provenance.html"
+    template = partial if getattr(request, "htmx", False) else "datasets/pair.html"
     return render(request, template, context)
 
 
@@ -165,6 +185,11 @@ def pair_detail(request: HttpRequest, project_id: int, dataset_id: int, pair_id:
 def dataset_cancel_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponse:
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
     dataset = dataset_get(project=project, dataset_id=dataset_id)
+    try:
+        dataset_require_generated(dataset=dataset)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("datasets:dataset_detail", project_id=project.pk, dataset_id=dataset.pk)
     if dataset_cancel(dataset=dataset, user=request.user):
         messages.success(request, "Generation cancelled; the pairs stored so far are kept.")
     else:

@@ -139,7 +139,7 @@ def test_export_refuses_unknown_formats_and_running_datasets(
     bad = api.get(url("dataset_export", generated.project_id, generated.pk) + "?format=xml")  # type: ignore[attr-defined]
     assert bad.status_code == 400
     assert bad.json() == {
-        "errors": [{"field": "format", "message": "Unknown export format 'xml': use one of jsonl, csv, hf."}]
+        "errors": [{"field": "format", "message": "Unknown export format 'xml': use one of jsonl, csv, hf, zhoblimp."}]
     }
     running = make_dataset("en", n=3, name="Running")
     busy = api.get(url("dataset_export", running.project_id, running.pk) + "?format=csv")  # type: ignore[attr-defined]
@@ -193,7 +193,7 @@ def test_openapi_schema_describes_the_datasets_api_without_warnings() -> None:
         assert path in paths, path
     export = paths["/api/projects/{project_id}/datasets/{dataset_id}/export/"]["get"]
     assert [sorted(p["schema"]["enum"]) for p in export["parameters"] if p["name"] == "format"] == [
-        ["csv", "hf", "jsonl"]
+        ["csv", "hf", "jsonl", "zhoblimp"]
     ]
     assert paths["/api/projects/{project_id}/datasets/"]["post"]["responses"].keys() == {"202"}
     problems = [m for m in (*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache) if "datasets" in m]

@@ -16,96 +16,21 @@ import json
 import re
 import tempfile
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-import orjson
-import pyarrow as pa
-import pyarrow.parquet as pq
-
+from generator.formats.parquet import ROW_GROUP, SCHEMA, parquet_write
 from mpp_studio.datasets.exports.card import ParadigmFile, dataset_card, dataset_info, paradigm_file_path
 from mpp_studio.datasets.exports.records import paradigm_records
 from mpp_studio.datasets.models import Dataset, DatasetParadigm
 
-ROW_GROUP = 2_000
-
-_SIDE = pa.struct(
-    [
-        pa.field("tokens", pa.list_(pa.int64())),
-        pa.field("chars", pa.list_(pa.int64())),
-        pa.field("positions", pa.list_(pa.string())),
-    ]
-)
-SCHEMA = pa.schema(
-    [
-        pa.field("sentence_good", pa.string()),
-        pa.field("sentence_bad", pa.string()),
-        pa.field("UID", pa.string()),
-        pa.field("phenomenon", pa.string()),
-        pa.field("pairID", pa.string()),
-        pa.field("item_id", pa.string()),
-        pa.field("language", pa.string()),
-        pa.field("words_good", pa.list_(pa.string())),
-        pa.field("words_bad", pa.list_(pa.string())),
-        pa.field(
-            "critical_region",
-            pa.list_(
-                pa.struct(
-                    [
-                        pa.field("type", pa.string()),
-                        pa.field("good", _SIDE),
-                        pa.field("bad", _SIDE),
-                        pa.field("source", _SIDE),  # null unless the edit copies or moves material
-                    ]
-                )
-            ),
-        ),
-        pa.field("provenance", pa.string()),  # JSON: its fillers differ in shape between paradigms
-    ]
-)
-
-
-def _row(record: dict[str, object]) -> dict[str, object]:
-    region = record.get("critical_region")
-    return {
-        "sentence_good": record.get("sentence_good"),
-        "sentence_bad": record.get("sentence_bad"),
-        "UID": record.get("UID"),
-        "phenomenon": record.get("phenomenon"),
-        "pairID": record.get("pairID"),
-        "item_id": record.get("item_id"),
-        "language": record.get("language"),
-        "words_good": record.get("words_good"),
-        "words_bad": record.get("words_bad"),
-        "critical_region": [
-            {key: part.get(key) for key in ("type", "good", "bad", "source")}
-            for part in (region if isinstance(region, list) else [])
-            if isinstance(part, dict)
-        ],
-        "provenance": orjson.dumps(record.get("provenance")).decode(),
-    }
-
-
-def _batches(paradigm: DatasetParadigm) -> Iterator[pa.RecordBatch]:
-    rows: list[dict[str, object]] = []
-    for record in paradigm_records(paradigm):
-        rows.append(_row(record))
-        if len(rows) >= ROW_GROUP:
-            yield pa.RecordBatch.from_pylist(rows, schema=SCHEMA)
-            rows = []
-    if rows:
-        yield pa.RecordBatch.from_pylist(rows, schema=SCHEMA)
+# The Parquet layout is the engine's (generator.formats.parquet), shared with `mpp convert --to hf`.
+__all__ = ["ROW_GROUP", "SCHEMA", "export_folder_name", "hf_folder_write", "hf_zip", "paradigm_parquet_write"]
 
 
 def paradigm_parquet_write(paradigm: DatasetParadigm, path: Path) -> int:
     """Write a paradigm's pairs to a Parquet file, a row group at a time; return the row count."""
-    count = 0
-    with pq.ParquetWriter(path, SCHEMA, compression="zstd") as writer:
-        for batch in _batches(paradigm):
-            writer.write_batch(batch, row_group_size=ROW_GROUP)
-            count += batch.num_rows
-    return count
+    return parquet_write(paradigm_records(paradigm), path)
 
 
 def hf_folder_write(dataset: Dataset, folder: Path) -> list[ParadigmFile]:
@@ -114,12 +39,16 @@ def hf_folder_write(dataset: Dataset, folder: Path) -> list[ParadigmFile]:
     A paradigm with no stored pairs gets no Parquet file (the card lists it, with its reason).
     """
     files: list[ParadigmFile] = []
+    used: set[str] = set()
     for paradigm in dataset.paradigms.select_related("template_version", "vocabulary_snapshot").order_by(
         "uid"
     ):
         path = ""
         if paradigm.produced:
             path = paradigm_file_path(paradigm)
+            while path.lower() in used:  # imported UIDs that clean to one file name
+                path = path.removesuffix(".parquet") + "_.parquet"
+            used.add(path.lower())
             target = folder / path
             target.parent.mkdir(parents=True, exist_ok=True)
             paradigm_parquet_write(paradigm, target)

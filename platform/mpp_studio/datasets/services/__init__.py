@@ -1,4 +1,5 @@
-"""Writes for datasets: creating, cancelling and deleting them, and generating their paradigms."""
+"""Writes for datasets: creating, cancelling and deleting them, generating their paradigms, and
+importing released datasets as read-only ones."""
 
 from mpp_studio.datasets.services.datasets import (
     JOB_KIND,
@@ -14,16 +15,32 @@ from mpp_studio.datasets.services.generation import (
     dataset_paradigm_fail,
     dataset_paradigm_generate,
 )
+from mpp_studio.datasets.services.imports import (
+    IMPORT_FORMATS,
+    DatasetImport,
+    DatasetImportRejected,
+    UploadedFile,
+    dataset_import,
+    dataset_read_only_message,
+    dataset_require_generated,
+)
 
 __all__ = [
     "CHUNK_SIZE",
+    "IMPORT_FORMATS",
     "JOB_KIND",
     "MAX_PAIRS_PER_PARADIGM",
     "PAIRS_PER_RUN",
+    "DatasetImport",
+    "DatasetImportRejected",
+    "UploadedFile",
     "dataset_cancel",
     "dataset_create",
     "dataset_delete",
     "dataset_finish_if_complete",
+    "dataset_import",
     "dataset_paradigm_fail",
     "dataset_paradigm_generate",
+    "dataset_read_only_message",
+    "dataset_require_generated",
 ]
