@@ -71,6 +71,7 @@ class BalanceReport:
     """The balance of every word class of a vocabulary across the named sources."""
 
     vocabulary: str
+    vocabulary_version: str
     sources: Mapping[str, str]  # name -> description
     tolerance: float
     seed: int
@@ -135,6 +136,7 @@ def balance_report(
         raise BalanceError(f"the vocabulary '{vocab.name}' has no words of the classes {wanted}")
     return BalanceReport(
         vocabulary=vocab.name,
+        vocabulary_version=vocab.version,
         sources={name: (descriptions or {}).get(name, name) for name in sources},
         tolerance=tolerance,
         seed=seed,
@@ -273,6 +275,8 @@ def render_markdown(report: BalanceReport) -> str:
     pair = " vs ".join(names)
     out = [
         f"# Frequency balance of `{report.vocabulary}` ({pair})",
+        "",
+        f"Vocabulary version `{report.vocabulary_version}` (its content hash).",
         "",
         "Frequencies are occurrences per million words; a lemma counts all the forms a paradigm can "
         "use (see each class). Relative bias = largest |total_a − total_b| / mean(total_a, total_b) "
