@@ -231,7 +231,7 @@ def import_zhoblimp(
     lexicon: Vocabulary | None = None
     vocab_stem = ""
     if vocabulary is not None:
-        vocab_stem = uid_of(vocabulary_name or PurePosixPath(vocabulary.name).stem)
+        vocab_stem = vocabulary_name.strip() or uid_of(PurePosixPath(vocabulary.name).stem)
         try:
             converted_vocab = import_zhoblimp_vocabulary(
                 vocabulary.data, file_name=vocabulary.name, name=vocab_stem
@@ -255,7 +255,7 @@ def import_zhoblimp(
     renames: dict[str, str] = {}
     phrase_stem = ""
     if phrases is not None:
-        phrase_stem = uid_of(phrase_file_name or PurePosixPath(phrases.name).stem)
+        phrase_stem = phrase_file_name.strip() or uid_of(PurePosixPath(phrases.name).stem)
         phrase_import = import_zhoblimp_phrases(phrases.data, file_name=phrases.name)
         notes += phrase_import.notes
         renamed, renames = _rename_phrases(phrase_import.phrases, phrases.name, notes)

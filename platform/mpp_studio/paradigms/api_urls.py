@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from mpp_studio.paradigms import api
+from mpp_studio.paradigms import api, api_zhoblimp
 
 app_name = "paradigms_api"
 
 urlpatterns = [
     path("templates/", api.TemplateListApi.as_view(), name="template_list"),
     path("templates/preview/", api.TemplatePreviewApi.as_view(), name="template_preview"),
+    path("templates/import/zhoblimp/", api_zhoblimp.ZhoblimpImportApi.as_view(), name="zhoblimp_import"),
     path("templates/<int:template_id>/", api.TemplateDetailApi.as_view(), name="template_detail"),
     path("templates/<int:template_id>/versions/", api.TemplateVersionListApi.as_view(), name="version_list"),
     path(

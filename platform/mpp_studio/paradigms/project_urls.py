@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mpp_studio.paradigms import views_editor, views_files, views_phrases
+from mpp_studio.paradigms import views_editor, views_files, views_phrases, views_zhoblimp
 
 app_name = "project_paradigms"
 
@@ -26,6 +26,7 @@ urlpatterns: list = [
     ),
     # Template files in and out (library helper).
     path("templates/upload/", views_files.template_upload, name="template_upload"),
+    path("templates/import/zhoblimp/", views_zhoblimp.zhoblimp_import, name="zhoblimp_import"),
     path("templates/<int:template_id>/download/", views_files.template_download, name="template_download"),
     # Phrases (library helper).
     path("phrases/", views_phrases.phrase_list, name="phrase_list"),
