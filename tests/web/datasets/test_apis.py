@@ -139,7 +139,12 @@ def test_export_refuses_unknown_formats_and_running_datasets(
     bad = api.get(url("dataset_export", generated.project_id, generated.pk) + "?format=xml")  # type: ignore[attr-defined]
     assert bad.status_code == 400
     assert bad.json() == {
-        "errors": [{"field": "format", "message": "Unknown export format 'xml': use one of jsonl, csv, hf, zhoblimp."}]
+        "errors": [
+            {
+                "field": "format",
+                "message": "Unknown export format 'xml': use one of jsonl, csv, hf, zhoblimp.",
+            }
+        ]
     }
     running = make_dataset("en", n=3, name="Running")
     busy = api.get(url("dataset_export", running.project_id, running.pk) + "?format=csv")  # type: ignore[attr-defined]
