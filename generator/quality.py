@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from generator.word_diff import diff_critical_words
+from generator.word_diff import diff_critical_words, guess_language
 from vocab.coverage import Tokenizer, unknown_token_id, word_token_ids
 from vocab.errors import FrequencyError
 from vocab.frequency import wordfreq_frequencies
@@ -473,7 +473,8 @@ def group_records(
     """Return UID -> (language, pairs) from (where, record) items, in first-seen order.
 
     A record without `UID` belongs to `default_uid`; one without `language` is in
-    `default_language`.
+    `default_language`, or, when that is "", in the language its good sentence looks like
+    (`guess_language`: Han characters make it Chinese).
 
     Raises:
         QualityInputError: naming `where` for a record the report cannot read.
@@ -484,6 +485,9 @@ def group_records(
             raise QualityInputError(f"{where}: a record must be a JSON object")
         uid = str(record.get("UID") or default_uid)
         language = str(record.get("language") or default_language)
+        if not language:
+            good = record.get("sentence_good")
+            language = guess_language(good) if isinstance(good, str) else "en"
         group = groups.setdefault(uid, (language, []))
         group[1].append(pair_from_record(record, group[0], where))
     return groups

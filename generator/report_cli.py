@@ -1,8 +1,10 @@
 """`mpp report`: the quality report of each paradigm in templates or JSONL files.
 
 Templates (files or folders) are generated in memory with the engine (`--n` pairs, `--seed`);
-`.jsonl` files are read as records, one paradigm per `UID`. Exit codes: 0 done; 2 an input
-could not be used (each problem on stderr, naming the file and line).
+`.jsonl` files are read as records (the engine's, BLiMP's or ZhoBLiMP's lines), one paradigm per
+`UID`; Zorro's `.txt` files (and `.zip` archives of released files) are read with
+`generator.formats`. Exit codes: 0 done; 2 an input could not be used (each problem on stderr,
+naming the file and line).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Any
 import orjson
 
 from generator.errors import GenerationError, TemplateError
+from generator.formats.sources import path_sources, read_sources
+from generator.formats.zorro import ORDERS, Order
 from generator.generate import Generator
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.quality import (
@@ -56,7 +60,15 @@ def add_report_command(
         help="frequencies of the critical words (default wordfreq; spoken/written: English only)",
     )
     report.add_argument(
-        "--language", default="en", help="language of JSONL lines that do not say (default en)"
+        "--language",
+        default="",
+        help="language of pairs that do not say (default: zh for sentences with Han characters, else en)",
+    )
+    report.add_argument(
+        "--zorro-order",
+        choices=ORDERS,
+        default="bad-first",
+        help="which sentence of each pair comes first in Zorro .txt files (default bad-first)",
     )
     report.add_argument("--json", type=Path, metavar="OUT", help="also write the reports as a JSON list")
     report.set_defaults(func=cmd_report)
@@ -117,6 +129,11 @@ def _lookup(source: str, language: str) -> FrequencyLookup:
 
 def _paradigms(path: Path, args: argparse.Namespace) -> Iterator[tuple[str, str, list[QualityPair]]]:
     """Yield (uid, language, pairs) for each paradigm in a JSONL file or a template path."""
+    if path.suffix.lower() in (".txt", ".zip"):
+        groups = group_records(_released_records(path, args.zorro_order), path.stem, args.language)
+        for uid, (language, pairs) in groups.items():
+            yield uid, language, pairs
+        return
     if path.suffix == ".jsonl":
         groups = group_records(_jsonl_records(path), path.stem, args.language)
         for uid, (language, pairs) in groups.items():
@@ -135,6 +152,32 @@ def _paradigms(path: Path, args: argparse.Namespace) -> Iterator[tuple[str, str,
         )
         for uid, (language, pairs) in group_records(records, template.uid, template.language).items():
             yield uid, language, pairs
+
+
+def _released_records(path: Path, order: Order) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Yield the pairs of a released dataset file (Zorro .txt, or a .zip of released files).
+
+    Every issue the reader meets is printed to stderr, item by item; the pairs it could read
+    are reported on, as an import would keep them.
+
+    Raises:
+        QualityInputError: if the file gives no pair at all.
+    """
+    sources, missing = path_sources([path])
+    result = read_sources(sources, "auto", order)
+    issues = [*missing, *result.issues]
+    for issue in issues:
+        print(issue, file=sys.stderr)
+    if not result.pairs:
+        raise QualityInputError(f"{path}: no pairs could be read")
+    skipped = sum(1 for issue in issues if issue.skipped)
+    if skipped:
+        print(
+            f"{path}: {skipped} item(s) skipped; reporting on the {len(result.pairs)} pairs read",
+            file=sys.stderr,
+        )
+    for pair in result.pairs:
+        yield f"{pair.file}, line {pair.line}", pair.record()
 
 
 def _jsonl_records(path: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:

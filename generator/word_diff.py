@@ -17,6 +17,7 @@ from vocab.frequency import base_language
 # A word: letters or digits with inner apostrophes or hyphens ("don't", "well-known"), or one
 # punctuation mark. Contractions stay one word; "?" and "." are words of their own.
 _SPACED_WORD = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,11 @@ class CriticalWords:
     words_bad: tuple[str, ...]
     critical_good: tuple[int, ...]
     critical_bad: tuple[int, ...]
+
+
+def guess_language(sentence: str) -> str:
+    """Return "zh" for a sentence with Han characters, else "en" (for pairs that do not say)."""
+    return "zh" if _HAN.search(sentence) else "en"
 
 
 def sentence_words(sentence: str, language: str) -> tuple[str, ...]:

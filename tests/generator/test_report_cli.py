@@ -121,3 +121,52 @@ def test_report_bad_tokenizer_and_missing_template(
     assert "could not load a tokenizer from" in capsys.readouterr().err
     assert main(["report", str(tmp_path)]) == 2
     assert "no template files or .jsonl pairs found" in capsys.readouterr().err
+
+
+def test_report_on_zorro_text_reports_skipped_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Zorro file (bad line first) is read with generator.formats; its issues go to stderr."""
+    path = tmp_path / "agreement-across_prepositional_phrase.txt"
+    path.write_text(
+        "the dogs near the tree runs .\nthe dogs near the tree run .\n"
+        "the cat on the bed sleep .\nthe cat on the bed sleeps .\n"
+        "a lonely last line .\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "r.json"
+    assert main(["report", str(path), "--json", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "line 5" in captured.err and "1 item(s) skipped; reporting on the 2 pairs read" in captured.err
+    (report,) = orjson.loads(out.read_bytes())
+    assert report["language"] == "en" and report["pairs"] == 2 and report["region_from"] == "diff"
+    assert report["characters"]["mean"] == 0.0  # run/runs and sleeps/sleep cancel out
+
+
+def test_report_guesses_chinese_for_lines_without_a_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ZhoBLiMP-style lines carry no language: Han characters make them Chinese (jieba words)."""
+    path = tmp_path / "zh.jsonl"
+    lines = [
+        {
+            "UID": "classifier",
+            "phenomenon": "classifier",
+            "sentence_good": "他买了一本杂志。",
+            "sentence_bad": "他买了一张杂志。",
+        },
+        {
+            "UID": "classifier",
+            "phenomenon": "classifier",
+            "sentence_good": "我有三个朋友。",
+            "sentence_bad": "我有三张朋友。",
+        },
+    ]
+    path.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    out = tmp_path / "r.json"
+    assert main(["report", str(path), "--json", str(out)]) == 0
+    (report,) = orjson.loads(out.read_bytes())
+    assert report["language"] == "zh" and report["frequency"]["critical_words_good"] == 2
+    assert main(["report", str(path), "--language", "en", "--json", str(out)]) == 0
+    assert orjson.loads(out.read_bytes())[0]["language"] == "en"
+    capsys.readouterr()
