@@ -68,15 +68,26 @@ def phrase_texts_used(parsed: ParsedTemplate, phrase_texts: dict[str, str]) -> d
     return {name: text for name, text in sorted(phrase_texts.items()) if name in used}
 
 
+E_IMPORTED = "E_IMPORTED"  # an imported (read-only) paradigm was asked to generate
+
+
 def paradigm_generator(paradigm: DatasetParadigm) -> Generator:
     """Return the generator of a dataset paradigm, built from its recorded versions only.
 
     Raises:
         TemplateError: if the stored texts do not make a valid template (each problem located),
-            or the paradigm has no vocabulary snapshot.
+            or the paradigm has no template version (imported) or vocabulary snapshot.
         VocabularyError: if the snapshot's text is not a valid vocabulary.
     """
     file_name = template_file_name(paradigm.uid)
+    if paradigm.template_version is None:  # an imported paradigm: read from files, never generated
+        raise TemplateError(
+            [
+                Problem(
+                    E_IMPORTED, "this paradigm was imported: it has no template to generate from", file_name
+                )
+            ]
+        )
     parsed = template_from_text(
         paradigm.template_version.source_text, file=file_name, phrase_texts=paradigm.phrase_texts
     )
