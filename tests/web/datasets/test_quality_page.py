@@ -46,6 +46,39 @@ def test_service_reports_on_the_stored_pairs(generated: Dataset) -> None:
     assert report.tokenizer is None
 
 
+def test_pairs_without_the_engine_fields_are_diffed_and_their_language_guessed(generated: Dataset) -> None:
+    """Records as an import stores them (sentences only, no language) still get a report."""
+    from mpp_studio.datasets.models import Pair
+    from mpp_studio.datasets.services.quality import paradigm_quality
+
+    paradigm = generated.paradigms.get(uid="zh_classifier_noun")
+    paradigm.language = ""
+    paradigm.save(update_fields=["language"])
+    for pair in Pair.objects.filter(paradigm=paradigm):
+        pair.record = {
+            "sentence_good": pair.sentence_good,
+            "sentence_bad": pair.sentence_bad,
+            "UID": paradigm.uid,
+        }
+        pair.save(update_fields=["record"])
+    quality = paradigm_quality(paradigm=paradigm)
+    assert quality.report is not None and quality.report.language == "zh"
+    assert quality.report.region_from == "diff" and quality.report.pairs == 10
+
+
+def test_broken_record_is_a_message_not_an_error(generated: Dataset, viewer: object) -> None:
+    from mpp_studio.datasets.models import Pair
+
+    pair = Pair.objects.filter(paradigm__uid=EN_UID, paradigm__dataset=generated).order_by("index").first()
+    assert pair is not None
+    pair.record = {"sentence_good": "A cat sleeps."}
+    pair.save(update_fields=["record"])
+    response = client_for(viewer).get(quality_url(generated))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert f"pair {pair.index}: needs the text fields" in html and "could not be computed from these pairs" in html
+
+
 def test_page_without_a_tokenizer_shows_the_rest(generated: Dataset, viewer: object) -> None:
     html = client_for(viewer).get(quality_url(generated)).content.decode()
     assert f'Quality report: <code class="uid">{EN_UID}</code>' in html

@@ -13,6 +13,7 @@ from functools import lru_cache
 from django.conf import settings
 
 from generator.quality import QualityInputError, QualityPair, QualityReport, pair_from_record, quality_report
+from generator.word_diff import guess_language
 from mpp_studio.datasets.models import DatasetParadigm, Pair
 from vocab.coverage import Tokenizer, load_tokenizer
 from vocab.errors import CoverageError
@@ -79,7 +80,7 @@ def paradigm_quality(
         .order_by("index")
         .values_list("index", "record")[:MAX_REPORT_PAIRS]
     )
-    language = paradigm.language or "en"
+    language = paradigm.language or _language_of(rows)
     report: QualityReport | None = None
     if rows:
         try:
@@ -103,6 +104,17 @@ def paradigm_quality(
         frequency_source=frequency_source,
         problems=tuple(problems),
     )
+
+
+def _language_of(rows: Sequence[tuple[int, Mapping[str, object]]]) -> str:
+    """The language of an imported paradigm that does not record one: its first record's, or a guess."""
+    if not rows:
+        return "en"
+    record = rows[0][1]
+    stated, good = record.get("language"), record.get("sentence_good")
+    if isinstance(stated, str) and stated:
+        return stated
+    return guess_language(good) if isinstance(good, str) else "en"
 
 
 def _pairs(rows: Sequence[tuple[int, Mapping[str, object]]], language: str) -> list[QualityPair]:
