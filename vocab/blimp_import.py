@@ -387,4 +387,8 @@ def _cell_values(
             continue
         if part not in values:
             values.append(part)
+    if spec.multi and not any(parts):
+        notes.append(
+            ImportNote(file_name, where, f"'{cell}' holds no value between its ';'; left blank", "changed")
+        )
     return tuple(values)

@@ -133,6 +133,45 @@ def _checked_phrases(
     return kept
 
 
+def _phrases_fit_vocabulary(
+    phrases: dict[str, list[PlainAlternative]],
+    vocabulary: Vocabulary,
+    file_name: str,
+    notes: list[ImportNote],
+) -> dict[str, list[PlainAlternative]]:
+    """Return the phrases our engine accepts with this vocabulary; the others are reported.
+
+    A phrase file is validated with every template that names it, so one phrase the vocabulary
+    cannot fill would fail them all; such a phrase is left out instead, and only the templates
+    that really use it are reported.
+    """
+    texts = {name: alternatives_yaml(alts) for name, alts in phrases.items()}
+    kept: dict[str, list[PlainAlternative]] = {}
+    for name in phrases:
+        probe = {"good": [{"phrase": name}], "bad": [{"same": "1"}, {"direct": "。"}]}
+        used = _used_phrase_texts(probe, texts, phrases)
+        text = template_yaml({"uid": "phrase_check", "phenomenon": "check", "language": "zh", **probe})
+        try:
+            template = template_from_text(text, file="phrase_check.yaml", phrase_texts=used)
+            problems = validate(template, vocabulary)[1]
+        except TemplateError as exc:
+            problems = list(exc.problems)
+        for problem in problems:
+            where = problem.grammar + (f", position {problem.position}" if problem.position else "")
+            notes.append(
+                ImportNote(
+                    file_name,
+                    f"phrase '{name}'",
+                    f"phrase skipped: with this vocabulary our engine reports [{problem.code}] "
+                    f"{problem.message}" + (f" ({where})" if where else ""),
+                    "skipped",
+                )
+            )
+        if not problems:
+            kept[name] = phrases[name]
+    return kept
+
+
 def _read_templates(files: Sequence[SourceFile], notes: list[ImportNote]) -> list[tuple[SourceFile, Any]]:
     read: list[tuple[SourceFile, Any]] = []
     for file in files:
@@ -177,6 +216,27 @@ def _uids(read: list[tuple[SourceFile, Any]], notes: list[ImportNote]) -> dict[s
                 )
             )
     return uids
+
+
+def _used_phrase_texts(
+    data: Mapping[str, Any], phrase_texts: Mapping[str, str], phrases: Mapping[str, list[PlainAlternative]]
+) -> dict[str, str]:
+    """Return the texts of the shared phrases a template uses, directly or through other phrases.
+
+    Only these are validated with the template: a shared phrase it never uses (and that the
+    vocabulary may not support) must not fail it.
+    """
+    local = data.get("phrases") or {}
+    pending = [p.get("phrase") for p in [*data["good"], *data["bad"]]]
+    pending += [p.get("phrase") for alts in local.values() for alt in alts for p in alt]
+    used: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if not isinstance(name, str) or name in used or name in local or name not in phrases:
+            continue
+        used.add(name)
+        pending += [p.get("phrase") for alt in phrases[name] for p in alt]
+    return {name: text for name, text in phrase_texts.items() if name in used}
 
 
 def _validated(
@@ -260,6 +320,8 @@ def import_zhoblimp(
         notes += phrase_import.notes
         renamed, renames = _rename_phrases(phrase_import.phrases, phrases.name, notes)
         converted_phrases = _checked_phrases(renamed, phrases.name, notes)
+        if lexicon is not None:
+            converted_phrases = _phrases_fit_vocabulary(converted_phrases, lexicon, phrases.name, notes)
     phrase_texts = {name: alternatives_yaml(alts) for name, alts in converted_phrases.items()}
 
     read = _read_templates(templates, notes)
@@ -282,7 +344,8 @@ def import_zhoblimp(
         items = list(data.items())
         data = dict(items[:position] + list(refs.items()) + items[position:])
         text = template_yaml(data)
-        if not _validated(converted, text, phrase_texts, lexicon, notes):
+        used = _used_phrase_texts(data, phrase_texts, converted_phrases)
+        if not _validated(converted, text, used, lexicon, notes):
             continue
         imported.append(ImportedTemplate(converted.uid, file.name, converted.source_uid, text))
     if lexicon is None and imported:

@@ -173,6 +173,15 @@ def import_zhoblimp_vocabulary(
                 parts.append(part)
             if parts:
                 values[column] = tuple(parts)
+            elif not any(p.strip() for p in cell.split(SOURCE_SEPARATOR)):
+                notes.append(
+                    ImportNote(
+                        file_name,
+                        f"line {line}, column '{column}'",
+                        f"'{cell}' holds no value between its separators; left blank",
+                        "changed",
+                    )
+                )
         pos = cells[columns["pos"]] if "pos" in columns else ""
         kept.append((line, form, pos, values))
     if spacers:

@@ -73,6 +73,7 @@ def test_bad_rows_and_cells_are_reported_by_line(converted) -> None:  # type: ig
     assert "'x' is not one of m/f/n" in notes_at(notes, "line 18, column 'gender'")[0].message
     assert "'small|tiny'" in notes_at(notes, "line 19, column 'adjs'")[0].message
     assert "29 cells" in notes_at(notes, "line 21")[0].message
+    assert "holds no value" in notes_at(notes, "line 22, column 'adjs'")[0].message
     assert "not a documented BLiMP column" in notes_at(notes, "column 'mystery_flag'")[0].message
     assert converted.vocabulary.get("runs").features.get("3sg") is None
     assert converted.vocabulary.get("cat").features.get("adjs") is None

@@ -173,6 +173,11 @@ def malformed() -> ZhoblimpImport:
         ("match_to_phrase.json", "good_rule[2]", "not a word rule"),
         ("unequal_lengths.json", "bad_rule", "good_rule has 3 cells and bad_rule 2"),
         ("unknown_feature.json", "bad position 2 (b1)", "[E_UNKNOWN_FEATURE] 'valency'"),
+        (
+            "uses_unsupported_phrase.json",
+            "good position 3 (p2)",
+            "[E_UNKNOWN_PHRASE] there is no phrase 'Animal'",
+        ),
     ],
 )
 def test_malformed_templates_are_skipped_naming_file_and_cell(
@@ -184,6 +189,12 @@ def test_malformed_templates_are_skipped_naming_file_and_cell(
     assert skipped[0].where == where
     assert says in skipped[0].message
     assert malformed.templates == []
+
+
+def test_a_phrase_the_vocabulary_cannot_fill_is_left_out_and_reported(imported: ZhoblimpImport) -> None:
+    assert "Animal" not in imported.phrases
+    (note,) = [n for n in imported.notes if n.where == "phrase 'Animal'"]
+    assert note.level == "skipped" and "subcat" in note.message and "animal" in note.message
 
 
 def test_without_vocabulary_templates_are_parsed_and_the_report_says_so() -> None:

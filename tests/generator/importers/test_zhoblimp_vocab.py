@@ -39,6 +39,8 @@ def test_spacers_missing_expressions_duplicates_and_homographs(converted) -> Non
     assert "same expression and features as line 11" in by_where["line 31"].message
     homograph = by_where["lines 15, 27"]
     assert "花#1" in homograph.message
+    assert "holds no value" in by_where["line 14, column 'animate'"].message
+    assert "animate" not in converted.vocabulary.get("衣服").features
     flower, spend = converted.vocabulary.get("花#1"), converted.vocabulary.get("花#2")
     assert (flower.pos, spend.pos) == ("NN", "VV")
 
