@@ -76,7 +76,10 @@ def test_broken_record_is_a_message_not_an_error(generated: Dataset, viewer: obj
     response = client_for(viewer).get(quality_url(generated))
     html = response.content.decode()
     assert response.status_code == 200
-    assert f"pair {pair.index}: needs the text fields" in html and "could not be computed from these pairs" in html
+    assert (
+        f"pair {pair.index}: needs the text fields" in html
+        and "could not be computed from these pairs" in html
+    )
 
 
 def test_page_without_a_tokenizer_shows_the_rest(generated: Dataset, viewer: object) -> None:
@@ -140,3 +143,9 @@ def test_anonymous_is_sent_to_sign_in_and_unknown_paradigm_is_404(generated: Dat
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     assert client_for(viewer).get(quality_url(generated, "no_such_uid")).status_code == 404
     assert client_for(viewer).post(quality_url(generated)).status_code == 405
+
+
+def test_paradigm_without_pairs_says_so(make_dataset: object, viewer: object) -> None:
+    dataset = make_dataset("en")  # type: ignore[operator]
+    html = client_for(viewer).get(quality_url(dataset)).content.decode()
+    assert "This paradigm has no pairs to report on yet." in html and "0 of 0 stored pairs" in html
