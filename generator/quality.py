@@ -508,14 +508,16 @@ def render_text(report: QualityReport) -> str:
     freq = report.frequency
     if freq is not None:
         out.append(f"frequency of the critical words ({freq.source}):")
-        out.append(
-            f"  good: {_render_mean(freq.mean_zipf_good, freq.mean_per_million_good)} "
-            f"over {freq.critical_words_good:,} words"
-        )
-        out.append(
-            f"  bad:  {_render_mean(freq.mean_zipf_bad, freq.mean_per_million_bad)} "
-            f"over {freq.critical_words_bad:,} words"
-        )
+        for side, zipf_mean, rate_mean, count in (
+            ("good", freq.mean_zipf_good, freq.mean_per_million_good, freq.critical_words_good),
+            ("bad", freq.mean_zipf_bad, freq.mean_per_million_bad, freq.critical_words_bad),
+        ):
+            summary = (
+                f"{_render_mean(zipf_mean, rate_mean)} over {count:,} words"
+                if count
+                else "no critical words (the edit leaves nothing on this side)"
+            )
+            out.append(f"  {side + ':':5} {summary}")
         if freq.pairs_compared:
             out.append(
                 f"  good's critical words more frequent in {_pct(freq.good_more_frequent_share)}, "
