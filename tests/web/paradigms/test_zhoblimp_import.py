@@ -250,3 +250,18 @@ def test_api_permissions(
     )
     assert response.status_code == code
     assert not Template.objects.exists()
+
+
+def test_the_import_endpoints_are_described_in_the_schema_without_warnings() -> None:
+    from drf_spectacular.drainage import GENERATOR_STATS
+    from drf_spectacular.generators import SchemaGenerator
+
+    GENERATOR_STATS.reset()
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    for path in (
+        "/api/projects/{project_id}/templates/import/zhoblimp/",
+        "/api/projects/{project_id}/vocabularies/import/converted/",
+    ):
+        assert "multipart/form-data" in schema["paths"][path]["post"]["requestBody"]["content"]
+    problems = [*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache]
+    assert [p for p in problems if "api_zhoblimp" in p or "api_converted" in p] == []
