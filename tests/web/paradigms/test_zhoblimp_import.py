@@ -128,6 +128,18 @@ def test_a_second_import_reports_the_taken_uids(project: object, editor: object)
     assert Template.objects.count() == 7 and Vocabulary.objects.count() == 1
 
 
+def test_templates_the_project_has_are_reported_and_the_others_stored(
+    project: object, editor: object
+) -> None:
+    first = [upload(TEMPLATE_FILES[0]), upload(DATA / "vocab.tsv"), upload(DATA / "phrases.json")]
+    zhoblimp_project_import(project=project, uploads=first, user=editor)  # type: ignore[arg-type]
+    outcome = zhoblimp_project_import(project=project, uploads=project_files(), user=editor)  # type: ignore[arg-type]
+    assert outcome.vocabulary_reused and len(outcome.versions) == 6
+    (taken,) = [n for n in outcome.notes if n.where == "uid" and n.level == "skipped"]
+    assert taken.file == TEMPLATE_FILES[0].name and "already has a template" in taken.message
+    assert Template.objects.count() == 7 and Vocabulary.objects.count() == 1
+
+
 def test_a_malformed_vocabulary_name_is_refused(project: object, editor: object) -> None:
     with pytest.raises(ValidationError) as info:
         zhoblimp_project_import(
