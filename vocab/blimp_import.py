@@ -342,6 +342,17 @@ def import_blimp_vocabulary(
         item_id = form if homographs[form] == 1 else f"{form}#{seen[form]}"
         root = row.cells[positions["root"]] if "root" in positions else ""
         items.append(LexicalItem(id=item_id, form=form, lemma=root or form, pos="", features=features))
+    held_out = sum(1 for item in items if item.features.get("OOV_inductive_biases") == ("1",))
+    if held_out:
+        notes.append(
+            ImportNote(
+                file_name,
+                "column 'OOV_inductive_biases'",
+                f"{held_out} item(s) have OOV_inductive_biases = 1, which BLiMP's generator leaves out; "
+                'they are kept: exclude them in a template with `not: {OOV_inductive_biases: "1"}`',
+                "info",
+            )
+        )
     if not items:
         raise VocabularyError(
             [RowError(file_name, None, None, "no row could be imported (see the report)", E_EMPTY_FILE)]

@@ -74,6 +74,7 @@ def test_bad_rows_and_cells_are_reported_by_line(converted) -> None:  # type: ig
     assert "'small|tiny'" in notes_at(notes, "line 19, column 'adjs'")[0].message
     assert "29 cells" in notes_at(notes, "line 21")[0].message
     assert "holds no value" in notes_at(notes, "line 22, column 'adjs'")[0].message
+    assert notes_at(notes, "column 'OOV_inductive_biases'")[0].message.startswith("1 item(s)")
     assert "not a documented BLiMP column" in notes_at(notes, "column 'mystery_flag'")[0].message
     assert converted.vocabulary.get("runs").features.get("3sg") is None
     assert converted.vocabulary.get("cat").features.get("adjs") is None
