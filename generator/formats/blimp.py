@@ -83,6 +83,7 @@ def read_blimp(stream: IO[bytes], file_name: str) -> ReadResult:
     pairs: list[ImportedPair] = []
     stem = PurePath(file_name).stem
     seen: dict[tuple[str, str], int] = {}
+    per_uid: dict[str, int] = {}  # pairs read per UID: the number of a pair without one
     unknown_reported: set[str] = set()
     for number, data in json_objects(stream, issues):
         texts = sentences(data, number, issues)
@@ -98,8 +99,10 @@ def read_blimp(stream: IO[bytes], file_name: str) -> ReadResult:
             uid = stem
             issues.warning(number, f"missing; the file name gives the paradigm '{stem}'", field="UID")
         if pair_id is None:
-            pair_id = str(sum(1 for key in seen if key[0] == uid))
-            issues.warning(number, f"no pairID or pair_id; numbered {pair_id} by its place in the file")
+            pair_id = str(per_uid.get(uid, 0))
+            issues.warning(
+                number, f"no pairID or pair_id; numbered {pair_id} by its place among its paradigm's pairs"
+            )
         if (uid, pair_id) in seen:
             issues.warning(
                 number,
@@ -107,6 +110,7 @@ def read_blimp(stream: IO[bytes], file_name: str) -> ReadResult:
                 field="pairID",
             )
         seen.setdefault((uid, pair_id), number)
+        per_uid[uid] = per_uid.get(uid, 0) + 1
         fields: dict[str, object] = {}
         for key, value in data.items():
             if key in ("sentence_good", "sentence_bad", "UID", "pairID", "pair_id"):
