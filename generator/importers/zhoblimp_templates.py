@@ -37,7 +37,7 @@ from generator.importers.zhoblimp_rules import (
     RuleSyntaxError,
     parse_position,
 )
-from vocab.import_report import ImportNote
+from vocab.import_report import ImportNote, NoteLevel
 
 _UID = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 CHOICE_ID = "w"
@@ -86,6 +86,8 @@ def uid_of(raw: str) -> str:
 
 
 class _Converter:
+    """Converts one template object; `notes` collects what it reports on the way."""
+
     def __init__(
         self,
         obj: Mapping[str, Any],
@@ -105,8 +107,8 @@ class _Converter:
         self.bad: list[ParsedPosition | None] = []
         self.cells: list[_Cell] = []
 
-    def note(self, where: str, message: str, level: str = "changed") -> None:
-        self.notes.append(ImportNote(self.file, where, message, level))  # type: ignore[arg-type]
+    def note(self, where: str, message: str, level: NoteLevel = "changed") -> None:
+        self.notes.append(ImportNote(self.file, where, message, level))
 
     # -- reading ---------------------------------------------------------------------------
 
