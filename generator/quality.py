@@ -53,6 +53,8 @@ class QualityPair:
 
     `critical_good` / `critical_bad` are indexes into `words_good` / `words_bad`.
     `region_from` is "template" (the engine's record) or "diff" (derived by a word diff).
+    `fillers` are the vocabulary item ids the engine put into the pair's lexical positions
+    (its provenance), each once; empty for plain pairs.
     """
 
     good: str
@@ -62,6 +64,7 @@ class QualityPair:
     critical_good: tuple[int, ...]
     critical_bad: tuple[int, ...]
     region_from: str
+    fillers: tuple[str, ...] = ()
 
     def critical_words(self, side: str) -> list[str]:
         """Return the lexical critical words of "good" or "bad", in sentence order."""
@@ -135,7 +138,9 @@ class Repetition:
     """Which lexical words (lowercased) fill the pairs, and sentences that repeat a word.
 
     A word occurs in a pair if it is in its good or its bad sentence. Words in every pair are
-    the template's fixed words; `most_reused` lists the others, most pairs first.
+    the template's fixed words; `most_reused` lists the others, most pairs first. For engine
+    records, `most_reused_items` ranks the vocabulary items that filled the lexical positions
+    the same way (the words the sampler chose, without the template's fixed text).
     """
 
     distinct_words: int
@@ -145,6 +150,7 @@ class Repetition:
     sentences_repeating_a_word: int
     sentences_repeating_share: float
     examples: tuple[RepeatedWord, ...]
+    most_reused_items: tuple[WordUse, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +268,21 @@ def pair_from_record(record: Mapping[str, Any], language: str, where: str) -> Qu
         tuple(sorted(set(critical["good"]))),
         tuple(sorted(set(critical["bad"]))),
         "template",
+        _fillers(record),
     )
+
+
+def _fillers(record: Mapping[str, Any]) -> tuple[str, ...]:
+    """The distinct vocabulary item ids in a record's provenance (`fillers` of both sides)."""
+    provenance = record.get("provenance")
+    fillers = provenance.get("fillers") if isinstance(provenance, Mapping) else None
+    if not isinstance(fillers, Mapping):
+        return ()
+    items: dict[str, None] = {}
+    for side in fillers.values():
+        if isinstance(side, Mapping):
+            items.update((str(item), None) for item in side.values())
+    return tuple(items)
 
 
 def difference(values: Sequence[int]) -> Difference:
@@ -346,10 +366,12 @@ def frequency_asymmetry(
 def repetition(pairs: Sequence[QualityPair], top: int = 10) -> Repetition:
     """Return which words fill the pairs and which sentences repeat a word (see `Repetition`)."""
     in_pairs: Counter[str] = Counter()
+    items: Counter[str] = Counter()
     repeating = 0
     examples: list[RepeatedWord] = []
     for pair in pairs:
         in_pairs.update({w.lower() for w in (*pair.words_good, *pair.words_bad) if is_lexical(w)})
+        items.update(set(pair.fillers))
         for sentence, words in ((pair.good, pair.words_good), (pair.bad, pair.words_bad)):
             counts = Counter(w.lower() for w in words if is_lexical(w))
             word, count = counts.most_common(1)[0] if counts else ("", 0)
@@ -369,6 +391,9 @@ def repetition(pairs: Sequence[QualityPair], top: int = 10) -> Repetition:
         sentences_repeating_a_word=repeating,
         sentences_repeating_share=repeating / sentences if sentences else 0.0,
         examples=tuple(examples),
+        most_reused_items=tuple(
+            WordUse(item, c, c / n) for item, c in sorted(items.items(), key=lambda ic: (-ic[1], ic[0]))[:top]
+        ),
     )
 
 
@@ -537,6 +562,11 @@ def render_text(report: QualityReport) -> str:
     if rep.most_reused:
         out.append(
             "  most reused: " + ", ".join(f"{u.word} {_pct(u.share)} ({u.pairs:,})" for u in rep.most_reused)
+        )
+    if rep.most_reused_items:
+        out.append(
+            "  most reused vocabulary items: "
+            + ", ".join(f"{u.word} {_pct(u.share)} ({u.pairs:,})" for u in rep.most_reused_items)
         )
     out.append(
         f"  sentences that repeat a word: {rep.sentences_repeating_a_word:,} of {rep.sentences:,} "

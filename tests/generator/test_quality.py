@@ -245,3 +245,41 @@ def test_tiny_tokenizer_folder_is_reused(tmp_path: Path) -> None:
     """The report loads a saved tokenizer folder like any other (no model hub)."""
     tokenizer = load_tokenizer(build_wordpiece(tmp_path / "wp"))
     assert tokenizer_quality(plain(OOV_PAIRS), tokenizer, str(tmp_path), "en").unknown_types == 1
+
+
+def test_most_reused_items_come_from_the_provenance_fillers() -> None:
+    """Engine records rank the vocabulary items that filled them; an item counts once per pair."""
+
+    def record(good: str, bad: str, fillers: dict[str, dict[str, str]]) -> dict[str, object]:
+        words_good, words_bad = good.split(), bad.split()
+        return {
+            "sentence_good": good,
+            "sentence_bad": bad,
+            "words_good": words_good,
+            "words_bad": words_bad,
+            "critical_region": [{"good": {"tokens": [2, 3]}, "bad": {"tokens": [2, 3]}}],
+            "provenance": {"fillers": fillers},
+        }
+
+    pairs = [
+        pair_from_record(
+            record(
+                "the dog runs .",
+                "the dog run .",
+                {"good": {"n": "n_dog", "v": "v_run"}, "bad": {"v": "v_run"}},
+            ),
+            "en",
+            "1",
+        ),
+        pair_from_record(
+            record("the dog sees .", "the dog see .", {"good": {"n": "n_dog", "v": "v_see"}}), "en", "2"
+        ),
+    ]
+    assert pairs[0].fillers == ("n_dog", "v_run")
+    rep = repetition(pairs)
+    assert [(u.word, u.pairs, u.share) for u in rep.most_reused_items] == [
+        ("n_dog", 2, 1.0),
+        ("v_run", 1, 0.5),
+        ("v_see", 1, 0.5),
+    ]
+    assert repetition(plain([("a b .", "b a .")])).most_reused_items == ()

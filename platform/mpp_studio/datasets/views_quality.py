@@ -45,6 +45,9 @@ def paradigm_quality_view(request: HttpRequest, project_id: int, dataset_id: int
         reused=[(u.word, u.pairs, _pct(u.share)) for u in quality.report.repetition.most_reused]
         if quality.report
         else [],
+        items=[(u.word, u.pairs, _pct(u.share)) for u in quality.report.repetition.most_reused_items]
+        if quality.report
+        else [],
         tokenizers=tokenizers,
         frequency_sources=[
             (name, PACKAGED_SOURCES[name].description if name in PACKAGED_SOURCES else "wordfreq")

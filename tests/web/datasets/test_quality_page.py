@@ -89,6 +89,7 @@ def test_page_without_a_tokenizer_shows_the_rest(generated: Dataset, viewer: obj
     assert "Length, good minus bad" in html and "+1.00" in html
     assert "Frequency of the critical words" in html and "Source <strong>wordfreq</strong>" in html
     assert "Sentences that repeat a word" in html and "0 pairs with good = bad" in html
+    assert "Vocabulary items that filled the most pairs" in html and "<code>v" in html
     assert "Choose a tokenizer to see out-of-vocabulary rates." in html
 
 
