@@ -52,7 +52,9 @@ def test_browser_imports_released_files_as_a_read_only_dataset(
     page.set_input_files("#id_files", str(DATA / "unusable.jsonl"))
     page.select_option("#id_source_format", "blimp")
     page.click("button:has-text('Import')")
-    expect(page.locator(".import-rejected")).to_contain_text("Nothing was imported.")
+    expect(page.locator(".import-rejected")).to_contain_text(
+        "No file gave a usable pair, so nothing was imported."
+    )
     issues = page.locator("tr.import-issue")
     expect(issues).to_have_count(3)
     assert [t.strip() for t in issues.locator("td.num").all_inner_texts()] == ["1", "2", "3"]

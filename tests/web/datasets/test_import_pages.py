@@ -100,7 +100,7 @@ def test_unusable_upload_saves_nothing_and_lists_why(project: object, editor: ob
     )
     html = response.content.decode()
     assert response.status_code == 400 and not Dataset.objects.exists()
-    assert "Nothing was imported." in html and "No file gave a usable pair" in html
+    assert "No file gave a usable pair, so nothing was imported." in html
     assert html.count('class="import-issue issue-error"') == 3 and "not UTF-8" in html
 
 

@@ -151,7 +151,9 @@ def dataset_import(
         raise DatasetImportRejected("No file gave a usable pair, so nothing was imported.", result)
     if len(pairs) > MAX_IMPORT_PAIRS:
         raise DatasetImportRejected(
-            f"The files hold {len(pairs):,} pairs; import at most {MAX_IMPORT_PAIRS:,} at once.", result
+            f"The files hold {len(pairs):,} pairs, more than the {MAX_IMPORT_PAIRS:,} one import takes, "
+            "so nothing was imported.",
+            result,
         )
     by_uid: dict[str, list[ImportedPair]] = {}
     for pair in pairs:
