@@ -283,3 +283,11 @@ def test_most_reused_items_come_from_the_provenance_fillers() -> None:
         ("v_see", 1, 0.5),
     ]
     assert repetition(plain([("a b .", "b a .")])).most_reused_items == ()
+
+
+def test_tokenizer_quality_reads_chinese_words_bare(bpe: Tokenizer) -> None:
+    """Chinese words are tokenized without a leading space; unseen characters become byte pieces."""
+    quality = tokenizer_quality(plain([("我有猫。", "我有狗。")], "zh"), bpe, "bpe", "zh")
+    assert (quality.word_types, quality.word_tokens) == (4, 6)  # 我 有 猫 狗; 我 and 有 twice
+    assert quality.oov_types == 4 and quality.unknown_types == 0
+    assert quality.tokens.mean == 0.0  # 猫 and 狗 are three UTF-8 bytes each
