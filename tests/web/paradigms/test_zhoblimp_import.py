@@ -110,6 +110,36 @@ def test_an_unusable_upload_stores_nothing(
     assert not Vocabulary.objects.exists() and not Template.objects.exists() and not Phrase.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("name", "data", "says"),
+    [
+        ("project.zip", b"PK\x03\x04 not really a zip", "not a readable zip"),
+        ("vocab.tsv", b"\x00\x01\x02expression\x00", "cannot be used"),
+        ("vocab.tsv", "expression\tpos\n".encode("utf-16"), "cannot be used"),
+    ],
+)
+def test_broken_files_are_refused_with_a_reason(
+    project: object, editor: object, name: str, data: bytes, says: str
+) -> None:
+    uploads = [upload(TEMPLATE_FILES[0]), Upload(name, len(data), data)]
+    if name.endswith(".zip"):
+        uploads.append(upload(DATA / "vocab.tsv"))
+    with pytest.raises(ZhoblimpUploadRejected) as info:
+        zhoblimp_project_import(project=project, uploads=uploads, user=editor)  # type: ignore[arg-type]
+    assert says in info.value.message
+    assert not Template.objects.exists() and not Vocabulary.objects.exists()
+
+
+def test_a_file_over_its_limit_is_refused_unread(project: object, editor: object) -> None:
+    with pytest.raises(ZhoblimpUploadRejected) as info:
+        zhoblimp_project_import(
+            project=project,  # type: ignore[arg-type]
+            uploads=[Upload("huge.json", 50 * 1024 * 1024, None), upload(DATA / "vocab.tsv")],
+            user=editor,  # type: ignore[arg-type]
+        )
+    assert "huge.json is 50.0 MiB" in info.value.message
+
+
 def test_a_phrase_the_project_has_with_other_alternatives_stores_nothing(
     project: object, editor: object
 ) -> None:
