@@ -199,7 +199,8 @@ class DatasetExportApi(APIView):
                 description="jsonl: one engine record per line; csv: one row per pair; hf: a zip of "
                 "a Hugging Face `datasets` folder (Parquet per paradigm, README.md dataset card, "
                 "dataset_info.json); zhoblimp: ZhoBLiMP's JSONL layout (UID, phenomenon, "
-                "sentence_good, sentence_bad, pairID as a number).",
+                "sentence_good, sentence_bad, pairID as a number); blimp: BLiMP's JSONL layout "
+                "(its ten fields in its order, pairID as text, an imported BLiMP pair's own fields).",
             )
         ],
         responses={

@@ -2,7 +2,13 @@
 
 from django.http import FileResponse, HttpResponseBase, StreamingHttpResponse
 
-from mpp_studio.datasets.exports import csv_lines, hf_zip, jsonl_lines, zhoblimp_jsonl_lines
+from mpp_studio.datasets.exports import (
+    blimp_jsonl_lines,
+    csv_lines,
+    hf_zip,
+    jsonl_lines,
+    zhoblimp_jsonl_lines,
+)
 from mpp_studio.datasets.exports.hf import export_folder_name
 from mpp_studio.datasets.models import Dataset
 
@@ -11,6 +17,7 @@ EXPORT_LABELS = {
     "csv": "CSV",
     "hf": "Hugging Face datasets (Parquet, zip)",
     "zhoblimp": "ZhoBLiMP JSONL",
+    "blimp": "BLiMP JSONL (BLiMP's fields only)",
 }
 
 
@@ -28,11 +35,10 @@ def export_response(dataset: Dataset, fmt: str) -> HttpResponseBase:
         )
         response["Content-Disposition"] = f'attachment; filename="{name}.jsonl"'
         return response
-    if fmt == "zhoblimp":
-        response = StreamingHttpResponse(
-            zhoblimp_jsonl_lines(dataset), content_type="application/jsonl; charset=utf-8"
-        )
-        response["Content-Disposition"] = f'attachment; filename="{name}-zhoblimp.jsonl"'
+    if fmt in ("zhoblimp", "blimp"):
+        lines = zhoblimp_jsonl_lines(dataset) if fmt == "zhoblimp" else blimp_jsonl_lines(dataset)
+        response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}-{fmt}.jsonl"'
         return response
     if fmt == "csv":
         response = StreamingHttpResponse(

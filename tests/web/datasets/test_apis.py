@@ -142,7 +142,7 @@ def test_export_refuses_unknown_formats_and_running_datasets(
         "errors": [
             {
                 "field": "format",
-                "message": "Unknown export format 'xml': use one of jsonl, csv, hf, zhoblimp.",
+                "message": "Unknown export format 'xml': use one of jsonl, csv, hf, zhoblimp, blimp.",
             }
         ]
     }
@@ -198,7 +198,7 @@ def test_openapi_schema_describes_the_datasets_api_without_warnings() -> None:
         assert path in paths, path
     export = paths["/api/projects/{project_id}/datasets/{dataset_id}/export/"]["get"]
     assert [sorted(p["schema"]["enum"]) for p in export["parameters"] if p["name"] == "format"] == [
-        ["csv", "hf", "jsonl", "zhoblimp"]
+        ["blimp", "csv", "hf", "jsonl", "zhoblimp"]
     ]
     assert paths["/api/projects/{project_id}/datasets/"]["post"]["responses"].keys() == {"202"}
     problems = [m for m in (*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache) if "datasets" in m]

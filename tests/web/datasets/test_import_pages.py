@@ -149,7 +149,7 @@ def test_cancel_of_an_imported_dataset_is_refused_with_the_reason(imported: Data
     )
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "csv", "hf", "zhoblimp"])
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "hf", "zhoblimp", "blimp"])
 def test_imported_dataset_exports_from_its_page(imported: Dataset, viewer: object, fmt: str) -> None:
     response = client_for(viewer).get(
         reverse("datasets:dataset_export", args=(imported.project_id, imported.pk)) + f"?format={fmt}"
@@ -159,6 +159,11 @@ def test_imported_dataset_exports_from_its_page(imported: Dataset, viewer: objec
     if fmt == "zhoblimp":
         assert orjson.loads(body.splitlines()[0])["pairID"] == 0
         assert "他把书放在桌子上。" in body.decode()
+    elif fmt == "blimp":  # the imported BLiMP lines come back as they were
+        original = (DATA / "blimp_some_bad.jsonl").read_bytes().splitlines()
+        exported = [orjson.loads(line) for line in body.splitlines()]
+        assert exported[3:] == [orjson.loads(original[0]), orjson.loads(original[2])]  # lines 2, 4 were bad
+        assert exported[0]["linguistics_term"] == "BA" and exported[0]["pairID"] == "0"
     elif fmt == "jsonl":
         assert len(body.splitlines()) == 5
     elif fmt == "csv":
