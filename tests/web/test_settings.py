@@ -15,7 +15,7 @@ def load_base(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     """Return a function that runs settings/base.py afresh under the given environment."""
 
     def load(**env: str) -> dict[str, object]:
-        for name in ("DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS"):
+        for name in ("DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS", "MPP_TOKENIZERS"):
             monkeypatch.delenv(name, raising=False)
         monkeypatch.setenv("MPP_VAR_DIR", str(tmp_path / "var"))
         for name, value in env.items():
@@ -96,3 +96,10 @@ def test_settings_production_reads_secret_key_and_hosts(monkeypatch: pytest.Monk
     assert settings["SECRET_KEY"] == "a-real-secret"
     assert settings["ALLOWED_HOSTS"] == ["mpp.example.org"]
     assert settings["DEBUG"] is False
+
+
+def test_settings_quality_report_tokenizers_come_from_the_environment(load_base) -> None:
+    """MPP_TOKENIZERS names local tokenizer folders; none by default."""
+    assert load_base()["MPP_TOKENIZERS"] == {}
+    settings = load_base(MPP_TOKENIZERS="gpt2=/models/gpt2,bert=/models/bert")
+    assert settings["MPP_TOKENIZERS"] == {"gpt2": "/models/gpt2", "bert": "/models/bert"}

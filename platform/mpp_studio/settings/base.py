@@ -14,6 +14,8 @@ VAR_DIR = Path(env.str("MPP_VAR_DIR", default=str(BASE_DIR / "var")))
 
 # The shipped grammar-template library: data files, never Django HTML templates.
 GRAMMAR_LIBRARY_DIR = BASE_DIR / "templates"
+# Tokenizers the quality report may use, as local folders (no hub): "name=/path,other=/path".
+MPP_TOKENIZERS = env.dict("MPP_TOKENIZERS", default={})
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=[])
