@@ -127,6 +127,13 @@ class Generator:
         self._plans.clear()
         self._candidate_cache.clear()
 
+    def _restore_items(self) -> None:
+        """Make every item usable again: the reuse cap counts within one run of `pairs` only."""
+        if self._exhausted:
+            self._exhausted = frozenset()
+            self._plans.clear()
+            self._candidate_cache.clear()
+
     def capacity(self, unique: str | None = None) -> Capacity:
         """Return how many distinct results (per the uniqueness policy) the template can yield."""
         policy = unique or self.template.options.unique
@@ -180,9 +187,17 @@ class Generator:
         Raises:
             GenerationError: E_SHORTFALL if the template cannot yield `n` unique pairs.
         """
+        # A run that reached the reuse cap removed the capped items from the plans; the next run
+        # starts from the full vocabulary, so the same seed always gives the same pairs.
+        self._restore_items()
+        try:
+            yield from self._run(n, seed, unique, stats if stats is not None else GenerationStats())
+        finally:
+            self._restore_items()
+
+    def _run(self, n: int, seed: int, unique: str | None, stats: GenerationStats) -> Iterator[Pair]:
         template = self.template
         policy = unique or template.options.unique
-        stats = stats if stats is not None else GenerationStats()
         name = Path(template.file).name if template.file else template.uid
         capacity = self.capacity(policy)
         if capacity.complete and capacity.count < n:

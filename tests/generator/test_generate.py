@@ -174,6 +174,18 @@ def test_generate_max_item_reuse_caps_each_word(en_vocab: Vocabulary) -> None:
     assert max(counts.values()) <= 6
 
 
+def test_generate_reuse_cap_counts_within_one_run(en_vocab: Vocabulary) -> None:
+    # A run that reaches the cap must not leave words removed for the next run on the same
+    # generator: the same seed gives the same pairs, and the capacity is that of the template.
+    text = AGREEMENT.replace("good:\n", "options: {max_item_reuse: 6}\ngood:\n")
+    generator = generator_for(text, en_vocab)
+    capacity = generator.capacity().count
+    first = [(p.good, p.bad) for p in generator.pairs(20, 0)]
+    assert generator.capacity().count == capacity
+    assert [(p.good, p.bad) for p in generator.pairs(20, 0)] == first
+    assert [(p.good, p.bad) for p in generator_for(text, en_vocab).pairs(20, 0)] == first
+
+
 def test_generate_reports_exhausted_reuse_cap(en_vocab: Vocabulary) -> None:
     text = AGREEMENT.replace("good:\n", "options: {max_item_reuse: 3}\ngood:\n")
     with pytest.raises(GenerationError) as caught:
