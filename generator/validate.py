@@ -122,22 +122,8 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
                                 position.line,
                             )
                         )
-            if (
-                rule.form is not None
-                and rule.form not in TAGS
-                and not any(OVERRIDE_PREFIX + rule.form in item.features for item in vocabulary.items[:2000])
-            ):
-                problems.append(
-                    Problem(
-                        E.E_INFLECTION,
-                        f"'form: {rule.form}' is not an inflection tag "
-                        f"(use one of {', '.join(sorted(TAGS))})",
-                        name,
-                        grammar,
-                        position.label,
-                        position.line,
-                    )
-                )
+            if rule.form is not None and not _known_form(rule.form, vocabulary):
+                problems.append(_unknown_form(rule.form, name, grammar, position))
             new_rule = dataclasses.replace(
                 rule,
                 features=norm_map(rule.features, grammar, position, "lexical"),
@@ -150,17 +136,8 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
                 for inner, feats in rule.where.items()
             }
             return dataclasses.replace(position, rule=dataclasses.replace(rule, where=where))
-        if isinstance(rule, Reference) and rule.form is not None and rule.form not in TAGS:
-            problems.append(
-                Problem(
-                    E.E_INFLECTION,
-                    f"'form: {rule.form}' is not an inflection tag",
-                    name,
-                    grammar,
-                    position.label,
-                    position.line,
-                )
-            )
+        if isinstance(rule, Reference) and rule.form is not None and not _known_form(rule.form, vocabulary):
+            problems.append(_unknown_form(rule.form, name, grammar, position))
         return position
 
     good = tuple(norm_position("good", p) for p in template.good)
@@ -333,6 +310,23 @@ def _explain_empty(vocabulary: Vocabulary, features: Mapping[str, tuple[str, ...
             f"has a dictionary form for '{form}'"
         )
     return "no vocabulary item fits"
+
+
+def _known_form(form: str, vocabulary: Vocabulary) -> bool:
+    """Return whether `form:` names an inflection tag or a `form_<TAG>` column of the vocabulary."""
+    return form in TAGS or any(OVERRIDE_PREFIX + form in item.features for item in vocabulary.items)
+
+
+def _unknown_form(form: str, name: str, grammar: str, position: Position) -> Problem:
+    return Problem(
+        E.E_INFLECTION,
+        f"'form: {form}' is not an inflection tag (use one of {', '.join(sorted(TAGS))}) "
+        f"and the vocabulary has no column '{OVERRIDE_PREFIX}{form}'",
+        name,
+        grammar,
+        position.label,
+        position.line,
+    )
 
 
 def validate(template: Template, vocabulary: Vocabulary) -> tuple[Template, list[Problem]]:

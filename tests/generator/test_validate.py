@@ -9,7 +9,7 @@ from generator.errors import TemplateError
 from generator.generate import Generator
 from generator.template import template_from_text
 from tests.generator.builders import build
-from vocab.lexicon import Vocabulary
+from vocab.lexicon import Vocabulary, make_item
 
 HEAD = """\
 uid: t1
@@ -345,3 +345,20 @@ def test_validate_surrogate_escape_is_a_syntax_error_not_a_crash() -> None:
         template_from_text('uid: x\nphenomenon: "\\ud800\\udc00"\n', file="s.yaml")
     problem = caught.value.problems[0]
     assert problem.code == E.E_SYNTAX and problem.line == 2 and "not a whole character" in problem.message
+
+
+def test_validate_same_with_a_vocabulary_form_column_is_accepted() -> None:
+    # `form: X` names a tag or a `form_X` column, in a lexical rule and in `same` alike.
+    vocabulary = Vocabulary(
+        [
+            make_item(id="eat", form="吃完", pos="VV", features={"form_INFIX_LE": "吃了完"}),
+            make_item(id="take", form="拿走", pos="VV", features={"form_INFIX_LE": "拿了走"}),
+        ],
+        name="zh",
+        language="zh",
+    )
+    text = "good:\n  - {id: v, lexical: {pos: VV}}\nbad:\n  - {same: v, form: INFIX_LE}\n"
+    generator = Generator(build(HEAD.replace("language: en", "language: zh") + text), vocabulary)
+    assert {(p.good, p.bad) for p in generator.pairs(2, 0)} == {("吃完", "吃了完"), ("拿走", "拿了走")}
+    problem = only(problems_of(text.replace("INFIX_LE", "INFIX_GUO"), vocabulary), E.E_INFLECTION)
+    assert "no column 'form_INFIX_GUO'" in problem.message
