@@ -119,7 +119,8 @@ def _check_region(pair: Pair) -> None:
         if edit.type == "move":
             assert source is not None and source.tokens == g.tokens
             assert good[g0:g1] == bad[b0:b1] and g1 > g0, "a move carries the same words"
-            assert good[:g0] + good[g1:] == bad[:b0] + bad[b1:], "nothing else changes"
+            if len(pair.critical_region) == 1:  # with other edits (a swap is two moves) more changes
+                assert good[:g0] + good[g1:] == bad[:b0] + bad[b1:], "nothing else changes"
         elif edit.type == "copy":
             assert source is not None and g0 == g1 and b1 > b0
             s0, s1 = source.tokens
