@@ -50,7 +50,6 @@ class Slot:
     words: dict[int, str] = field(default_factory=dict)  # item index -> rendered word
     options: tuple[str, ...] = ()  # literal choices (direct)
     edges: list[tuple[int, tuple[str, ...], bool]] = field(default_factory=list)
-    linked_identity: bool = False  # agrees with another slot on id/lemma/form
     capped: bool = True  # its items count towards options.max_item_reuse
     line: int | None = None
 
@@ -487,22 +486,20 @@ def compile_plan(
             raise PlanError(f"'{constraint.target}' refers to the position itself")
         slots[index].edges.append((other, constraint.features, constraint.agree))
         slots[other].edges.append((index, constraint.features, constraint.agree))
-        if constraint.agree and IDENTITY_FEATURES.intersection(constraint.features):
-            slots[index].linked_identity = True
-            slots[other].linked_identity = True
     plan = Plan(structure, slots, good_units, bad_units, [], [], [], [], vocabulary=vocabulary)
     plan.empty_slot = _arc_consistency(plan)
     plan.order, plan.earlier = _sampling_order(slots)
     plan.partners = [tuple(other for other, _, _ in links) for links in plan.earlier]
+    group = _identity_groups(slots)
     good_slot_ids = [s for u in good_units for s in u.slots]
-    plan.good_lexical = [s for s in good_slot_ids if slots[s].lexical and not slots[s].linked_identity]
+    plan.good_lexical = _one_per_group([s for s in good_slot_ids if slots[s].lexical], group)
     bad_ids: list[int] = []
     for bad_unit in bad_units:
         if bad_unit.kind == "ref":
             bad_ids.extend(good_units[bad_unit.good_index].slots)
         elif bad_unit.kind == "new" and bad_unit.unit is not None:
             bad_ids.extend(bad_unit.unit.slots)
-    plan.bad_lexical = sorted({s for s in bad_ids if slots[s].lexical and not slots[s].linked_identity})
+    plan.bad_lexical = _one_per_group(sorted({s for s in bad_ids if slots[s].lexical}), group)
     plan.good_layout = [unit.slots for unit in good_units]
     plan.bad_layout = [
         (b.good_index if b.kind == "ref" else -1, b.unit.slots if b.unit else []) for b in bad_units
@@ -512,6 +509,38 @@ def compile_plan(
     plan._tokens = [{} for _ in slots]
     plan.tokenize = tokenize or (lambda text: tuple(text.split()))
     return plan
+
+
+def _identity_groups(slots: Sequence[Slot]) -> list[int]:
+    """Return, per slot, the smallest slot index of the group of slots agreeing on id/lemma/form.
+
+    Slots of one group show the same word by design; the repeated-word check compares groups.
+    """
+    group = list(range(len(slots)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    for index, slot in enumerate(slots):
+        for other, features, agree in slot.edges:
+            if agree and IDENTITY_FEATURES.intersection(features):
+                a, b = root(index), root(other)
+                group[max(a, b)] = min(a, b)
+    return [root(i) for i in range(len(slots))]
+
+
+def _one_per_group(lexical: Sequence[int], group: Sequence[int]) -> list[int]:
+    """Return the lexical slots of one sentence, keeping the first slot of each identity group."""
+    seen: set[int] = set()
+    kept = []
+    for s in lexical:
+        if group[s] not in seen:
+            seen.add(group[s])
+            kept.append(s)
+    return kept
 
 
 def _signature(plan: Plan, item: int, features: Sequence[str]) -> tuple[tuple[str, ...], ...]:

@@ -373,3 +373,24 @@ bad:
 def test_inflection_overrides_suppletive_and_zero_plurals() -> None:
     assert inflect("person", "NNS") == "people"
     assert inflect("fish", "NNS") is None and inflect("sheep", "NNS") is None
+
+
+def test_generate_repeated_word_rule_holds_for_positions_matched_on_id() -> None:
+    # `b2` is the same word as `b` by design, but `b` must still differ from `a`.
+    vocabulary = Vocabulary([make_item(id=w, form=w, pos="NN") for w in ("dog", "cat")], name="v")
+    text = """\
+        uid: t
+        phenomenon: test
+        language: en
+        good:
+          - {id: a, lexical: {pos: NN}}
+          - {direct: and}
+          - {id: b, lexical: {pos: NN}}
+        bad:
+          - {same: a}
+          - {direct: with}
+          - {id: b2, matched: b, on: id, lexical: {pos: NN}}
+        """
+    generator = generator_for(text, vocabulary)
+    assert generator.capacity().count == 2
+    assert {p.good for p in generator.pairs(2, 0)} == {"Dog and cat", "Cat and dog"}
