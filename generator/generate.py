@@ -31,6 +31,8 @@ from generator.validate import validate
 from vocab.lexicon import Vocabulary
 
 CAPACITY_STRUCTURES = 500
+CAPACITY_CACHE_SIZE = 1024
+_CAPACITY_CACHE: dict[tuple[str, str, str, bool], Capacity] = {}
 MIN_ATTEMPTS = 2_000
 
 REJECTION_WORDS = {
@@ -137,6 +139,20 @@ class Generator:
     def capacity(self, unique: str | None = None) -> Capacity:
         """Return how many distinct results (per the uniqueness policy) the template can yield."""
         policy = unique or self.template.options.unique
+        # Counting can take seconds, and the platform checks the same template text against the
+        # same vocabulary many times (library import, project import, each dataset): the template
+        # hash (phrases included) and the vocabulary version decide the count, so keep it.
+        key = (self.template.content_hash, self.vocabulary.version, policy, self._distinct_words)
+        known = _CAPACITY_CACHE.get(key)
+        if known is None:
+            known = self._count_capacity(policy)
+            if not self._exhausted:
+                if len(_CAPACITY_CACHE) >= CAPACITY_CACHE_SIZE:
+                    _CAPACITY_CACHE.pop(next(iter(_CAPACITY_CACHE)))
+                _CAPACITY_CACHE[key] = known
+        return known
+
+    def _count_capacity(self, policy: str) -> Capacity:
         total = 0
         exact = True
         structures = 0
