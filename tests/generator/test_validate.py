@@ -242,10 +242,25 @@ def test_validate_literal_words_stay_text() -> None:
     assert template.good[0].rule.options == ("no", "on", "yes", "1")  # type: ignore[union-attr]
 
 
-def test_validate_unquoted_question_mark_gets_a_quoting_hint() -> None:
+def test_validate_question_mark_inside_a_flow_mapping_is_text() -> None:
+    template = build(HEAD + "example: {good: Can the dogs swim?, bad: Can the dogs swims?}\n" + "good:\n"
+                     "  - {direct: a}\nbad:\n  - {direct: b}\n")
+    assert template.example == {"good": "Can the dogs swim?", "bad": "Can the dogs swims?"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "uid: x\nexample: {good: Look: a dog, bad: x}\n",
+        "uid: x\ndescription: a dog: the animal\n",
+        "uid: x\ngood:\n  - {direct: [a, b}\n",
+    ],
+)
+def test_validate_unquoted_colon_or_bracket_gets_a_quoting_hint(text: str) -> None:
     with pytest.raises(TemplateError) as caught:
-        template_from_text("uid: x\nexample: {good: Can the dogs swim?, bad: x}\n", file="q.yaml")
-    assert "must be put in quotes" in str(caught.value) and caught.value.problems[0].line == 2
+        template_from_text(text, file="q.yaml")
+    problem = caught.value.problems[0]
+    assert "must be put in quotes" in problem.message and problem.line in (2, 3)
 
 
 def test_validate_duplicate_position_id() -> None:
@@ -344,7 +359,7 @@ def test_validate_surrogate_escape_is_a_syntax_error_not_a_crash() -> None:
     with pytest.raises(TemplateError) as caught:
         template_from_text('uid: x\nphenomenon: "\\ud800\\udc00"\n', file="s.yaml")
     problem = caught.value.problems[0]
-    assert problem.code == E.E_SYNTAX and problem.line == 2 and "not a whole character" in problem.message
+    assert problem.code == E.E_SYNTAX and problem.line == 2 and "escape" in problem.message
 
 
 def test_validate_same_with_a_vocabulary_form_column_is_accepted() -> None:

@@ -143,7 +143,7 @@ def test_load_demo_stores_unparseable_yaml_with_a_syntax_problem(library_dir: Pa
     out, err = load_demo("--library", str(library_dir))
     assert err.splitlines() == [
         "Imported en/broken.yaml with 1 problem:",
-        "  broken.yaml, line 3: this is not valid YAML (expected ',' or ']', but got '<stream end>'); "
+        "  broken.yaml, line 3: this is not valid YAML (did not find expected ',' or ']'); "
         "a value that contains : ? , # [ ] or { } must be put in quotes",
     ]
     assert "5 imported, 0 already up to date, 0 skipped; 1 template with problems" in out
