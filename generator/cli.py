@@ -20,8 +20,34 @@ def _print_problems(exc: TemplateError | GenerationError) -> None:
         print(f"error [{problem.code}] {problem}", file=sys.stderr)
 
 
-def _generators(paths: Sequence[str]) -> tuple[list[tuple[Path, Generator]], int]:
-    """Return a Generator per template found, printing the problems of those that fail."""
+def _exclusions(specs: Sequence[str]) -> list[tuple[str, str]]:
+    """Return (feature, value) pairs from `--exclude FEATURE=VALUE` arguments.
+
+    Raises:
+        ValueError: naming an argument without '='.
+    """
+    pairs = []
+    for spec in specs:
+        feature, sep, value = spec.partition("=")
+        if not sep or not feature.strip():
+            raise ValueError(f"--exclude needs FEATURE=VALUE (for example balanced=0), not '{spec}'")
+        pairs.append((feature.strip(), value.strip()))
+    return pairs
+
+
+def _generators(
+    paths: Sequence[str], exclude: Sequence[str] = ()
+) -> tuple[list[tuple[Path, Generator]], int]:
+    """Return a Generator per template found, printing the problems of those that fail.
+
+    `exclude` (FEATURE=VALUE) leaves the matching vocabulary items out, e.g. the words a
+    frequency balance dropped (`balanced=0`).
+    """
+    try:
+        exclusions = _exclusions(exclude)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return [], 1
     cache = VocabularyCache()
     out: list[tuple[Path, Generator]] = []
     failures = 0
@@ -32,6 +58,8 @@ def _generators(paths: Sequence[str]) -> tuple[list[tuple[Path, Generator]], int
     for path in files:
         try:
             template, vocabulary = load_with_vocabulary(path, cache)
+            for feature, value in exclusions:
+                vocabulary = vocabulary.excluding(feature, [value])
             out.append((path, Generator(template, vocabulary)))
         except TemplateError as exc:
             _print_problems(exc)
@@ -40,7 +68,7 @@ def _generators(paths: Sequence[str]) -> tuple[list[tuple[Path, Generator]], int
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    generators, failures = _generators(args.paths)
+    generators, failures = _generators(args.paths, args.exclude)
     for path, generator in generators:
         capacity = generator.capacity()
         t = generator.template
@@ -64,7 +92,7 @@ def _highlight(text: str, spans: Sequence[tuple[int, int]]) -> str:
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
-    generators, failures = _generators(args.paths)
+    generators, failures = _generators(args.paths, args.exclude)
     for _, generator in generators:
         print(f"== {generator.template.uid}")
         try:
@@ -82,7 +110,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if (args.out is None) == (args.out_dir is None):
         print("error: give exactly one of --out FILE or --out-dir FOLDER", file=sys.stderr)
         return 2
-    generators, failures = _generators(args.paths)
+    generators, failures = _generators(args.paths, args.exclude)
     out_dir = Path(args.out_dir) if args.out_dir else None
     single = Path(args.out) if args.out else None
     if out_dir is not None:
@@ -142,6 +170,17 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_exclude(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="FEATURE=VALUE",
+        help="leave out vocabulary items with this feature value, e.g. balanced=0 for the words a "
+        "frequency balance dropped (repeatable)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the `mpp` command."""
     parser = argparse.ArgumentParser(
@@ -151,12 +190,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = sub.add_parser("validate", help="check templates against their vocabularies")
     validate.add_argument("paths", nargs="+", help="template files or folders of templates")
+    _add_exclude(validate)
     validate.set_defaults(func=cmd_validate)
 
     preview = sub.add_parser("preview", help="print a few pairs with the critical region in [brackets]")
     preview.add_argument("paths", nargs="+")
     preview.add_argument("--n", type=int, default=10)
     preview.add_argument("--seed", type=int, default=0)
+    _add_exclude(preview)
     preview.set_defaults(func=cmd_preview)
 
     generate = sub.add_parser("generate", help="generate N unique pairs per paradigm as JSONL")
@@ -171,6 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="what must be unique (default: the template's option, else good)",
     )
+    _add_exclude(generate)
     generate.set_defaults(func=cmd_generate)
 
     from generator.importers.cli import add_import_commands

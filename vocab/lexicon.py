@@ -188,6 +188,16 @@ class Vocabulary:
         self._index[feature] = built
         return built
 
+    def excluding(self, feature: str, values: Iterable[str]) -> Vocabulary:
+        """Return a vocabulary without the items that have any of `values` for `feature`.
+
+        Items with no value for the feature stay: `excluding("balanced", ["0"])` keeps function
+        words that a frequency balance never ranked.
+        """
+        dropped = set(values)
+        kept = [item for item in self.items if not dropped.intersection(item.values(feature))]
+        return Vocabulary(kept, self.schema, name=self.name, language=self.language)
+
     def observed_values(self, feature: str) -> tuple[str, ...]:
         """Return the sorted values of a feature that occur in the items."""
         return tuple(sorted(self.index(feature)))

@@ -140,3 +140,19 @@ def test_cli_documents_template_format_example() -> None:
         textwrap.dedent(block).replace("phrase_files: [../phrases/en_phrases.yaml]", ""), file="doc.yaml"
     )
     assert template.uid == "regular_plural_subject_verb_agreement"
+
+
+def test_cli_exclude_leaves_out_items_with_the_feature_value(
+    library: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # animate=0 leaves "book" out: 3 subjects x 3 verbs x 2 objects other than the subject.
+    assert main(["validate", str(library), "--exclude", "animate=0"]) == 0
+    assert "capacity: 18 unique good sentences" in capsys.readouterr().out
+    out = tmp_path / "x.jsonl"
+    assert main(["generate", str(library), "--n", "18", "--exclude", "animate=0", "--out", str(out)]) == 0
+    assert not any("book" in line for line in out.read_text(encoding="utf-8").splitlines())
+
+
+def test_cli_exclude_needs_feature_equals_value(library: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["preview", str(library), "--exclude", "balanced"]) == 2
+    assert "--exclude needs FEATURE=VALUE (for example balanced=0), not 'balanced'" in capsys.readouterr().err
