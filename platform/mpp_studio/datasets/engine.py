@@ -68,6 +68,10 @@ def phrase_texts_used(parsed: ParsedTemplate, phrase_texts: dict[str, str]) -> d
     return {name: text for name, text in sorted(phrase_texts.items()) if name in used}
 
 
+# The vocabulary column `mpp vocab balance-report --mark-out` writes: 1 kept, 0 dropped.
+BALANCE_FEATURE = "balanced"
+UNBALANCED = "0"
+
 E_IMPORTED = "E_IMPORTED"  # an imported (read-only) paradigm was asked to generate
 
 
@@ -105,6 +109,8 @@ def paradigm_generator(paradigm: DatasetParadigm) -> Generator:
                 for error in exc.errors
             ]
         ) from None
+    if paradigm.dataset.balanced_words_only:
+        lexicon = lexicon.excluding(BALANCE_FEATURE, [UNBALANCED])
     return Generator(parsed, lexicon)
 
 

@@ -41,6 +41,14 @@ class DatasetCreateForm(forms.Form):
         help_text="What must differ between any two pairs of a paradigm.",
     )
 
+    balanced_words_only = forms.BooleanField(
+        required=False,
+        label="Counterbalanced words only",
+        help_text="Leave out the words a frequency balance dropped (vocabulary column balanced = 0), "
+        "as Zorro does, so the pairs favour no training corpus. Vocabularies without that column "
+        "are used whole.",
+    )
+
     def __init__(self, *args: object, template_ids: list[int], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["templates"].choices = [(pk, str(pk)) for pk in template_ids]  # type: ignore[attr-defined]

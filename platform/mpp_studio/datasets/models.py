@@ -34,6 +34,12 @@ class Dataset(BaseModel):
     unique = models.CharField(
         max_length=4, choices=Unique.choices, blank=True, help_text="Blank: each template's own option."
     )
+    # Zorro-style: leave out the words a frequency balance dropped (vocabulary feature
+    # `balanced` = 0), so no model is favoured by the corpus it was trained on.
+    balanced_words_only = models.BooleanField(
+        default=False,
+        help_text="Leave out vocabulary items marked balanced=0 by a frequency balance.",
+    )
     job = models.OneToOneField(
         "jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="dataset"
     )

@@ -47,6 +47,10 @@ class DatasetCreateInputSerializer(serializers.Serializer):  # type: ignore[type
         allow_blank=True,
         default="",
     )
+    balanced_words_only = serializers.BooleanField(
+        default=False,
+        help_text="Leave out vocabulary items marked balanced=0 by a frequency balance (Zorro-style).",
+    )
 
 
 class TemplateVersionRefSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -97,6 +101,9 @@ class DatasetOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     seed = serializers.IntegerField()
     pairs_per_paradigm = serializers.IntegerField()
     unique = serializers.CharField(help_text='"" means each template\'s own setting.')
+    balanced_words_only = serializers.BooleanField(
+        help_text="The words a frequency balance dropped (balanced=0) were left out."
+    )
     created_at = serializers.DateTimeField()
     created_by = serializers.CharField(source="created_by.username", allow_null=True, default=None)
     paradigm_count = serializers.IntegerField()

@@ -77,6 +77,7 @@ def dataset_new(request: HttpRequest, project_id: int) -> HttpResponse:
                 pairs_per_paradigm=data["pairs_per_paradigm"],
                 seed=data["seed"],
                 unique=data["unique"],
+                balanced_words_only=data["balanced_words_only"],
                 created_by=request.user,
             )
         except ValidationError as exc:

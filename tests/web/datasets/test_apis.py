@@ -48,6 +48,7 @@ def test_create_answers_202_with_the_job_and_queues_generation(
     assert en["template_version"]["number"] == 1 and en["vocabulary_snapshot"]["name"] == "en_nouns"
     assert en["phrase_texts"] == {"SgNP": "- [{direct: the}, {id: head, lexical: {pos: NN, number: sg}}]\n"}
     assert (body["seed"], body["unique"], body["paradigm_count"], body["pair_count"]) == (9, "pair", 2, 0)
+    assert body["balanced_words_only"] is False and dataset.balanced_words_only is False
 
 
 @pytest.mark.parametrize(

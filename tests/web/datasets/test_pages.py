@@ -76,11 +76,15 @@ def test_new_dataset_is_created_and_queued(
                 "pairs_per_paradigm": 5,
                 "seed": 11,
                 "unique": "pair",
+                "balanced_words_only": "on",
             },
         )
     dataset = Dataset.objects.get()
     assert response.status_code == 302 and response["Location"] == page("dataset_detail", dataset)
     assert (dataset.seed, dataset.unique, dataset.pairs_per_paradigm) == (11, "pair", 5)
+    assert dataset.balanced_words_only is True
+    detail = client_for(editor).get(page("dataset_detail", dataset)).content.decode()
+    assert "counterbalanced words only (items marked balanced = 0 left out)" in detail
     assert delay.call_count == 2
 
 

@@ -353,3 +353,55 @@ def test_generation_of_a_deleted_dataset_does_nothing(make_dataset: MakeDataset)
     dataset_delete(dataset=dataset)
     assert dataset_paradigm_generate(paradigm_id=paradigm_id) is False
     assert not Pair.objects.exists()
+
+
+BALANCED_CSV = """\
+id,form,lemma,pos,number,balanced
+n1,cat,cat,NN,sg,1
+n3,dog,dog,NN,sg,0
+n5,bird,bird,NN,sg,1
+v1,sleep,sleep,VB,,1
+v2,run,run,VB,,0
+v3,jump,jump,VB,,
+"""
+BALANCED_TEMPLATE = EN_PHRASE_TEMPLATE.replace("uid: en_sv_agreement", "uid: en_balanced").replace(
+    "vocabulary: en_nouns", "vocabulary: en_balanced"
+)
+
+
+def test_balanced_words_only_leaves_out_the_words_a_balance_dropped(
+    project: object, editor: object
+) -> None:
+    from tests.web.datasets.conftest import make_vocabulary
+
+    make_vocabulary(project, "en_balanced", BALANCED_CSV, "en_balanced.csv")
+    Phrase.objects.create(project=project, name="SgNP", text=SG_NP_PHRASE)
+    template = template_save(project=project, source_text=BALANCED_TEMPLATE, user=None).template  # type: ignore[arg-type]
+
+    def words(balanced: bool, n: int) -> set[str]:
+        dataset = dataset_create(
+            project=project,  # type: ignore[arg-type]
+            name=f"balanced {balanced}",
+            templates=[template],
+            pairs_per_paradigm=n,
+            balanced_words_only=balanced,
+            created_by=editor,  # type: ignore[arg-type]
+        )
+        assert dataset.balanced_words_only is balanced
+        run_generation(dataset)
+        return {w for r in rows(dataset) for w in r[2].lower().rstrip(".").split()}
+
+    # cat/bird x sleep/jump (the blank `balanced` of "jump" is not a 0): 4 pairs, no dog or run.
+    assert words(True, 4) == {"the", "cat", "bird", "sleeps", "jumps"}
+    assert {"dog", "runs"} <= words(False, 9)
+    short = dataset_create(
+        project=project,  # type: ignore[arg-type]
+        name="too many",
+        templates=[template],
+        pairs_per_paradigm=5,
+        balanced_words_only=True,
+        created_by=editor,  # type: ignore[arg-type]
+    )
+    run_generation(short)
+    [problem] = short.paradigms.get().problems
+    assert problem["code"] == "E_SHORTFALL"

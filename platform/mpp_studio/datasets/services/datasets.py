@@ -38,12 +38,15 @@ def dataset_create(
     seed: int = 0,
     unique: str = "",
     description: str = "",
+    balanced_words_only: bool = False,
     created_by: AbstractBaseUser | AnonymousUser | None = None,
 ) -> Dataset:
     """Create a dataset of the templates' newest versions and queue its generation.
 
     Each paradigm records the newest template version, the project phrase texts it uses and a
-    snapshot of its vocabulary as they are now; generation reads only those. The job's total is
+    snapshot of its vocabulary as they are now; generation reads only those. With
+    `balanced_words_only`, generation leaves out the items a frequency balance marked
+    `balanced` = 0 (a paradigm that then cannot reach its count fails with the reason). The job's total is
     `pairs_per_paradigm` times the number of paradigms. Nothing is stored if anything is wrong.
 
     Raises:
@@ -108,6 +111,7 @@ def dataset_create(
         seed=seed,
         pairs_per_paradigm=pairs_per_paradigm,
         unique=unique,
+        balanced_words_only=balanced_words_only,
         job=job,
         created_by=created_by if created_by is not None and created_by.is_authenticated else None,
     )
