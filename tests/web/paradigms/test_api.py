@@ -355,11 +355,11 @@ def test_library_list_detail_and_filters(
         "source_text",
     } <= set(first)
     chinese = client.get("/api/library/?language=zh").json()
-    assert chinese["count"] == 3 and {t["language"] for t in chinese["results"]} == {"zh"}
-    assert (
-        client.get("/api/library/?phenomenon=classifier").json()["results"][0]["uid"]
-        == "classifier_noun_agreement_numeral"
-    )
+    zh_files = LibraryTemplate.objects.filter(language="zh").values("file_name").distinct().count()
+    assert chinese["count"] == zh_files > 3 and {t["language"] for t in chinese["results"]} == {"zh"}
+    classifier = client.get("/api/library/?phenomenon=classifier").json()["results"]
+    assert "classifier_noun_agreement_numeral" in {t["uid"] for t in classifier}
+    assert {t["phenomenon"] for t in classifier} == {"classifier"}
     detail = client.get(f"/api/library/{first['id']}/").json()
     assert detail["uid"] == first["uid"]
     assert client.get("/api/library/999999/").status_code == 404
@@ -373,7 +373,7 @@ def test_library_import_api(
     response = client.post("/api/library/import/", {"project": project.pk, "templates": ids}, format="json")  # type: ignore[attr-defined]
     assert response.status_code == 200
     body = response.json()
-    assert body["imported"] == 3 and body["skipped"] == 0
+    assert body["imported"] == len(ids) and body["skipped"] == 0
     result = body["results"][0]
     assert (
         result["version"]["valid"] is True
