@@ -12,6 +12,11 @@ urlpatterns = [
     path("datasets/<int:dataset_id>/", apis.DatasetDetailApi.as_view(), name="dataset_detail"),
     path("datasets/<int:dataset_id>/pairs/", apis.DatasetPairListApi.as_view(), name="dataset_pairs"),
     path("datasets/<int:dataset_id>/export/", apis.DatasetExportApi.as_view(), name="dataset_export"),
+    path(
+        "datasets/<int:dataset_id>/paradigms/<str:uid>/quality/",
+        apis.ParadigmQualityApi.as_view(),
+        name="paradigm_quality",
+    ),
     path("jobs/<int:job_id>/", apis.JobDetailApi.as_view(), name="job_detail"),
     path("jobs/<int:job_id>/cancel/", apis.JobCancelApi.as_view(), name="job_cancel"),
 ]

@@ -39,6 +39,7 @@ from mpp_studio.datasets.services import (
     dataset_delete,
     dataset_import,
 )
+from mpp_studio.datasets.services.quality import paradigm_quality
 from mpp_studio.jobs.selectors import job_get
 from mpp_studio.jobs.services import job_cancel
 from mpp_studio.paradigms.models import Template
@@ -168,6 +169,46 @@ class DatasetPairListApi(GenericAPIView):  # type: ignore[type-arg]
     def get(self, request: Request, project_id: int, dataset_id: int) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(PairOutputSerializer(page, many=True).data)
+
+
+class ParadigmQualityApi(APIView):
+    """The quality report of one paradigm of the dataset, computed from its stored pairs."""
+
+    @extend_schema(
+        tags=[TAG],
+        parameters=[
+            OpenApiParameter(
+                "tokenizer", str, description="A tokenizer named in MPP_TOKENIZERS (none: no OOV part)."
+            ),
+            OpenApiParameter("frequency", str, description="wordfreq (default), spoken or written."),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+        description="Length and token-count differences, critical-word frequency asymmetry, repeated "
+        "words, duplicates and OOV rates of the paradigm's first pairs (at most 5,000); `problems` "
+        "lists what could not be computed (an unknown tokenizer, an unreadable record).",
+    )
+    def get(self, request: Request, project_id: int, dataset_id: int, uid: str) -> Response:
+        dataset = dataset_get(project=_project(self), dataset_id=dataset_id)
+        paradigm = dataset_paradigms(dataset=dataset).filter(uid=uid).first()
+        if paradigm is None:
+            missing = [{"field": "uid", "message": f"The dataset has no paradigm '{uid}'."}]
+            return errors_response(missing, status.HTTP_404_NOT_FOUND)
+        quality = paradigm_quality(
+            paradigm=paradigm,
+            tokenizer_name=request.query_params.get("tokenizer", ""),
+            frequency_source=request.query_params.get("frequency", "wordfreq"),
+        )
+        return Response(
+            {
+                "uid": paradigm.uid,
+                "pairs_read": quality.pairs_read,
+                "pairs_stored": quality.pairs_stored,
+                "tokenizer": quality.tokenizer,
+                "frequency_source": quality.frequency_source,
+                "problems": list(quality.problems),
+                "report": quality.report.to_dict() if quality.report else None,
+            }
+        )
 
 
 class _QueryFormatNegotiation(BaseContentNegotiation):

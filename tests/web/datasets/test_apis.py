@@ -204,3 +204,28 @@ def test_openapi_schema_describes_the_datasets_api_without_warnings() -> None:
     assert paths["/api/projects/{project_id}/datasets/"]["post"]["responses"].keys() == {"202"}
     problems = [m for m in (*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache) if "datasets" in m]
     assert problems == []
+
+
+def test_paradigm_quality_report(
+    api_client_for: Callable[[object], object],
+    viewer: object,
+    outsider: object,
+    make_dataset: Callable[..., Dataset],
+) -> None:
+    dataset = make_dataset("en", n=10)
+    run_generation(dataset)
+    address = reverse(
+        "datasets_api:paradigm_quality", args=(dataset.project_id, dataset.pk, "en_sv_agreement")
+    )
+    body = api_client_for(viewer).get(address + "?frequency=written").json()  # type: ignore[attr-defined]
+    assert (body["uid"], body["pairs_read"], body["pairs_stored"]) == ("en_sv_agreement", 10, 10)
+    assert body["frequency_source"] == "written" and body["tokenizer"] == "" and body["problems"] == []
+    report = body["report"]
+    assert report["pairs"] == 10 and report["duplicates"]["good_equals_bad"] == 0
+    assert report["frequency"] is not None and report["characters"]["mean"] is not None
+    unknown = api_client_for(viewer).get(address + "?tokenizer=gpt9").json()  # type: ignore[attr-defined]
+    assert unknown["problems"] == ["There is no tokenizer named “gpt9” in MPP_TOKENIZERS."]
+    missing = api_client_for(viewer).get(address.replace("en_sv_agreement", "nope"))  # type: ignore[attr-defined]
+    assert missing.status_code == 404
+    assert missing.json()["errors"][0]["message"] == "The dataset has no paradigm 'nope'."
+    assert api_client_for(outsider).get(address).status_code == 404  # type: ignore[attr-defined]
