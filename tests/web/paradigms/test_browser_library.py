@@ -14,7 +14,8 @@ from playwright.sync_api import Page, expect
 
 from mpp_studio.accounts.models import Membership, Project
 from mpp_studio.accounts.roles import Role
-from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.models import Phrase, Template
+from mpp_studio.paradigms.selectors import template_latest_list
 from mpp_studio.paradigms.services import library_import
 from tests.web.browser import launch_browser, needs_chromium, new_page, sign_in
 
@@ -56,7 +57,7 @@ def test_browser_imports_library_paradigms_and_edits_phrases(
     total = page.locator("a.uid").count()
     assert total >= 7
     page.select_option("#filter-language", "zh")
-    expect(page.locator("a.uid")).to_have_count(3)
+    expect(page.locator("a.uid")).to_have_count(sum(1 for t in template_latest_list() if t.language == "zh"))
     expect(page).to_have_url(re.compile(r"/library/\?language=zh"))
     expect(page.locator("td.example[lang=zh]").first).to_be_visible()
     page.screenshot(path=screenshots / "library-filtered.png", full_page=True)
@@ -97,7 +98,9 @@ def test_browser_imports_library_paradigms_and_edits_phrases(
 
     # Phrases came with the English paradigm; each shows the templates that use it.
     page.goto(base + f"/projects/{project.pk}/phrases/")
-    expect(page.locator("tr.phrase-row")).to_have_count(8)
+    imported_phrases = Phrase.objects.filter(project=project).count()
+    assert imported_phrases >= 2
+    expect(page.locator("tr.phrase-row")).to_have_count(imported_phrases)
     expect(page.locator("tr.phrase-row:has(code:text-is('ObjectNP')) .used-by")).to_contain_text(
         "dropped_object_obligatory_transitive"
     )
