@@ -14,6 +14,7 @@ import pytest
 from generator.generate import Generator
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.template import Lexical, Template
+from vocab.lexicon import Vocabulary
 
 LIBRARY = Path(__file__).resolve().parents[2] / "templates"
 TARGET = {"en": 1000, "zh": 300}
@@ -158,3 +159,40 @@ def test_phrase_names_are_unique_across_the_library() -> None:
                 clashes.append(f"{name}: {seen[name][0]} and {path.name}")
             seen.setdefault(name, (path.name, alternatives))
     assert clashes == []
+
+
+# -- the English word lists are counterbalanced ----------------------------------------------
+
+BALANCE_TOLERANCE = 0.05  # as in docs/en_child-frequency-balance.md
+
+
+def _english_vocabulary() -> Vocabulary:
+    return _CACHE.get(LIBRARY / "vocabularies" / "en_child.csv")
+
+
+def test_english_vocabulary_marks_its_counterbalanced_words() -> None:
+    # Recomputed from the two packaged sources: the nouns, verbs and adjectives the column
+    # `balanced` keeps are within the tolerance of each other, spoken against written.
+    from vocab.balance_report import balance_report, lookups_for
+    from vocab.frequency import source_frequencies
+
+    vocabulary = _english_vocabulary()
+    assert "balanced" in vocabulary.schema.features
+    kept = vocabulary.excluding("balanced", ["0"])
+    report = balance_report(
+        kept, lookups_for(["spoken", "written"], "en", source_frequencies), tolerance=BALANCE_TOLERANCE
+    )
+    for word_class in report.classes:
+        assert word_class.bias <= BALANCE_TOLERANCE, (word_class.name, word_class.bias)
+        assert len(word_class.lemmas) >= 20, word_class.name
+    marked = {item.features.get("balanced") for item in vocabulary.items if item.pos in ("NN", "VB", "JJ")}
+    assert None not in marked, "every noun, verb and adjective is marked 1 or 0"
+
+
+@pytest.mark.parametrize(
+    "path", find_templates([LIBRARY / "en"]), ids=lambda p: str(p.relative_to(LIBRARY))
+)
+def test_english_paradigm_reaches_its_target_with_counterbalanced_words_only(path: Path) -> None:
+    template, vocabulary = load_with_vocabulary(path, _CACHE)
+    generator = Generator(template, vocabulary.excluding("balanced", ["0"]))
+    assert sum(1 for _ in generator.pairs(TARGET["en"], 0)) == TARGET["en"]
