@@ -9,9 +9,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from generator.catalog import add_catalog_command
 from generator.errors import GenerationError, TemplateError
+from generator.formats.cli import add_convert_command
 from generator.generate import GenerationStats, Generator
+from generator.importers.cli import add_import_commands
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
+from generator.report_cli import add_report_command
+from vocab.cli import add_vocab_commands
 
 
 def _print_problems(exc: TemplateError | GenerationError) -> None:
@@ -215,22 +220,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_exclude(generate)
     generate.set_defaults(func=cmd_generate)
 
-    from generator.importers.cli import add_import_commands
-    from vocab.cli import add_vocab_commands
-
     add_vocab_commands(sub)
     add_import_commands(sub)
-
-    from generator.formats.cli import add_convert_command
-
     add_convert_command(sub)
-
-    from generator.report_cli import add_report_command
-
     add_report_command(sub)
-
-    from generator.catalog import add_catalog_command
-
     add_catalog_command(sub)
     return parser
 
