@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import orjson
@@ -70,6 +72,12 @@ class GenerationStats:
     produced: int = 0
     attempts: int = 0
     rejected: Counter[str] = field(default_factory=Counter)
+
+
+@lru_cache(maxsize=1024)
+def _as_type(edit: Edit, edit_type: str) -> Edit:
+    """Return the edit with another type (a narrowed substitution that left one side empty)."""
+    return dataclasses.replace(edit, type=edit_type)
 
 
 def derive_seed(seed: int, uid: str) -> str:
@@ -328,6 +336,9 @@ class Generator:
                 if narrowed is None:
                     continue
                 g, b = narrowed
+                if g.tokens[0] == g.tokens[1] or b.tokens[0] == b.tokens[1]:
+                    # "弄丢了" -> "弄": what is left of the substitution is words removed (or added).
+                    edit = _as_type(edit, "insertion" if g.tokens[0] == g.tokens[1] else "deletion")
             source = None
             if edit.source is not None:
                 source = span_of(

@@ -394,3 +394,27 @@ def test_generate_repeated_word_rule_holds_for_positions_matched_on_id() -> None
     generator = generator_for(text, vocabulary)
     assert generator.capacity().count == 2
     assert {p.good for p in generator.pairs(2, 0)} == {"Dog and cat", "Cat and dog"}
+
+
+def test_generate_substitution_narrowed_to_one_side_is_a_deletion_or_insertion() -> None:
+    # "pick up" -> "pick": the region is the word "up", removed; and back again it is added.
+    vocabulary = Vocabulary([make_item(id="x", form="x", pos="NN")], name="v")
+    text = """\
+        uid: t
+        phenomenon: test
+        language: en
+        good:
+          - {direct: we}
+          - {direct: "%s"}
+          - {direct: it}
+        bad:
+          - {same: "1"}
+          - {direct: "%s"}
+          - {same: "3"}
+        """
+    [removed] = generator_for(text % ("pick up", "pick"), vocabulary).pairs(1, 0)
+    [added] = generator_for(text % ("pick", "pick up"), vocabulary).pairs(1, 0)
+    assert (removed.good, removed.bad, removed.edit_types()) == ("We pick up it", "We pick it", ["deletion"])
+    assert added.edit_types() == ["insertion"]
+    _, good_span, bad_span, _ = removed.critical_region[0]
+    assert (good_span.tokens, bad_span.tokens) == ((2, 3), (2, 2))
