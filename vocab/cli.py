@@ -27,6 +27,7 @@ from vocab.frequency import (
 )
 from vocab.io import read_vocabulary, sidecar_schema_path, write_vocabulary
 from vocab.lexicon import Vocabulary
+from vocab.marked_copy import copy_with_column
 
 EXIT_OK, EXIT_NOT_MET, EXIT_BAD_INPUT = 0, 1, 2
 # Values listed per feature by `vocab check` before "... and N more".
@@ -372,8 +373,14 @@ def _balance_report(args: argparse.Namespace) -> int:
         args.out.write_text(report.markdown(), encoding="utf-8")
         print(f"wrote the report to {args.out}")
     if args.mark_out is not None:
-        write_vocabulary(mark_balanced(vocab, report, args.mark_feature), args.mark_out)
-        print(f"wrote {len(vocab)} items with the column {args.mark_feature} to {args.mark_out}")
+        marked = mark_balanced(vocab, report, args.mark_feature)
+        values = {item.id: "".join(item.features.get(args.mark_feature, ())) for item in marked.items}
+        spec = marked.schema.features[args.mark_feature]
+        schema = copy_with_column(Path(args.file), args.mark_out, args.mark_feature, values, spec)
+        print(
+            f"wrote {len(vocab)} items with the column {args.mark_feature} to {args.mark_out}"
+            + (f" (schema: {schema})" if schema else "")
+        )
     return EXIT_OK if all(c.met for c in report.classes) else EXIT_NOT_MET
 
 
