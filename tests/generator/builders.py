@@ -67,6 +67,25 @@ def chinese_vocabulary() -> Vocabulary:
     return Vocabulary(items, SCHEMA, name="tiny_zh", language="zh")
 
 
+AGREEMENT_GRAMMARS = """\
+good:
+  - {id: det, lexical: {pos: DT}}
+  - {id: noun, lexical: {pos: NN}, form: NN}
+  - {id: verb, lexical: {pos: VB}, form: VBZ}
+  - {direct: "."}
+bad:
+  - {same: det}
+  - {same: noun}
+  - {same: verb, form: VBP}
+  - {same: "4"}
+"""
+
+
+def agreement_template(uid: str) -> str:
+    """Return the YAML of a determiner-noun-verb template whose bad verb breaks agreement."""
+    return f"uid: {uid}\nphenomenon: subject_verb_agreement\nlanguage: en\n{AGREEMENT_GRAMMARS}"
+
+
 def build(text: str, name: str = "t.yaml") -> Template:
     """Return a template parsed from dedented YAML text."""
     return template_from_text(textwrap.dedent(text), file=name)

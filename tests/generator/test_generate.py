@@ -9,26 +9,12 @@ from generator import errors as E
 from generator.errors import GenerationError
 from generator.generate import Generator
 from generator.inflection import inflect
-from tests.generator.builders import build, generator_for
+from tests.generator.builders import agreement_template, build, generator_for
 from vocab.lexicon import Vocabulary, make_item
 
 HEAD = "uid: gen\nphenomenon: subject_verb_agreement\nlanguage: en\n"
 
-AGREEMENT = (
-    HEAD
-    + """\
-good:
-  - {id: det, lexical: {pos: DT}}
-  - {id: noun, lexical: {pos: NN}, form: NN}
-  - {id: verb, lexical: {pos: VB}, form: VBZ}
-  - {direct: "."}
-bad:
-  - {same: det}
-  - {same: noun}
-  - {same: verb, form: VBP}
-  - {same: "4"}
-"""
-)
+AGREEMENT = agreement_template("gen")
 
 
 def lines(generator: Generator, n: int, seed: int) -> bytes:

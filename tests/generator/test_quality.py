@@ -24,26 +24,12 @@ from generator.quality import (
     zipf,
 )
 from generator.word_diff import sentence_words
-from tests.generator.builders import generator_for
+from tests.generator.builders import agreement_template, generator_for
 from tests.vocab.tiny_tokenizers import build_byte_level_bpe, build_wordpiece
 from vocab.coverage import Tokenizer, load_tokenizer
 from vocab.lexicon import Vocabulary
 
-AGREEMENT = """\
-uid: quality_agreement
-phenomenon: subject_verb_agreement
-language: en
-good:
-  - {id: det, lexical: {pos: DT}}
-  - {id: noun, lexical: {pos: NN}, form: NN}
-  - {id: verb, lexical: {pos: VB}, form: VBZ}
-  - {direct: "."}
-bad:
-  - {same: det}
-  - {same: noun}
-  - {same: verb, form: VBP}
-  - {same: "4"}
-"""
+AGREEMENT = agreement_template("quality_agreement")
 
 # Two plain pairs whose OOV words differ by tokenizer: "zebra" has letters the tiny tokenizers
 # never saw, "sleeps" is split by both; every other word is one known token.

@@ -17,25 +17,11 @@ from generator.formats.hf import hf_folder_write
 from generator.formats.parquet import SCHEMA
 from generator.formats.table import CSV_COLUMNS, csv_text_lines
 from generator.formats.zhoblimp import read_zhoblimp, zhoblimp_lines
-from tests.generator.builders import chinese_vocabulary, english_vocabulary, generator_for
+from tests.generator.builders import agreement_template, chinese_vocabulary, english_vocabulary, generator_for
 
 DATA = Path(__file__).parent / "data"
 
-EN_TEMPLATE = """\
-uid: en_agreement
-phenomenon: subject_verb_agreement
-language: en
-good:
-  - {id: det, lexical: {pos: DT}}
-  - {id: noun, lexical: {pos: NN}, form: NN}
-  - {id: verb, lexical: {pos: VB}, form: VBZ}
-  - {direct: "."}
-bad:
-  - {same: det}
-  - {same: noun}
-  - {same: verb, form: VBP}
-  - {same: "4"}
-"""
+EN_TEMPLATE = agreement_template("en_agreement")
 ZH_TEMPLATE = """\
 uid: zh_order
 phenomenon: word_order
