@@ -34,7 +34,7 @@ from vocab.lexicon import Vocabulary
 
 CAPACITY_STRUCTURES = 500
 CAPACITY_CACHE_SIZE = 1024
-_CAPACITY_CACHE: dict[tuple[str, str, str, bool], Capacity] = {}
+_CAPACITY_CACHE: dict[tuple[str, str, str], Capacity] = {}
 MIN_ATTEMPTS = 2_000
 
 REJECTION_WORDS = {
@@ -149,8 +149,8 @@ class Generator:
         policy = unique or self.template.options.unique
         # Counting can take seconds, and the platform checks the same template text against the
         # same vocabulary many times (library import, project import, each dataset): the template
-        # hash (phrases included) and the vocabulary version decide the count, so keep it.
-        key = (self.template.content_hash, self.vocabulary.version, policy, self._distinct_words)
+        # hash (phrases and options included) and the vocabulary version decide the count.
+        key = (self.template.content_hash, self.vocabulary.version, policy)
         known = _CAPACITY_CACHE.get(key)
         if known is None:
             known = self._count_capacity(policy)

@@ -405,3 +405,7 @@ def test_balanced_words_only_leaves_out_the_words_a_balance_dropped(
     run_generation(short)
     [problem] = short.paradigms.get().problems
     assert problem["code"] == "E_SHORTFALL"
+    assert problem["message"].endswith(
+        "(this dataset uses counterbalanced words only: the vocabulary items marked balanced = 0 "
+        "were left out)"
+    )

@@ -12,6 +12,7 @@ No-data-loss invariant: every pair stored stays stored. A paradigm that falls sh
 engine's reason; the other paradigms of the dataset are not touched.
 """
 
+import dataclasses
 import logging
 from collections.abc import Iterable
 from typing import Literal
@@ -77,7 +78,15 @@ def dataset_paradigm_generate(
     except DatabaseError:
         raise
     except GenerationError as exc:
-        _paradigm_fail(paradigm, [exc.problem])
+        problem = exc.problem
+        if paradigm.dataset.balanced_words_only:
+            # The reason may be the words left out, not the template: say so where it is read.
+            problem = dataclasses.replace(
+                problem,
+                message=f"{problem.message} (this dataset uses counterbalanced words only: the "
+                "vocabulary items marked balanced = 0 were left out)",
+            )
+        _paradigm_fail(paradigm, [problem])
     except TemplateError as exc:
         _paradigm_fail(paradigm, list(exc.problems))
     except VocabularyError as exc:  # defensive: paradigm_generator converts these
