@@ -50,7 +50,7 @@ def required_text(
 ) -> str | None:
     """Return `data[key]` if it is text (non-blank unless allowed); report it and return None if not."""
     if key not in data:
-        issues.error(number, "missing", field=key)
+        issues.error(number, "the line lacks this field", field=key)
         return None
     value = data[key]
     if not isinstance(value, str):

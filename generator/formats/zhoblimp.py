@@ -20,7 +20,7 @@ FIELDS = ("UID", "phenomenon", "sentence_good", "sentence_bad", "pairID")
 
 def _pair_id(data: Mapping[str, object], number: int, issues: IssueList) -> str | None:
     if "pairID" not in data:
-        issues.error(number, "missing", field="pairID")
+        issues.error(number, "the line lacks this field", field="pairID")
         return None
     value = data["pairID"]
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:

@@ -47,7 +47,7 @@ def test_convert_prints_every_skipped_line_and_exits_1(
     err = capsys.readouterr().err
     assert code == 1
     assert "blimp_malformed.jsonl, line 2: not JSON" in err
-    assert "blimp_malformed.jsonl, line 3, field 'sentence_bad': missing (skipped)" in err
+    assert "blimp_malformed.jsonl, line 3, field 'sentence_bad': the line lacks this field (skipped)" in err
     assert "4 pair(s), 5 error(s), 4 warning(s)" in err
     assert len(out.read_text(encoding="utf-8").splitlines()) == 5  # header + 4 pairs
 
@@ -91,4 +91,4 @@ def test_convert_forced_format_reports_lines_of_the_wrong_format(
         ["convert", str(DATA / "blimp_ok.jsonl"), "--from", "zhoblimp", "--to", "blimp", "--out", str(out)]
     )
     assert code == 2
-    assert "field 'phenomenon': missing (skipped)" in capsys.readouterr().err
+    assert "field 'phenomenon': the line lacks this field (skipped)" in capsys.readouterr().err

@@ -71,7 +71,7 @@ def test_blimp_malformed_lines_are_reported_and_the_rest_read() -> None:
     assert result.files[0].pairs == 4 and result.files[0].errors == 5 and result.files[0].warnings == 4
     assert (
         str(result.issues[1])
-        == "error: blimp_malformed.jsonl, line 3, field 'sentence_bad': missing (skipped)"
+        == "error: blimp_malformed.jsonl, line 3, field 'sentence_bad': the line lacks this field (skipped)"
     )
 
 

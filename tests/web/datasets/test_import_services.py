@@ -131,7 +131,7 @@ def test_forced_format_and_bad_arguments(project: object) -> None:
     assert set(caught.value.message_dict) == {"name", "files", "source_format", "zorro_order"}
     with pytest.raises(DatasetImportRejected) as caught_rejected:  # BLiMP lines lack ZhoBLiMP's phenomenon
         do_import(project, "blimp_some_bad.jsonl", source_format="zhoblimp")
-    assert "field 'phenomenon': missing" in str(caught_rejected.value.result.issues[0])
+    assert "field 'phenomenon': the line lacks this field" in str(caught_rejected.value.result.issues[0])
     forced = do_import(project, "zhoblimp.jsonl", source_format="blimp")
     notes = {(i["field"], i["severity"]) for i in forced.import_report}
     assert notes == {("pairID", "warning"), ("phenomenon", "warning")}
