@@ -8,39 +8,8 @@ import orjson
 import pytest
 
 from generator.cli import main
+from tests.generator.test_cli import TEMPLATE, VOCABULARY  # the same small library
 from tests.vocab.tiny_tokenizers import build_wordpiece
-
-VOCABULARY = """\
-form,lemma,pos,number,animate
-dog,dog,NN,sg,1
-cat,cat,NN,sg,1
-teacher,teacher,NN,sg,1
-book,book,NN,sg,0
-see,see,VB,,
-like,like,VB,,
-help,help,VB,,
-"""
-
-TEMPLATE = """\
-uid: report_agreement
-phenomenon: subject_verb_agreement
-language: en
-vocabulary: vocab.csv
-good:
-  - {direct: the}
-  - {id: subj, lexical: {pos: NN, animate: "1"}}
-  - {id: verb, lexical: {pos: VB}, form: VBZ}
-  - {direct: the}
-  - {id: obj, lexical: {pos: NN}}
-  - {direct: "."}
-bad:
-  - {same: "1"}
-  - {same: subj}
-  - {same: verb, form: VBP}
-  - {same: "4"}
-  - {same: obj}
-  - {same: "6"}
-"""
 
 BLIMP_LINES = [
     {"sentence_good": "The dogs run.", "sentence_bad": "The dogs runs.", "UID": "blimp_agr"},
@@ -52,7 +21,7 @@ BLIMP_LINES = [
 def template(tmp_path: Path) -> Path:
     (tmp_path / "vocab.csv").write_text(VOCABULARY, encoding="utf-8")
     path = tmp_path / "agreement.yaml"
-    path.write_text(TEMPLATE, encoding="utf-8")
+    path.write_text(TEMPLATE.format(uid="report_agreement"), encoding="utf-8")
     return path
 
 
