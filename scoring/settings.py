@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Literal
 
 # Bump when a change to the scorers changes any stored number: old scores then no longer match.
@@ -34,6 +35,8 @@ class ScorerSettings:
     dtype: DType = "float32"
     score_eos: bool = False
     language: str = "en"
+    # For a local folder: `model_fingerprint(model)`, so replaced weights never reuse old scores.
+    fingerprint: str = ""
     device: str = field(default="auto", compare=False)
     token_budget: int = field(default=8192, compare=False)
 
@@ -49,3 +52,17 @@ class ScorerSettings:
         """Return a stable hex digest of `identity()`."""
         blob = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def model_fingerprint(model: str) -> str:
+    """Return a digest of a local model folder's file names, sizes and modification times, or ""
+    for a hub id (its `revision` pins it instead)."""
+    folder = Path(model)
+    if not folder.is_dir():
+        return ""
+    entries = sorted(
+        (str(path.relative_to(folder)), path.stat().st_size, path.stat().st_mtime_ns)
+        for path in folder.rglob("*")
+        if path.is_file()
+    )
+    return hashlib.sha256(json.dumps(entries).encode("utf-8")).hexdigest()[:16]
