@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "mpp_studio.lexicon",
     "mpp_studio.paradigms",
     "mpp_studio.datasets",
+    "mpp_studio.evaluation",
 ]
 
 MIDDLEWARE = [
@@ -138,6 +139,17 @@ else:
     CELERY_RESULT_BACKEND = f"file://{CELERY_DIR / 'results'}"
     for _folder in ("queue", "control", "results"):
         (CELERY_DIR / _folder).mkdir(parents=True, exist_ok=True)
+
+# Model scoring tasks go to this queue: `gpu` (a worker with a GPU, one task at a time), or `cpu`
+# on a machine without one whose only worker serves cpu.
+SCORING_QUEUE = env.str("MPP_SCORING_QUEUE", default="gpu")
+CELERY_TASK_ROUTES = {"evaluation.*": {"queue": SCORING_QUEUE}}
+if REDIS_URL:
+    # Redis redelivers a message its worker took but never acknowledged (the worker died) once
+    # this many seconds have passed; it must exceed the longest task (a scoring chunk: minutes).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env.int("MPP_BROKER_VISIBILITY_TIMEOUT", default=60 * 60)
+    }
 
 if _USE_LOCAL_DATABASE:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
