@@ -127,7 +127,7 @@ class SentenceScore(models.Model):
     """One sentence's per-token scores under one configuration (`scoring.SentenceScore.to_dict()`).
 
     `sentence_key` is the SHA-256 of the text and the word spans it was scored with
-    (`evaluation.sentences.sentence_key`); the same sentence in several pairs, paradigms or
+    (`evaluation.services.sentences.sentence_key`); the same sentence in several pairs, paradigms or
     datasets is scored and stored once. `lp_sum`, `lp_mean` and `n_tokens` are copied out of
     `data` so that accuracies are computed without reading the token vectors.
     """

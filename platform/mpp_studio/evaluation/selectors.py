@@ -1,0 +1,105 @@
+"""Reads for model evaluation; every lookup is scoped to a project (another project's rows 404)."""
+
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+
+from mpp_studio.accounts.models import Project
+from mpp_studio.datasets.models import Dataset
+from mpp_studio.evaluation.models import LanguageModel, ScoreConfig, ScoringChunk, ScoringRun
+
+
+def language_model_list(*, project: Project, series: str | None = None) -> QuerySet[LanguageModel]:
+    """Return the project's models by series, step and name; `series` keeps one series."""
+    models = LanguageModel.objects.filter(project=project)
+    if series is not None:
+        models = models.filter(series=series)
+    return models.order_by("series", "step", "name")
+
+
+def language_model_get(*, project: Project, model_id: int) -> LanguageModel:
+    """Return the project's model with this id.
+
+    Raises:
+        Http404: if the project has no such model.
+    """
+    model = LanguageModel.objects.filter(project=project, pk=model_id).first()
+    if model is None:
+        raise Http404("No such language model in this project.")
+    return model
+
+
+def series_list(*, project: Project) -> list[str]:
+    """Return the names of the project's checkpoint series, sorted."""
+    names = LanguageModel.objects.filter(project=project).exclude(series="").values_list("series", flat=True)
+    return sorted(set(names))
+
+
+def run_list(*, project: Project) -> QuerySet[ScoringRun]:
+    """Return the project's scoring runs, newest first, with their job."""
+    return (
+        ScoringRun.objects.filter(project=project)
+        .select_related("job", "created_by")
+        .prefetch_related("datasets", "configs__language_model")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def run_get(*, project: Project, run_id: int) -> ScoringRun:
+    """Return the project's run with this id (job, datasets and configurations loaded).
+
+    Raises:
+        Http404: if the project has no such run.
+    """
+    run = run_list(project=project).filter(pk=run_id).first()
+    if run is None:
+        raise Http404("No such scoring run in this project.")
+    return run
+
+
+def run_chunk_counts(*, run: ScoringRun) -> dict[str, int]:
+    """Return the run's chunk counts by status (pending, done, failed)."""
+    counts = dict(run.chunks.values_list("status").annotate(n=Count("pk")).values_list("status", "n"))
+    return {status: int(counts.get(status, 0)) for status in ScoringChunk.Status.values}
+
+
+def config_get(*, project: Project, config_id: int) -> ScoreConfig:
+    """Return a configuration of one of the project's models.
+
+    Raises:
+        Http404: if no model of the project has this configuration.
+    """
+    config = (
+        ScoreConfig.objects.select_related("language_model")
+        .filter(language_model__project=project, pk=config_id)
+        .first()
+    )
+    if config is None:
+        raise Http404("No such scorer configuration in this project.")
+    return config
+
+
+def config_list(*, project: Project) -> QuerySet[ScoreConfig]:
+    """Return the configurations of the project's models."""
+    return ScoreConfig.objects.select_related("language_model").filter(language_model__project=project)
+
+
+def dataset_configs(*, dataset: Dataset) -> QuerySet[ScoreConfig]:
+    """Return the configurations some run of the dataset's project scored it with (any
+    status: results show how much of the dataset each has stored), by model and method."""
+    return (
+        ScoreConfig.objects.select_related("language_model")
+        .filter(
+            Q(runs__datasets=dataset) & Q(runs__project_id=dataset.project_id),
+            language_model__project_id=dataset.project_id,
+        )
+        .distinct()
+        .order_by(
+            "language_model__series", "language_model__step", "language_model__name", "method", "dtype", "pk"
+        )
+    )
+
+
+def scored_datasets(*, project: Project) -> QuerySet[Dataset]:
+    """Return the project's datasets that some run scored, newest first."""
+    scored = Dataset.objects.filter(project=project, scoring_runs__isnull=False)
+    return scored.distinct().order_by("-created_at")

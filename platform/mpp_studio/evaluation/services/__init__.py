@@ -1,0 +1,48 @@
+"""Writes for model evaluation: registering models, creating and cancelling scoring runs, and
+scoring their chunks."""
+
+from mpp_studio.evaluation.services.language_models import (
+    SeriesRegistration,
+    language_model_create,
+    language_model_delete,
+    language_model_series_register,
+    language_model_unigram_ensure,
+    language_model_update,
+)
+from mpp_studio.evaluation.services.runs import (
+    CHUNK_SIZE,
+    DEFAULT_TOKEN_BUDGET,
+    JOB_KIND,
+    config_ensure,
+    config_settings,
+    run_cancel,
+    run_create,
+    run_delete,
+)
+from mpp_studio.evaluation.services.scoring import (
+    MAX_ATTEMPTS,
+    chunk_give_up,
+    run_finish_if_complete,
+    score_chunk,
+)
+
+__all__ = [
+    "CHUNK_SIZE",
+    "DEFAULT_TOKEN_BUDGET",
+    "JOB_KIND",
+    "MAX_ATTEMPTS",
+    "SeriesRegistration",
+    "chunk_give_up",
+    "config_ensure",
+    "config_settings",
+    "language_model_create",
+    "language_model_delete",
+    "language_model_series_register",
+    "language_model_unigram_ensure",
+    "language_model_update",
+    "run_cancel",
+    "run_create",
+    "run_delete",
+    "run_finish_if_complete",
+    "score_chunk",
+]

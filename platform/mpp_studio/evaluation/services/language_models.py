@@ -1,0 +1,219 @@
+"""Registering the language models a project scores with: one model, a series of training
+checkpoints (one model per checkpoint, with its step, for learning curves), and the unigram
+frequency baseline (no model files: a word-frequency list of the language)."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from mpp_studio.accounts.models import Project
+from mpp_studio.evaluation.models import LanguageModel
+
+User = AbstractBaseUser | AnonymousUser | None
+# The fields a user may set; `kind` is fixed once configurations exist (see language_model_update).
+EDITABLE = ("name", "source", "revision", "kind", "language", "series", "step", "notes")
+
+
+def _user(user: User) -> AbstractBaseUser | None:
+    return user if user is not None and user.is_authenticated else None  # type: ignore[return-value]
+
+
+def _name_taken(model: LanguageModel) -> bool:
+    same = LanguageModel.objects.filter(project_id=model.project_id, name=model.name)
+    return same.exclude(pk=model.pk).exists()
+
+
+def _check(model: LanguageModel) -> None:
+    """Validate a model's fields with messages per field; raise ValidationError if any fails."""
+    errors: dict[str, list[str]] = {}
+    model.name = model.name.strip()
+    model.source = model.source.strip()
+    model.revision = model.revision.strip()
+    model.language = model.language.strip()
+    model.series = model.series.strip()
+    if not model.name:
+        errors.setdefault("name", []).append("Give the model a name.")
+    elif _name_taken(model):
+        errors.setdefault("name", []).append(f"This project already has a model named '{model.name}'.")
+    if model.kind not in LanguageModel.Kind.values:
+        errors.setdefault("kind", []).append(
+            f"Unknown kind '{model.kind}': use one of {', '.join(LanguageModel.Kind.values)}."
+        )
+    elif model.kind != LanguageModel.Kind.UNIGRAM and not model.source:
+        errors.setdefault("source", []).append(
+            "Give a Hugging Face model id (e.g. gpt2) or the path of a local model folder."
+        )
+    if not model.language:
+        errors.setdefault("language", []).append("Give the model's language code (e.g. en, zh).")
+    if model.step is not None and model.step < 0:
+        errors.setdefault("step", []).append("A training step is a whole number from 0.")
+    if model.step is not None and not model.series:
+        errors.setdefault("series", []).append("A checkpoint step needs the name of its series.")
+    if errors:
+        raise ValidationError(errors)
+    model.full_clean()
+
+
+@transaction.atomic
+def language_model_create(
+    *,
+    project: Project,
+    name: str,
+    source: str = "",
+    kind: str = LanguageModel.Kind.CAUSAL,
+    revision: str = "",
+    language: str = "en",
+    series: str = "",
+    step: int | None = None,
+    notes: str = "",
+    created_by: User = None,
+) -> LanguageModel:
+    """Register a model in the project; return it.
+
+    Raises:
+        ValidationError: keyed by field (a taken name, a missing source, an unknown kind).
+    """
+    model = LanguageModel(
+        project=project,
+        name=name,
+        source=source,
+        kind=kind,
+        revision=revision,
+        language=language,
+        series=series,
+        step=step,
+        notes=notes,
+        created_by=_user(created_by),
+    )
+    _check(model)
+    model.save()
+    return model
+
+
+@transaction.atomic
+def language_model_update(*, model: LanguageModel, **changes: object) -> LanguageModel:
+    """Change a model's fields (those in EDITABLE); return it.
+
+    Scores already stored stay with the configurations they were made with, which copied the
+    source and revision: a changed source or revision is scored anew by the next run.
+
+    Raises:
+        ValidationError: keyed by field; `kind` cannot change once the model has been scored.
+    """
+    unknown = sorted(set(changes) - set(EDITABLE))
+    if unknown:
+        raise ValidationError({name: ["This field cannot be changed."] for name in unknown})
+    if "kind" in changes and changes["kind"] != model.kind and model.score_configs.exists():
+        raise ValidationError(
+            {"kind": ["The model has been scored already; register a new model to use another kind."]}
+        )
+    for field, value in changes.items():
+        setattr(model, field, value)
+    _check(model)
+    model.save()
+    return model
+
+
+@transaction.atomic
+def language_model_delete(*, model: LanguageModel) -> None:
+    """Delete a model with its configurations and stored scores; a run scoring it stops at its
+    next chunk (its chunks go with the configurations)."""
+    model.delete()
+
+
+def unigram_baseline_name(language: str) -> str:
+    return f"Unigram baseline ({language})"
+
+
+@transaction.atomic
+def language_model_unigram_ensure(*, project: Project, language: str) -> LanguageModel:
+    """Return the project's unigram frequency baseline for `language`, registering it if needed."""
+    model = LanguageModel.objects.filter(
+        project=project, kind=LanguageModel.Kind.UNIGRAM, language=language, series=""
+    ).first()
+    if model is not None:
+        return model
+    name = unigram_baseline_name(language)
+    if LanguageModel.objects.filter(project=project, name=name).exists():  # a user took the name
+        name = f"{name} (wordfreq)"
+    return language_model_create(
+        project=project,
+        name=name,
+        kind=LanguageModel.Kind.UNIGRAM,
+        language=language,
+        notes="Word frequencies of the language (wordfreq); needs no model files.",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesRegistration:
+    """What registering a checkpoint series did: the models created, and those already there."""
+
+    created: list[LanguageModel]
+    existing: list[LanguageModel]
+
+
+@transaction.atomic(durable=True)
+def language_model_series_register(
+    *,
+    project: Project,
+    folder: str,
+    series: str,
+    kind: str = LanguageModel.Kind.CAUSAL,
+    language: str = "en",
+    created_by: User = None,
+) -> SeriesRegistration:
+    """Register one model per training checkpoint found in `folder` (scoring.checkpoints), named
+    "<series> step <step>", with the series name and step; checkpoints already registered (same
+    series and step) are left as they are.
+
+    Raises:
+        ValidationError: keyed by field: `folder` when it is not a folder or holds no
+            checkpoint, `series` when blank, `kind` for unigram.
+    """
+    from scoring.checkpoints import find_checkpoints
+
+    errors: dict[str, list[str]] = {}
+    series = series.strip()
+    if not series:
+        errors.setdefault("series", []).append("Give the series a name.")
+    if kind not in (LanguageModel.Kind.CAUSAL, LanguageModel.Kind.MASKED):
+        errors.setdefault("kind", []).append("A checkpoint series is of causal or masked models.")
+    path = Path(folder.strip()).expanduser()
+    if not folder.strip() or not path.is_dir():
+        errors.setdefault("folder", []).append(f"'{folder}' is not a folder on the server.")
+    if errors:
+        raise ValidationError(errors)
+    checkpoints = find_checkpoints(path)
+    if not checkpoints:
+        raise ValidationError(
+            {
+                "folder": [
+                    f"No checkpoint found in '{folder}': expected model folders such as "
+                    "checkpoint-1000/ or step_1000/, each with a config.json."
+                ]
+            }
+        )
+    created: list[LanguageModel] = []
+    existing: list[LanguageModel] = []
+    for checkpoint in checkpoints:
+        found = LanguageModel.objects.filter(project=project, series=series, step=checkpoint.step).first()
+        if found is not None:
+            existing.append(found)
+            continue
+        created.append(
+            language_model_create(
+                project=project,
+                name=f"{series} step {checkpoint.step}",
+                source=str(checkpoint.path),
+                kind=kind,
+                language=language,
+                series=series,
+                step=checkpoint.step,
+                created_by=created_by,
+            )
+        )
+    return SeriesRegistration(created=created, existing=existing)

@@ -1,0 +1,271 @@
+"""Creating, cancelling and deleting scoring runs.
+
+A run scores every chosen dataset with every chosen model configuration. Creating one checks
+the choices (with a message per field), makes or reuses the scorer configurations, splits each
+dataset into chunks (the same split for every configuration), creates the job and, once the
+transaction has committed, queues one `evaluation.score_chunk` task per chunk and
+configuration, configuration by configuration so that a worker keeps one model loaded.
+"""
+
+import re
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from mpp_studio.accounts.models import Project
+from mpp_studio.datasets.models import Dataset
+from mpp_studio.evaluation.models import (
+    DEFAULT_TIE_TOLERANCE,
+    LanguageModel,
+    ScoreConfig,
+    ScoringChunk,
+    ScoringRun,
+)
+from mpp_studio.evaluation.services.language_models import language_model_unigram_ensure
+from mpp_studio.evaluation.services.sentences import chunk_plan
+from mpp_studio.jobs.models import Job
+from mpp_studio.jobs.services import job_cancel, job_create
+from scoring.settings import SCORING_VERSION, ScorerSettings, model_fingerprint
+
+JOB_KIND = "scoring_run"
+# Sentences per task: 1,000 short sentences are one to a few forward passes on a GPU (a token
+# budget of 8k-64k), so a task lasts seconds once the model is loaded, and a killed worker
+# loses at most one chunk.
+CHUNK_SIZE = 1_000
+MAX_CHUNK_SIZE = 100_000
+DEFAULT_TOKEN_BUDGET = 8_192
+MAX_TOKEN_BUDGET = 1_048_576
+MAX_TIE_TOLERANCE = 10.0
+DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+def _add(errors: dict[str, list[str]], field: str, message: str) -> None:
+    errors.setdefault(field, []).append(message)
+
+
+def dataset_languages(dataset: Dataset) -> list[str]:
+    """Return the languages of the dataset's paradigms, sorted (blank ones left out)."""
+    languages = dataset.paradigms.exclude(language="").values_list("language", flat=True).distinct()
+    return sorted(set(languages))
+
+
+def config_ensure(*, model: LanguageModel, method: str, dtype: str, score_eos: bool) -> ScoreConfig:
+    """Return the model's configuration for these scorer settings, creating it if needed.
+
+    A local model folder's fingerprint (file names, sizes, times) is part of the key, so
+    replaced weights make a new configuration instead of reusing old scores.
+    """
+    settings = ScorerSettings(
+        method=method,  # type: ignore[arg-type]
+        model=model.source,
+        revision=model.revision or None,
+        dtype=dtype,  # type: ignore[arg-type]
+        score_eos=score_eos,
+        language=model.language,
+        fingerprint=model_fingerprint(model.source) if model.source else "",
+    )
+    config, _ = ScoreConfig.objects.get_or_create(
+        language_model=model,
+        settings_key=settings.key(),
+        defaults={
+            "method": method,
+            "dtype": dtype,
+            "score_eos": score_eos,
+            "source": model.source,
+            "revision": model.revision,
+            "language": model.language,
+            "fingerprint": settings.fingerprint,
+            "scoring_version": SCORING_VERSION,
+        },
+    )
+    return config
+
+
+def config_settings(config: ScoreConfig, *, device: str = "auto", token_budget: int = 0) -> ScorerSettings:
+    """Return the engine's ScorerSettings of a stored configuration (`device` and
+    `token_budget` change speed only); its key is `config.settings_key` unless the scorer
+    version changed since."""
+    return ScorerSettings(
+        method=config.method,  # type: ignore[arg-type]
+        model=config.source,
+        revision=config.revision or None,
+        dtype=config.dtype,  # type: ignore[arg-type]
+        score_eos=config.score_eos,
+        language=config.language,
+        fingerprint=config.fingerprint,
+        device=device,
+        token_budget=token_budget or DEFAULT_TOKEN_BUDGET,
+    )
+
+
+@transaction.atomic(durable=True)
+def run_create(
+    *,
+    project: Project,
+    name: str,
+    language_models: Sequence[LanguageModel],
+    datasets: Sequence[Dataset],
+    method: str = "",
+    dtype: str = ScoreConfig.DType.FLOAT32,
+    score_eos: bool = False,
+    reduction: str = ScoringRun.Reduction.SUM,
+    tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
+    token_budget: int = DEFAULT_TOKEN_BUDGET,
+    device: str = "auto",
+    chunk_size: int = CHUNK_SIZE,
+    created_by: User = None,
+) -> ScoringRun:
+    """Create a run scoring each dataset with each model, and queue its chunks.
+
+    `method` blank scores each model with its kind's default method (causal; pll_word_l2r for
+    masked models); a method given must fit every model's kind. With method `unigram` and no
+    model, the project's unigram baseline of each dataset's language is used (registered on
+    first use). Nothing is stored if anything is wrong.
+
+    Raises:
+        ValidationError: keyed by field (`name`, `language_models`, `datasets`, `method`,
+            `dtype`, `reduction`, `tie_tolerance`, `token_budget`, `device`, `chunk_size`),
+            each message naming the model or dataset concerned.
+    """
+    errors: dict[str, list[str]] = {}
+    name = name.strip()
+    if not name:
+        _add(errors, "name", "Give the run a name.")
+    if method and method not in ScoreConfig.Method.values:
+        choices = ", ".join(ScoreConfig.Method.values)
+        _add(errors, "method", f"Unknown method '{method}': use one of {choices}.")
+    if dtype not in ScoreConfig.DType.values:
+        _add(errors, "dtype", f"Unknown dtype '{dtype}': use one of {', '.join(ScoreConfig.DType.values)}.")
+    if reduction not in ScoringRun.Reduction.values:
+        _add(
+            errors,
+            "reduction",
+            f"Unknown reduction '{reduction}': use one of {', '.join(ScoringRun.Reduction.values)}.",
+        )
+    if not 0 <= tie_tolerance <= MAX_TIE_TOLERANCE:
+        _add(errors, "tie_tolerance", f"The tie tolerance must be from 0 to {MAX_TIE_TOLERANCE:g}.")
+    if not 64 <= token_budget <= MAX_TOKEN_BUDGET:
+        _add(errors, "token_budget", f"The token budget must be from 64 to {MAX_TOKEN_BUDGET:,} tokens.")
+    if not DEVICE.match(device):
+        _add(errors, "device", f"Unknown device '{device}': use auto, cpu, cuda, cuda:<n> or mps.")
+    if not 2 <= chunk_size <= MAX_CHUNK_SIZE:
+        _add(errors, "chunk_size", f"Sentences per task must be from 2 to {MAX_CHUNK_SIZE:,}.")
+
+    chosen_datasets = list(dict.fromkeys(datasets))
+    if not chosen_datasets:
+        _add(errors, "datasets", "Choose at least one dataset.")
+    for dataset in chosen_datasets:
+        if dataset.project_id != project.pk:
+            _add(errors, "datasets", f"'{dataset.name}' is not a dataset of this project.")
+        elif dataset.job is not None and not dataset.job.finished:
+            _add(errors, "datasets", f"'{dataset.name}' is still being generated; score it when it is done.")
+
+    models = list(dict.fromkeys(language_models))
+    for model in models:
+        if model.project_id != project.pk:
+            _add(errors, "language_models", f"'{model.name}' is not a model of this project.")
+        elif method and method not in model.methods:
+            _add(
+                errors,
+                "method",
+                f"'{model.name}' is a {model.get_kind_display()}: it is scored with "
+                f"{' or '.join(model.methods)}, not {method}.",
+            )
+    if not models and method != ScoreConfig.Method.UNIGRAM:
+        _add(
+            errors,
+            "language_models",
+            "Choose at least one model (or the method unigram, which needs no model).",
+        )
+    if errors:
+        raise ValidationError(errors)
+
+    if not models:  # the unigram baseline of each dataset's language
+        languages = sorted({lang for d in chosen_datasets for lang in dataset_languages(d)}) or ["en"]
+        models = [language_model_unigram_ensure(project=project, language=lang) for lang in languages]
+
+    configs: list[ScoreConfig] = []
+    for model in models:
+        model_method = method or model.default_method
+        model_dtype = dtype if model.kind != LanguageModel.Kind.UNIGRAM else ScoreConfig.DType.FLOAT32
+        config = config_ensure(
+            model=model,
+            method=model_method,
+            dtype=model_dtype,
+            score_eos=score_eos and model_method == ScoreConfig.Method.CAUSAL,
+        )
+        if config not in configs:
+            configs.append(config)
+
+    plans = {dataset.pk: chunk_plan(dataset, chunk_size) for dataset in chosen_datasets}
+    empty = [d.name for d in chosen_datasets if not plans[d.pk]]
+    if empty:
+        raise ValidationError({"datasets": [f"'{name}' has no pairs to score." for name in empty]})
+
+    per_config = 2 * sum(count for plan in plans.values() for _ranges, count in plan)
+    job = job_create(
+        project=project,
+        kind=JOB_KIND,
+        created_by=created_by,
+        total=per_config * len(configs),
+        message=f"Waiting to score {per_config:,} sentences with {_plural(len(configs), 'configuration')}.",
+    )
+    run = ScoringRun(
+        project=project,
+        name=name,
+        job=job,
+        reduction=reduction,
+        tie_tolerance=tie_tolerance,
+        settings={"device": device, "token_budget": token_budget, "chunk_size": chunk_size},
+        created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+    )
+    run.full_clean()
+    run.save()
+    run.datasets.set(chosen_datasets)
+    run.configs.set(configs)
+    chunks = [
+        ScoringChunk(
+            run=run,
+            config=config,
+            dataset=dataset,
+            index=index,
+            ranges=ranges,
+            n_sentences=2 * count,
+        )
+        for config in configs
+        for dataset in chosen_datasets
+        for index, (ranges, count) in enumerate(plans[dataset.pk])
+    ]
+    ScoringChunk.objects.bulk_create(chunks, batch_size=1_000)
+
+    from mpp_studio.evaluation.tasks import score_chunk as score_chunk_task
+
+    for chunk in chunks:
+        score_chunk_task.delay_on_commit(run.pk, chunk.config_id, chunk.dataset_id, chunk.index)
+    return run
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def run_cancel(*, run: ScoringRun, user: User = None) -> bool:
+    """Cancel the run's job; its chunks stop before scoring and the scores stored stay.
+    Return whether it was queued or running."""
+    if run.job_id is None:
+        return False
+    return job_cancel(job_id=run.job_id, user=user)
+
+
+@transaction.atomic(durable=True)
+def run_delete(*, run: ScoringRun) -> None:
+    """Delete a run, its chunks and its job. The scores it stored stay: they belong to the
+    configurations and serve every later run and result."""
+    job_id = run.job_id
+    run.delete()
+    if job_id is not None:
+        Job.objects.filter(pk=job_id).delete()

@@ -1,0 +1,148 @@
+"""From stored pairs to the engine's sentences: their keys, their deterministic order and chunks.
+
+A dataset's sentences are its pairs' good and bad sentences, in the order (paradigm uid, pair
+index), good before bad. Each carries the word spans of the record's `words_good` /
+`words_bad` (None where the record has none or a word is not found: the scorer then splits the
+sentence itself). A sentence's key hashes its text and those spans, so the same sentence scored
+the same way is stored once, whichever pairs, paradigms or datasets hold it.
+"""
+
+import hashlib
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from mpp_studio.datasets.models import Dataset, Pair
+from scoring.items import Sentence
+from scoring.words import spans_of_words
+
+# A range of pairs in one paradigm: [paradigm id, first pair index, last pair index] (inclusive).
+Range = list[int]
+# Pairs read from the database at once while walking a dataset (two texts and two word lists each).
+READ_BATCH = 2_000
+
+
+def sentence_key(sentence: Sentence) -> str:
+    """Return the SHA-256 hex digest of the sentence's text and word spans."""
+    spans = None if sentence.word_spans is None else [list(s) for s in sentence.word_spans]
+    blob = json.dumps([sentence.text, spans], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def sentence_of(text: str, words: object) -> Sentence:
+    """Return the Sentence of a text with the word spans of `words` (a record's word list), or
+    without spans when there is no list or a word is not found in the text."""
+    if not isinstance(words, list) or not words:
+        return Sentence(text)
+    return Sentence(text, spans_of_words(text, [str(w) for w in words]))
+
+
+@dataclass(frozen=True, slots=True)
+class PairSentences:
+    """One pair with its two sentences and their keys."""
+
+    pair_id: int
+    paradigm_id: int
+    uid: str
+    phenomenon: str
+    index: int
+    good: Sentence
+    bad: Sentence
+    good_key: str
+    bad_key: str
+
+    @property
+    def item_id(self) -> str:
+        """Return "<uid>/<index>": unique within a dataset, stable across runs."""
+        return f"{self.uid}/{self.index}"
+
+
+_FIELDS = (
+    "pk",
+    "paradigm_id",
+    "paradigm__uid",
+    "paradigm__phenomenon",
+    "index",
+    "sentence_good",
+    "sentence_bad",
+    "record__words_good",
+    "record__words_bad",
+)
+
+
+def _pair_sentences(row: tuple[object, ...]) -> PairSentences:
+    pk, paradigm_id, uid, phenomenon, index, good_text, bad_text, words_good, words_bad = row
+    good, bad = sentence_of(str(good_text), words_good), sentence_of(str(bad_text), words_bad)
+    return PairSentences(
+        pair_id=int(pk),  # type: ignore[call-overload]
+        paradigm_id=int(paradigm_id),  # type: ignore[call-overload]
+        uid=str(uid),
+        phenomenon=str(phenomenon),
+        index=int(index),  # type: ignore[call-overload]
+        good=good,
+        bad=bad,
+        good_key=sentence_key(good),
+        bad_key=sentence_key(bad),
+    )
+
+
+def dataset_pairs(
+    dataset: Dataset, *, uid: str = "", ranges: Sequence[Range] | None = None
+) -> Iterator[PairSentences]:
+    """Yield the dataset's pairs in order (paradigm uid, pair index) with their sentences.
+
+    `uid` keeps one paradigm; `ranges` keeps the pairs of those index ranges (a chunk).
+    """
+    pairs = Pair.objects.filter(paradigm__dataset=dataset)
+    if uid:
+        pairs = pairs.filter(paradigm__uid=uid)
+    if ranges is not None:
+        if not ranges:
+            return
+        condition = Q()
+        for paradigm_id, first, last in ranges:
+            condition |= Q(paradigm_id=paradigm_id, index__gte=first, index__lte=last)
+        pairs = pairs.filter(condition)
+    rows = pairs.order_by("paradigm__uid", "index").values_list(*_FIELDS)
+    for row in rows.iterator(chunk_size=READ_BATCH):
+        yield _pair_sentences(row)
+
+
+def chunk_sentences(dataset: Dataset, ranges: Sequence[Range]) -> list[tuple[str, Sentence]]:
+    """Return the distinct sentences of a chunk's pairs as (key, sentence), in dataset order."""
+    seen: dict[str, Sentence] = {}
+    for pair in dataset_pairs(dataset, ranges=ranges):
+        seen.setdefault(pair.good_key, pair.good)
+        seen.setdefault(pair.bad_key, pair.bad)
+    return list(seen.items())
+
+
+def chunk_plan(dataset: Dataset, chunk_size: int) -> list[tuple[list[Range], int]]:
+    """Split the dataset's pairs, in order, into chunks of at most `chunk_size` sentences (two
+    per pair; at least one pair per chunk). Return each chunk's ranges and its pair count.
+
+    The plan depends only on the stored pairs and `chunk_size`, so it is the same every time.
+    """
+    pairs_per_chunk = max(1, chunk_size // 2)
+    rows = (
+        Pair.objects.filter(paradigm__dataset=dataset)
+        .order_by("paradigm__uid", "index")
+        .values_list("paradigm_id", "index")
+    )
+    chunks: list[tuple[list[Range], int]] = []
+    ranges: list[Range] = []
+    count = 0
+    for paradigm_id, index in rows.iterator(chunk_size=10_000):
+        if ranges and ranges[-1][0] == paradigm_id and ranges[-1][2] == index - 1:
+            ranges[-1][2] = index
+        else:
+            ranges.append([paradigm_id, index, index])
+        count += 1
+        if count == pairs_per_chunk:
+            chunks.append((ranges, count))
+            ranges, count = [], 0
+    if ranges:
+        chunks.append((ranges, count))
+    return chunks

@@ -1,0 +1,59 @@
+"""Celery tasks of model evaluation: thin wrappers that call a service by id.
+
+`evaluation.score_chunk` goes to the SCORING_QUEUE (`gpu` unless MPP_SCORING_QUEUE says
+otherwise; CELERY_TASK_ROUTES in settings). The work is `services.score_chunk`, safe to run
+twice: tasks are acknowledged late, and redelivered when their worker process dies.
+"""
+
+from typing import Any
+
+from billiard.einfo import ExceptionInfo
+from celery import shared_task
+from celery.contrib.django.task import DjangoTask
+from django.db import InterfaceError, OperationalError
+
+
+class ScoreChunkTask(DjangoTask):
+    """Fails the chunk, and so the run, in words when the task gives up (retries spent, time limit)."""
+
+    def on_failure(
+        self,
+        exc: Exception,
+        task_id: str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        einfo: ExceptionInfo,
+    ) -> None:
+        from mpp_studio.evaluation.services import chunk_give_up
+
+        names = ("run_id", "config_id", "dataset_id", "chunk_index")
+        values = {**dict(zip(names, args, strict=False)), **kwargs}
+        if all(values.get(name) is not None for name in names):
+            chunk_give_up(
+                **{name: int(values[name]) for name in names},
+                message=f"the worker could not finish a chunk ({type(exc).__name__}: {exc}).",
+            )
+
+
+@shared_task(
+    name="evaluation.score_chunk",  # stable: queued messages name it; never rename without an alias
+    bind=True,
+    base=ScoreChunkTask,
+    acks_late=True,
+    # A worker process killed while scoring (out of memory, a crash) puts the chunk back in the
+    # queue; ScoringChunk.attempts stops a chunk that keeps killing its worker.
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_jitter=True,
+    max_retries=5,
+    # A chunk is 1,000 sentences: seconds on a GPU, minutes for a large model on a CPU; loading
+    # the model comes first. Two hours means it is stuck.
+    time_limit=2 * 60 * 60,
+)
+def score_chunk(self: ScoreChunkTask, run_id: int, config_id: int, dataset_id: int, chunk_index: int) -> None:
+    """Score and store one chunk of a run for one configuration (see services.score_chunk)."""
+    from mpp_studio.evaluation.services import score_chunk as run
+
+    run(run_id=run_id, config_id=config_id, dataset_id=dataset_id, chunk_index=chunk_index)
