@@ -128,7 +128,12 @@ class MaskedScorer:
             if progress is not None:
                 progress(done)
         results = [self._result(enc, vals) for enc, vals in zip(encoded, values, strict=True)]
-        return [copy.deepcopy(results[index]) for index in order]
+        returned: set[int] = set()
+        out: list[SentenceScore] = []
+        for index in order:  # a repeated sentence gets its own copy of the first one's lists
+            out.append(results[index] if index not in returned else _copied(results[index]))
+            returned.add(index)
+        return out
 
     def describe(self) -> dict[str, object]:
         """Return what a result must record to be reproducible: method, model, revision and
@@ -317,6 +322,17 @@ _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torc
 
 def _clip(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _copied(score: SentenceScore) -> SentenceScore:
+    return SentenceScore(
+        text=score.text,
+        tokens=list(score.tokens),
+        token_spans=list(score.token_spans),
+        logprobs=list(score.logprobs),
+        word_spans=list(score.word_spans),
+        word_logprobs=list(score.word_logprobs),
+    )
 
 
 def _first_owner(owner: Sequence[int], span: Span) -> int:
