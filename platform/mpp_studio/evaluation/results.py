@@ -568,7 +568,7 @@ def item_rows(
         ]
     page = max(1, page)
     chosen = scored[(page - 1) * page_size : page * page_size]
-    data = _score_data(config, [k for s in chosen for k in (s.pair.good_key, s.pair.bad_key)])
+    data = score_data(config, [k for s in chosen for k in (s.pair.good_key, s.pair.bad_key)])
     items = [
         ItemRow(
             pair_id=s.pair.pair_id,
@@ -586,7 +586,8 @@ def item_rows(
     return ItemPage(items, page, page_size, len(scored), reduction)
 
 
-def _score_data(config: ScoreConfig, keys: Sequence[str]) -> dict[str, dict[str, object]]:
+def score_data(config: ScoreConfig, keys: Sequence[str]) -> dict[str, dict[str, object]]:
+    """Return the stored `SentenceScore.to_dict()` data of these sentence keys (missing left out)."""
     found: dict[str, dict[str, object]] = {}
     wanted = list(dict.fromkeys(keys))
     for start in range(0, len(wanted), KEY_BATCH):

@@ -109,6 +109,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several serializers have a `kind` field with different choices: name each set.
+    "ENUM_NAME_OVERRIDES": {"LanguageModelKindEnum": "mpp_studio.evaluation.models.LanguageModel.Kind"},
 }
 LOGOUT_REDIRECT_URL = "login"
 

@@ -1,0 +1,27 @@
+"""The model-evaluation API, mounted at /api/projects/<project_id>/ (namespace `evaluation_api`)."""
+
+from django.urls import path
+
+from mpp_studio.evaluation import apis
+
+app_name = "evaluation_api"
+
+urlpatterns = [
+    path("language-models/", apis.LanguageModelListApi.as_view(), name="model_list"),
+    path("language-models/series/", apis.LanguageModelSeriesApi.as_view(), name="model_series"),
+    path("language-models/<int:model_id>/", apis.LanguageModelDetailApi.as_view(), name="model_detail"),
+    path("scoring-runs/", apis.RunListApi.as_view(), name="run_list"),
+    path("scoring-runs/<int:run_id>/", apis.RunDetailApi.as_view(), name="run_detail"),
+    path("scoring-runs/<int:run_id>/cancel/", apis.RunCancelApi.as_view(), name="run_cancel"),
+    path("results/<int:dataset_id>/leaderboard/", apis.LeaderboardApi.as_view(), name="leaderboard"),
+    path("results/<int:dataset_id>/compare/", apis.CompareApi.as_view(), name="compare"),
+    path("results/<int:dataset_id>/learning-curve/", apis.LearningCurveApi.as_view(), name="learning_curve"),
+    path("results/<int:dataset_id>/export/", apis.ExportApi.as_view(), name="export"),
+    path(
+        "results/<int:dataset_id>/configs/<int:config_id>/paradigms/",
+        apis.ParadigmTableApi.as_view(),
+        name="paradigm_table",
+    ),
+    path("results/<int:dataset_id>/configs/<int:config_id>/report/", apis.ReportApi.as_view(), name="report"),
+    path("results/<int:dataset_id>/configs/<int:config_id>/items/", apis.ItemListApi.as_view(), name="items"),
+]

@@ -1,0 +1,253 @@
+"""Downloads of scoring results, streamed a block of pairs at a time: per-item scores (CSV, or
+JSON Lines with every token's log-prob) and metrics (CSV rows, or one JSON document)."""
+
+import csv
+import io
+import json
+from collections.abc import Iterator, Sequence
+from itertools import islice
+
+from django.http import StreamingHttpResponse
+from django.utils.text import slugify
+
+from mpp_studio.datasets.models import Dataset
+from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, ScoreConfig
+from mpp_studio.evaluation.results import check_reduction, pair_report, score_data, score_pairs
+from mpp_studio.evaluation.services.sentences import PairSentences, dataset_pairs
+from scoring.metrics import AccuracyCell, PairReport
+
+# Pairs per block: their scores are read in one query (two keys per pair).
+BLOCK = 1_000
+ITEM_COLUMNS = (
+    "item_id",
+    "UID",
+    "phenomenon",
+    "pair_index",
+    "sentence_good",
+    "sentence_bad",
+    "score_good",
+    "score_bad",
+    "difference",
+    "outcome",
+    "n_tokens_good",
+    "n_tokens_bad",
+)
+METRIC_COLUMNS = (
+    "config_id",
+    "model",
+    "method",
+    "dtype",
+    "settings_key",
+    "reduction",
+    "tie_tolerance",
+    "scope",
+    "name",
+    "n",
+    "correct",
+    "ties",
+    "accuracy",
+    "ci_low",
+    "ci_high",
+    "p_value",
+)
+EXPORTS = {
+    ("items", "csv"): "text/csv",
+    ("items", "jsonl"): "application/jsonl",
+    ("metrics", "csv"): "text/csv",
+    ("metrics", "json"): "application/json",
+}
+
+
+def _csv_line(values: Sequence[object]) -> bytes:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow(["" if v is None else v for v in values])
+    return buffer.getvalue().encode("utf-8")
+
+
+def _blocks(dataset: Dataset) -> Iterator[list[PairSentences]]:
+    pairs = dataset_pairs(dataset)
+    while block := list(islice(pairs, BLOCK)):
+        yield block
+
+
+def config_identity(config: ScoreConfig) -> dict[str, object]:
+    """Return what names a configuration in an export: model, method, numerics and key."""
+    return {
+        "config_id": config.pk,
+        "model": config.language_model.name,
+        "source": config.source,
+        "revision": config.revision,
+        "method": config.method,
+        "dtype": config.dtype,
+        "score_eos": config.score_eos,
+        "language": config.language,
+        "settings_key": config.settings_key,
+        "scoring_version": config.scoring_version,
+    }
+
+
+def items_csv_lines(
+    dataset: Dataset,
+    config: ScoreConfig,
+    *,
+    reduction: str = "sum",
+    tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
+) -> Iterator[bytes]:
+    """Yield a CSV of the dataset's pairs under `config`: one row per pair with both
+    sentences' reduced scores, good - bad and the outcome (blank scores: not stored yet)."""
+    check_reduction(reduction)
+    yield _csv_line(ITEM_COLUMNS)
+    for block in _blocks(dataset):
+        for s in score_pairs(block, config, reduction=reduction, tie_tolerance=tie_tolerance):
+            p = s.pair
+            yield _csv_line(
+                (
+                    p.item_id,
+                    p.uid,
+                    p.phenomenon,
+                    p.index,
+                    p.good.text,
+                    p.bad.text,
+                    s.good,
+                    s.bad,
+                    s.difference,
+                    s.outcome_name,
+                    s.good_tokens,
+                    s.bad_tokens,
+                )
+            )
+
+
+def items_jsonl_lines(
+    dataset: Dataset,
+    config: ScoreConfig,
+    *,
+    reduction: str = "sum",
+    tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
+) -> Iterator[bytes]:
+    """Yield JSON Lines, one pair each: ids, reduced scores, outcome, and each sentence's stored
+    score (tokens, character spans, log-probs, word spans and word log-probs; null if unscored)."""
+    check_reduction(reduction)
+    identity = config_identity(config)
+    for block in _blocks(dataset):
+        scored = score_pairs(block, config, reduction=reduction, tie_tolerance=tie_tolerance)
+        data = score_data(config, [k for s in scored for k in (s.pair.good_key, s.pair.bad_key)])
+        for s in scored:
+            p = s.pair
+            record = {
+                "item_id": p.item_id,
+                "UID": p.uid,
+                "phenomenon": p.phenomenon,
+                "pair_index": p.index,
+                **identity,
+                "reduction": reduction,
+                "score_good": s.good,
+                "score_bad": s.bad,
+                "outcome": s.outcome_name,
+                "good": data.get(p.good_key),
+                "bad": data.get(p.bad_key),
+                "sentence_good": p.good.text,
+                "sentence_bad": p.bad.text,
+            }
+            yield json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
+
+
+def _metric_rows(
+    dataset: Dataset, configs: Sequence[ScoreConfig], reduction: str, tie_tolerance: float
+) -> Iterator[tuple[ScoreConfig, PairReport | None]]:
+    for config in configs:
+        yield config, pair_report(dataset, config, reduction=reduction, tie_tolerance=tie_tolerance)
+
+
+def _report_cells(report: PairReport) -> list[tuple[str, str, AccuracyCell]]:
+    cells = [("overall", "", report.overall)]
+    cells += [("phenomenon", k, v) for k, v in report.by_phenomenon.items()]
+    cells += [("paradigm", k, v) for k, v in report.by_paradigm.items()]
+    if report.length_equal is not None:
+        cells.append(("length_equal", "", report.length_equal))
+    if report.length_unequal is not None:
+        cells.append(("length_unequal", "", report.length_unequal))
+    return cells
+
+
+def metrics_csv_lines(
+    dataset: Dataset,
+    configs: Sequence[ScoreConfig],
+    *,
+    reduction: str = "sum",
+    tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
+) -> Iterator[bytes]:
+    """Yield a CSV of accuracies: per configuration, the overall row, one per phenomenon, one
+    per paradigm and the length-equal / length-unequal subsets (a configuration with nothing
+    stored has no rows)."""
+    check_reduction(reduction)
+    yield _csv_line(METRIC_COLUMNS)
+    for config, report in _metric_rows(dataset, configs, reduction, tie_tolerance):
+        if report is None:
+            continue
+        head = (
+            config.pk,
+            config.language_model.name,
+            config.method,
+            config.dtype,
+            config.settings_key,
+            reduction,
+            tie_tolerance,
+        )
+        for scope, name, c in _report_cells(report):
+            numbers = (c.n, c.correct, c.ties, c.accuracy, c.ci_low, c.ci_high, c.p_value)
+            yield _csv_line((*head, scope, name, *numbers))
+
+
+def metrics_json_chunks(
+    dataset: Dataset,
+    configs: Sequence[ScoreConfig],
+    *,
+    reduction: str = "sum",
+    tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
+) -> Iterator[bytes]:
+    """Yield one JSON document, a configuration at a time: the dataset, the reduction, and per
+    configuration its identity, the scorer's description and `scoring.metrics` report (null
+    when nothing is stored)."""
+    check_reduction(reduction)
+    head = {
+        "dataset": {"id": dataset.pk, "name": dataset.name},
+        "reduction": reduction,
+        "tie_tolerance": tie_tolerance,
+    }
+    yield json.dumps(head, ensure_ascii=False)[:-1].encode("utf-8") + b', "configs": ['
+    for number, (config, report) in enumerate(_metric_rows(dataset, configs, reduction, tie_tolerance)):
+        entry = {
+            **config_identity(config),
+            "describe": config.describe,
+            "report": report.to_dict() if report is not None else None,
+        }
+        yield (b", " if number else b"") + json.dumps(entry, ensure_ascii=False).encode("utf-8")
+    yield b"]}\n"
+
+
+def export_response(
+    dataset: Dataset,
+    what: str,
+    fmt: str,
+    configs: Sequence[ScoreConfig],
+    *,
+    reduction: str = "sum",
+    tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
+) -> StreamingHttpResponse:
+    """Return the streamed download `what` (items: of configs[0]; metrics: of every config)
+    in `fmt` (a pair of EXPORTS) as an attachment."""
+    name = slugify(dataset.name) or "dataset"
+    lines: Iterator[bytes]
+    if what == "items":
+        config = configs[0]
+        items = items_csv_lines if fmt == "csv" else items_jsonl_lines
+        lines = items(dataset, config, reduction=reduction, tie_tolerance=tie_tolerance)
+        stem = f"{name}-{slugify(config.language_model.name) or 'model'}-{config.method}-items"
+    else:
+        metrics = metrics_csv_lines if fmt == "csv" else metrics_json_chunks
+        lines = metrics(dataset, configs, reduction=reduction, tie_tolerance=tie_tolerance)
+        stem = f"{name}-metrics-{reduction}"
+    response = StreamingHttpResponse(lines, content_type=EXPORTS[(what, fmt)])
+    response["Content-Disposition"] = f'attachment; filename="{stem}.{fmt}"'
+    return response

@@ -1,0 +1,379 @@
+"""API input and output shapes of model evaluation: models, configurations, runs and results."""
+
+from rest_framework import serializers
+
+from mpp_studio.datasets.serializers import JobOutputSerializer
+from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, LanguageModel, ScoreConfig, ScoringRun
+from mpp_studio.evaluation.results import MAX_PAGE_SIZE, OUTCOMES, PAGE_SIZE
+from mpp_studio.evaluation.services.runs import (
+    CHUNK_SIZE,
+    DEFAULT_TOKEN_BUDGET,
+    MAX_CHUNK_SIZE,
+    MAX_TIE_TOLERANCE,
+    MAX_TOKEN_BUDGET,
+)
+from scoring.items import REDUCTIONS
+
+# -- Language models --------------------------------------------------------------------------
+
+
+class LanguageModelOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    methods = serializers.ListField(child=serializers.CharField(), read_only=True)
+    default_method = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = LanguageModel
+        fields = (
+            "id",
+            "name",
+            "source",
+            "revision",
+            "kind",
+            "language",
+            "series",
+            "step",
+            "notes",
+            "methods",
+            "default_method",
+            "created_at",
+            "updated_at",
+        )
+        read_only_fields = fields
+
+
+class LanguageModelInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=200)
+    source = serializers.CharField(
+        max_length=1000,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A Hugging Face model id (e.g. gpt2) or a local folder on the workers; blank for unigram.",
+    )
+    revision = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    kind = serializers.ChoiceField(choices=LanguageModel.Kind.choices, default=LanguageModel.Kind.CAUSAL)
+    language = serializers.CharField(max_length=35, default="en")
+    series = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    step = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+    notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class SeriesInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    folder = serializers.CharField(
+        max_length=1000, help_text="A folder on the server holding one model folder per checkpoint."
+    )
+    series = serializers.CharField(max_length=200)
+    kind = serializers.ChoiceField(
+        choices=LanguageModel.Kind.choices,
+        default=LanguageModel.Kind.CAUSAL,
+        help_text="causal or masked (a checkpoint series is never unigram).",
+    )
+    language = serializers.CharField(max_length=35, default="en")
+
+
+class SeriesOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    created = LanguageModelOutputSerializer(many=True)
+    existing = LanguageModelOutputSerializer(many=True, help_text="Checkpoints registered before.")
+
+
+# -- Configurations and runs ------------------------------------------------------------------
+
+
+class ScoreConfigOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    model_name = serializers.CharField(source="language_model.name", read_only=True)
+    label = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = ScoreConfig
+        fields = (
+            "id",
+            "language_model",
+            "model_name",
+            "label",
+            "method",
+            "dtype",
+            "score_eos",
+            "source",
+            "revision",
+            "language",
+            "fingerprint",
+            "settings_key",
+            "scoring_version",
+            "describe",
+        )
+        read_only_fields = fields
+
+
+class DatasetRefSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class RunCreateInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=200)
+    language_models = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        default=list,
+        help_text="Ids of the project's models; may be empty with method unigram (the baseline).",
+    )
+    datasets = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        allow_empty=False,
+        help_text="Ids of the project's datasets.",
+    )
+    method = serializers.ChoiceField(
+        choices=[("", "each model's default"), *ScoreConfig.Method.choices],
+        required=False,
+        allow_blank=True,
+        default="",
+    )
+    dtype = serializers.ChoiceField(choices=ScoreConfig.DType.choices, default=ScoreConfig.DType.FLOAT32)
+    score_eos = serializers.BooleanField(default=False, help_text="Causal models: add the end-of-text token.")
+    reduction = serializers.ChoiceField(
+        choices=ScoringRun.Reduction.choices, default=ScoringRun.Reduction.SUM
+    )
+    tie_tolerance = serializers.FloatField(
+        min_value=0, max_value=MAX_TIE_TOLERANCE, default=DEFAULT_TIE_TOLERANCE
+    )
+    token_budget = serializers.IntegerField(
+        min_value=64, max_value=MAX_TOKEN_BUDGET, default=DEFAULT_TOKEN_BUDGET
+    )
+    device = serializers.CharField(max_length=20, default="auto")
+    chunk_size = serializers.IntegerField(
+        min_value=2, max_value=MAX_CHUNK_SIZE, default=CHUNK_SIZE, help_text="Sentences per task."
+    )
+
+
+class RunOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    job = JobOutputSerializer(read_only=True)
+    datasets = DatasetRefSerializer(many=True, read_only=True)
+    configs = ScoreConfigOutputSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = ScoringRun
+        fields = (
+            "id",
+            "name",
+            "job",
+            "datasets",
+            "configs",
+            "reduction",
+            "tie_tolerance",
+            "settings",
+            "created_at",
+        )
+        read_only_fields = fields
+
+
+class RunDetailOutputSerializer(RunOutputSerializer):
+    chunks = serializers.DictField(
+        child=serializers.IntegerField(), source="chunk_counts", help_text="Chunks by status."
+    )
+
+    class Meta(RunOutputSerializer.Meta):
+        fields = (*RunOutputSerializer.Meta.fields, "chunks")
+        read_only_fields = fields
+
+
+# -- Results queries --------------------------------------------------------------------------
+
+
+class ResultsQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    reduction = serializers.ChoiceField(choices=list(REDUCTIONS), default="sum")
+    tie_tolerance = serializers.FloatField(
+        min_value=0, max_value=MAX_TIE_TOLERANCE, default=DEFAULT_TIE_TOLERANCE
+    )
+
+
+class ParadigmQuerySerializer(ResultsQuerySerializer):
+    bootstrap = serializers.IntegerField(
+        min_value=0, max_value=2000, default=0, help_text="Bootstrap resamples for the intervals (0: Wilson)."
+    )
+
+
+class ItemsQuerySerializer(ResultsQuerySerializer):
+    uid = serializers.CharField(required=False, allow_blank=True, default="")
+    outcome = serializers.ChoiceField(choices=list(OUTCOMES), required=False, allow_blank=True, default="")
+    search = serializers.CharField(required=False, allow_blank=True, default="")
+    page = serializers.IntegerField(min_value=1, default=1)
+    page_size = serializers.IntegerField(min_value=1, max_value=MAX_PAGE_SIZE, default=PAGE_SIZE)
+
+
+def _id_list(value: str) -> list[int]:
+    ids = []
+    for part in value.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if not part.isdigit():
+            raise serializers.ValidationError(f"'{part}' is not a configuration id.")
+        ids.append(int(part))
+    return ids
+
+
+class CompareQuerySerializer(ResultsQuerySerializer):
+    configs = serializers.CharField(help_text="Comma-separated configuration ids (two or more).")
+
+    def validate_configs(self, value: str) -> list[int]:
+        ids = list(dict.fromkeys(_id_list(value)))
+        if len(ids) < 2:
+            raise serializers.ValidationError("Give two or more configuration ids to compare.")
+        return ids
+
+
+class CurveQuerySerializer(ResultsQuerySerializer):
+    series = serializers.CharField(max_length=200)
+    method = serializers.ChoiceField(
+        choices=ScoreConfig.Method.choices, required=False, allow_blank=True, default=""
+    )
+
+
+class ExportQuerySerializer(ResultsQuerySerializer):
+    what = serializers.ChoiceField(choices=["items", "metrics"], default="items")
+    format = serializers.ChoiceField(
+        choices=["csv", "jsonl", "json"],
+        default="csv",
+        help_text="items: csv or jsonl; metrics: csv or json.",
+    )
+    config = serializers.IntegerField(min_value=1, required=False, help_text="items: the configuration.")
+    configs = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="metrics: configuration ids (blank: all scored).",
+    )
+
+    def validate_configs(self, value: str) -> list[int]:
+        return list(dict.fromkeys(_id_list(value)))
+
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        what, fmt = attrs["what"], attrs["format"]
+        if what == "items" and fmt not in ("csv", "jsonl"):
+            raise serializers.ValidationError({"format": "Per-item scores export as csv or jsonl."})
+        if what == "metrics" and fmt not in ("csv", "json"):
+            raise serializers.ValidationError({"format": "Metrics export as csv or json."})
+        if what == "items" and not attrs.get("config"):
+            raise serializers.ValidationError(
+                {"config": "Give the configuration whose item scores to export."}
+            )
+        return attrs
+
+
+# -- Results ----------------------------------------------------------------------------------
+
+
+class CellSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    n = serializers.IntegerField()
+    correct = serializers.FloatField()
+    ties = serializers.IntegerField()
+    accuracy = serializers.FloatField(allow_null=True)
+    ci_low = serializers.FloatField(allow_null=True)
+    ci_high = serializers.FloatField(allow_null=True)
+    p_value = serializers.FloatField(allow_null=True)
+
+
+class LeaderboardRowSerializer(CellSerializer):
+    config = ScoreConfigOutputSerializer()
+    model_name = serializers.CharField()
+    method = serializers.CharField()
+    dtype = serializers.CharField()
+    n_pairs = serializers.IntegerField()
+    complete = serializers.BooleanField()
+    macro_accuracy = serializers.FloatField(allow_null=True)
+    by_phenomenon = serializers.DictField(child=serializers.FloatField())
+    warnings = serializers.ListField(child=serializers.CharField())
+
+
+class LeaderboardSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    dataset = DatasetRefSerializer()
+    reduction = serializers.CharField()
+    tie_tolerance = serializers.FloatField()
+    phenomena = serializers.ListField(child=serializers.CharField())
+    rows = LeaderboardRowSerializer(many=True)
+
+
+class ParadigmRowSerializer(CellSerializer):
+    uid = serializers.CharField()
+    phenomenon = serializers.CharField()
+    n_pairs = serializers.IntegerField()
+
+
+class ComparisonRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    uid = serializers.CharField()
+    phenomenon = serializers.CharField()
+    n_pairs = serializers.IntegerField()
+    accuracies = serializers.ListField(child=serializers.FloatField(allow_null=True))
+    n_common = serializers.IntegerField(help_text="Pairs every configuration has scored.")
+    n_differ = serializers.IntegerField(help_text="Of those, pairs whose outcomes differ.")
+
+
+class ComparisonSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    dataset = DatasetRefSerializer()
+    configs = ScoreConfigOutputSerializer(many=True)
+    reduction = serializers.CharField()
+    rows = ComparisonRowSerializer(many=True)
+    overall = ComparisonRowSerializer()
+
+
+class CurvePointSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    step = serializers.IntegerField()
+    model = LanguageModelOutputSerializer()
+    config = ScoreConfigOutputSerializer()
+    n = serializers.IntegerField()
+    accuracy = serializers.FloatField(allow_null=True)
+    by_phenomenon = serializers.DictField(child=serializers.FloatField())
+
+
+class LearningCurveSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    series = serializers.CharField()
+    dataset = DatasetRefSerializer()
+    reduction = serializers.CharField()
+    phenomena = serializers.ListField(child=serializers.CharField())
+    points = CurvePointSerializer(many=True)
+
+
+class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    token = serializers.CharField()
+    text = serializers.CharField()
+    start = serializers.IntegerField()
+    end = serializers.IntegerField()
+    logprob = serializers.FloatField()
+    surprisal = serializers.FloatField(help_text="-logprob, in nats.")
+
+
+class WordSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    text = serializers.CharField()
+    start = serializers.IntegerField()
+    end = serializers.IntegerField()
+    logprob = serializers.FloatField()
+    surprisal = serializers.FloatField()
+
+
+class SentenceViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    text = serializers.CharField()
+    score = serializers.FloatField(allow_null=True)
+    n_tokens = serializers.IntegerField(allow_null=True)
+    tokens = TokenSerializer(many=True)
+    words = WordSerializer(many=True)
+
+
+class ItemRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    pair_id = serializers.IntegerField()
+    item_id = serializers.CharField()
+    uid = serializers.CharField()
+    phenomenon = serializers.CharField()
+    index = serializers.IntegerField()
+    good = SentenceViewSerializer()
+    bad = SentenceViewSerializer()
+    difference = serializers.FloatField(allow_null=True, help_text="good - bad, in the reduction's unit.")
+    outcome = serializers.ChoiceField(choices=list(OUTCOMES))
+
+
+class ItemPageSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    count = serializers.IntegerField(source="total")
+    page = serializers.IntegerField()
+    page_size = serializers.IntegerField()
+    n_pages = serializers.IntegerField()
+    reduction = serializers.CharField()
+    results = ItemRowSerializer(many=True, source="items")
