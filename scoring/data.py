@@ -113,6 +113,11 @@ def detect_scoring_format(file_name: str, head: bytes) -> tuple[str, str]:
             return "bliss", "its lines are JSON objects with corrected, learner and artificial sentences"
         if {"sentence_good", "sentence_bad"} <= keys and keys & MPP_KEYS:
             return "mpp", "its lines are JSON objects with the generator's fields (item_id, words_good, ...)"
+        pair_id = first.get("pairID")
+        zhoblimp_id = isinstance(pair_id, int) and not isinstance(pair_id, bool)
+        if {"sentence_good", "sentence_bad", "phenomenon"} <= keys and not zhoblimp_id:
+            # ZhoBLiMP numbers its pairs; text or missing pairIDs are the generator's layout.
+            return "mpp", "its lines are JSON objects with sentence_good, sentence_bad and phenomenon"
     fmt, reason = detect_format(file_name, head)
     if not fmt and first is not None and {"sentence_good", "sentence_bad"} <= set(first):
         return "mpp", "its lines are JSON objects with sentence_good and sentence_bad"

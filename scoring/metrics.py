@@ -253,6 +253,7 @@ def _warnings(report: PairReport) -> list[str]:
     if overall.ties / overall.n > TIE_WARNING_SHARE:
         out.append(
             f"{overall.ties:,} of {overall.n:,} pairs ({overall.ties / overall.n:.1%}) are ties within "
-            f"{report.tie_tolerance:g}: identical sentences, or scores rounded by low precision (bfloat16)"
+            f"{report.tie_tolerance:g}: expected from a word-frequency baseline on word-order or punctuation "
+            "contrasts; from a model, a sign of identical sentences or low-precision (bfloat16) scores"
         )
     return out

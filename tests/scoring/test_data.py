@@ -197,6 +197,8 @@ def test_zip_archives_are_opened(tmp_path: Path) -> None:
         ({"sentence_good": "a b", "sentence_bad": "b a"}, "mpp"),
         (BLISS, "bliss"),
         ({"UID": "x", "phenomenon": "p", "sentence_good": "a", "sentence_bad": "b", "pairID": 0}, "zhoblimp"),
+        ({"UID": "x", "phenomenon": "p", "sentence_good": "a", "sentence_bad": "b", "pairID": "0"}, "mpp"),
+        ({"UID": "x", "phenomenon": "p", "sentence_good": "a", "sentence_bad": "b"}, "mpp"),
     ],
 )
 def test_detect_scoring_format(record: dict[str, object], expected: str) -> None:
