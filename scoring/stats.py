@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats as _scipy_stats
 
 # Random draws held in memory at once by the bootstrap (int64 indices: ~160 MB). Larger
 # problems are drawn in chunks of resamples, so memory stays flat for BLiSS-sized inputs.
@@ -31,7 +31,9 @@ def binomial_test(k: int, n: int, p: float = 0.5) -> float:
         raise ValueError(f"p must be within 0..1, got {p}")
     if n == 0:
         return 1.0
-    return float(_scipy_stats.binomtest(int(k), int(n), p).pvalue)
+    from scipy.stats import binomtest  # here, not at the top: scipy.stats takes ~0.5 s to import
+
+    return float(binomtest(int(k), int(n), p).pvalue)
 
 
 def wilson_interval(k: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -41,7 +43,7 @@ def wilson_interval(k: float, n: int, confidence: float = 0.95) -> tuple[float, 
     """
     if n <= 0:
         return 0.0, 1.0
-    z = float(_scipy_stats.norm.ppf(0.5 + confidence / 2))
+    z = float(NormalDist().inv_cdf(0.5 + confidence / 2))
     phat = k / n
     denominator = 1 + z * z / n
     centre = (phat + z * z / (2 * n)) / denominator
@@ -191,7 +193,9 @@ def fisher_slice_vs_rest(
     if slice_trials == 0 or rest_trials == 0:
         p_value, odds = 1.0, math.nan
     else:
-        result = _scipy_stats.fisher_exact(table, alternative="two-sided")
+        from scipy.stats import fisher_exact  # imported when used, as in binomial_test
+
+        result = fisher_exact(table, alternative="two-sided")
         p_value, odds = float(result.pvalue), float(result.statistic)
     return SliceVsRest(
         slice_rate=slice_successes / slice_trials if slice_trials else math.nan,
