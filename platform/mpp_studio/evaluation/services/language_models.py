@@ -11,6 +11,8 @@ from django.db import transaction
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.evaluation.models import LanguageModel
+from scoring.checkpoints import find_checkpoints
+from scoring.errors import ScoringError
 
 User = AbstractBaseUser | AnonymousUser | None
 # The fields a user may set; `kind` is fixed once configurations exist (see language_model_update).
@@ -174,8 +176,6 @@ def language_model_series_register(
         ValidationError: keyed by field: `folder` when it is not a folder or holds no
             checkpoint, `series` when blank, `kind` for unigram.
     """
-    from scoring.checkpoints import find_checkpoints
-
     errors: dict[str, list[str]] = {}
     series = series.strip()
     if not series:
@@ -187,16 +187,12 @@ def language_model_series_register(
         errors.setdefault("folder", []).append(f"'{folder}' is not a folder on the server.")
     if errors:
         raise ValidationError(errors)
-    checkpoints = find_checkpoints(path)
+    try:
+        checkpoints = find_checkpoints(path)
+    except ScoringError as exc:  # not a folder, or no checkpoint in it: the engine says what it saw
+        raise ValidationError({"folder": [str(exc)]}) from None
     if not checkpoints:
-        raise ValidationError(
-            {
-                "folder": [
-                    f"No checkpoint found in '{folder}': expected model folders such as "
-                    "checkpoint-1000/ or step_1000/, each with a config.json."
-                ]
-            }
-        )
+        raise ValidationError({"folder": [f"No checkpoint found in '{folder}'."]})
     created: list[LanguageModel] = []
     existing: list[LanguageModel] = []
     for checkpoint in checkpoints:
