@@ -110,20 +110,20 @@ class MetricCell:
     n: int
     value: float
     ties: int
-    wins: int
     ci_low: float
     ci_high: float
     p_value: float
+    wins: int
 
     def to_dict(self) -> dict[str, object]:
         return {
             "n": self.n,
             "value": self.value,
             "ties": self.ties,
-            "wins": self.wins,
             "ci_low": self.ci_low,
             "ci_high": self.ci_high,
             "p_value": self.p_value,
+            "wins": self.wins,
         }
 
 
