@@ -39,7 +39,7 @@ LEARNER_KEYS = ("learner_error", "learner")
 ARTIFICIAL_KEYS = ("artificial_error", "artificial")
 # Metadata names used by BLiSS, the public toolkit's W&I/FCE/EFCAMDAT records and our pipeline.
 L1_KEYS = ("L1", "l1", "l1_language", "native_language")
-CEFR_KEYS = ("cefr", "human_cefr", "auto_cefr", "level")
+CEFR_KEYS = ("cefr", "human_cefr", "auto_cefr")
 LEARNER_ID_KEYS = ("learnerID", "learner_id", "user_id")
 CORPUS_KEYS = ("corpus", "dataset")
 TRIPLET_ID_KEYS = ("item_id", "id", "UID", "triplet_id")
