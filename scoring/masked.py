@@ -4,18 +4,29 @@ BabyBERTa and Zorro score), PLL (Salazar et al. 2020) and PLL-word-l2r (Kauf & I
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import torch
 from torch import nn
 
-from scoring.errors import ModelLoadError, OutOfMemoryError, ScoringError, SentenceTooLongError
+from scoring.batching import length_order, token_batches
+from scoring.errors import ModelLoadError, ScoringError, SentenceTooLongError
 from scoring.items import Sentence, SentenceScore, Span
 from scoring.registry import ProgressCallback
-from scoring.settings import SCORING_VERSION, ScorerSettings
+from scoring.settings import ScorerSettings
+from scoring.torch_support import (
+    OomRetry,
+    clip,
+    library_versions,
+    load_pretrained,
+    max_positions,
+    model_label,
+    pick_device,
+    target_logprobs,
+    widened_to_float32,
+)
 from scoring.words import fallback_word_spans, word_of_char, word_sums
 
 if TYPE_CHECKING:
@@ -36,8 +47,6 @@ _REDUCTION_NOTE = {
     "pll": "PLL = reduce('sum') (Salazar et al. 2020); PPPL = exp(-reduce('mean'))",
     "pll_word_l2r": "PLL-word-l2r = reduce('sum') (Kauf & Ivanova 2023)",
 }
-# Projection rows per chunk: keeps the float32 logits of one chunk near 256 MB whatever the vocabulary.
-_LOGIT_FLOATS_PER_CHUNK = 1 << 26
 _PROBE_TOLERANCE = 1e-4
 
 
@@ -71,23 +80,22 @@ class MaskedScorer:
         if settings.method not in METHODS:
             raise ScoringError(f"MaskedScorer scores {', '.join(METHODS)}, not '{settings.method}'")
         self.settings = settings
-        self._device = _pick_device(settings.device)
-        self._dtype = _DTYPES[settings.dtype]
-        self._tokenizer, self._model, self._commit = _load(settings, self._device, self._dtype)
+        self._device = pick_device(settings.device)
+        loaded = load_pretrained(settings, "AutoModelForMaskedLM", self._device, kind="masked language model")
+        self._tokenizer: PreTrainedTokenizerBase = loaded.tokenizer
+        self._model: PreTrainedModel = loaded.model
+        self._commit = loaded.commit or _resolved_commit(settings)
         mask_id = self._tokenizer.mask_token_id
         if mask_id is None and settings.method != "holistic":
             raise ModelLoadError(
-                f"the tokenizer of '{settings.model}' has no mask token, which {settings.method} needs"
+                f"the tokenizer of {model_label(settings)} has no mask token, which {settings.method} needs"
             )
         self._mask_id = int(mask_id) if mask_id is not None else -1
         pad_id = self._tokenizer.pad_token_id
         self._pad_id = int(pad_id) if pad_id is not None else 0
-        self._max_tokens = _max_tokens(self._model, self._tokenizer)
-        self._budget = max(1, settings.token_budget)
-        self._head_name, self._features, self._decoder_weight, self._decoder_bias = _head_path(
-            self._model, self._dtype
-        )
-        self._vocab = int(self._decoder_weight.shape[0]) if self._decoder_weight is not None else 0
+        self._max_tokens = max_positions(self._model, self._tokenizer)
+        self._oom = OomRetry(self._device)
+        self._head_name, self._features, self._decoder_weight, self._decoder_bias = _head_path(self._model)
 
     # ----------------------------------------------------------------------------- public
 
@@ -118,9 +126,18 @@ class MaskedScorer:
             pending[row.sentence] += 1
         values: list[dict[int, float]] = [{} for _ in encoded]
         done = sum(copies[i] for i, count in enumerate(pending) if count == 0)
-        rows.sort(key=lambda row: (len(encoded[row.sentence].ids), row.sentence, row.targets))
-        for batch in _token_batches(rows, [len(encoded[r.sentence].ids) for r in rows], self._budget):
-            for row, scores in zip(batch, self._run(batch, encoded), strict=True):
+        # Rows are made in (sentence, position) order, so this sorts by (length, sentence, position).
+        lengths = [len(encoded[row.sentence].ids) for row in rows]
+        budget = self.settings.token_budget
+        for indices in token_batches(length_order(lengths), lengths, lambda: self._oom.budget(budget)):
+            batch = [rows[i] for i in indices]
+            scored = self._oom.run(
+                batch,
+                lambda part: self._forward(part, encoded),
+                tokens=lambda part: len(part) * max(len(encoded[row.sentence].ids) for row in part),
+                too_big=lambda row: self._too_big(encoded[row.sentence]),
+            )
+            for row, scores in zip(batch, scored, strict=True):
                 values[row.sentence].update(zip(row.targets, scores, strict=True))
                 pending[row.sentence] -= 1
                 if pending[row.sentence] == 0:
@@ -139,9 +156,6 @@ class MaskedScorer:
         """Return what a result must record to be reproducible: method, model, revision and
         resolved commit, tokenizer, scored positions, reduction note, dtypes, head path, device
         and library versions."""
-        import tokenizers
-        import transformers
-
         return {
             "method": self.settings.method,
             "model": self.settings.model,
@@ -159,12 +173,8 @@ class MaskedScorer:
             "head_path": self._head_name,
             "max_tokens": self._max_tokens,
             "device": str(self._device),
-            "versions": {
-                "torch": torch.__version__,
-                "transformers": transformers.__version__,
-                "tokenizers": tokenizers.__version__,
-                "scoring": SCORING_VERSION,
-            },
+            "out_of_memory_retries": self._oom.retries,
+            "versions": library_versions(),
         }
 
     # ----------------------------------------------------------------------------- encoding
@@ -186,7 +196,7 @@ class MaskedScorer:
                 number = order.index(index) + 1
                 raise SentenceTooLongError(
                     f"sentence {number} has {len(ids)} tokens with the special tokens, more than the "
-                    f"{self._max_tokens} that '{self.settings.model}' accepts: '{_clip(sentence.text)}'"
+                    f"{self._max_tokens} that {model_label(self.settings)} accepts: '{clip(sentence.text)}'"
                 )
             special = tuple(bool(flag) for flag in batch["special_tokens_mask"][index])
             spans = tuple(
@@ -246,24 +256,11 @@ class MaskedScorer:
 
     # ----------------------------------------------------------------------------- forward passes
 
-    def _run(self, batch: Sequence[_Row], encoded: Sequence[_Encoded]) -> list[list[float]]:
-        """Return the target log-probabilities of each row, halving the batch on out-of-memory."""
-        try:
-            return self._forward(batch, encoded)
-        except torch.OutOfMemoryError:
-            if self._device.type == "cuda":
-                torch.cuda.empty_cache()
-            if len(batch) == 1:
-                length = len(encoded[batch[0].sentence].ids)
-                raise OutOfMemoryError(
-                    f"one sentence of {length} tokens does not fit in the memory of {self._device} "
-                    f"with '{self.settings.model}' ({self.settings.dtype}): "
-                    f"'{_clip(encoded[batch[0].sentence].text)}'"
-                ) from None
-            # Later batches start from the size that fitted, so one OOM is not repeated per batch.
-            self._budget = max(1, self._budget // 2)
-            half = len(batch) // 2
-            return self._run(batch[:half], encoded) + self._run(batch[half:], encoded)
+    def _too_big(self, enc: _Encoded) -> str:
+        return (
+            f"one sentence of {len(enc.ids)} tokens does not fit in the memory of {self._device} with "
+            f"{model_label(self.settings)} ({self.settings.dtype}): '{clip(enc.text)}'"
+        )
 
     def _forward(self, batch: Sequence[_Row], encoded: Sequence[_Encoded]) -> list[list[float]]:
         length = max(len(encoded[row.sentence].ids) for row in batch)
@@ -290,7 +287,9 @@ class MaskedScorer:
         with torch.inference_mode():
             if self._features is not None:
                 hidden = self._model.base_model(input_ids=input_ids, attention_mask=mask)[0]
-                scores = self._project(self._features(hidden[at]), target)
+                assert self._decoder_weight is not None
+                features = self._features(hidden[at])
+                scores = target_logprobs(features, self._decoder_weight, self._decoder_bias, target)
             else:
                 logits = self._model(input_ids=input_ids, attention_mask=mask).logits[at].float()
                 scores = logits.gather(1, target[:, None])[:, 0] - torch.logsumexp(logits, dim=-1)
@@ -302,26 +301,8 @@ class MaskedScorer:
             start += len(row.targets)
         return out
 
-    def _project(self, features: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-        """Return log p(target) per row: the final projection and its normaliser in float32."""
-        assert self._decoder_weight is not None
-        weight, bias = self._decoder_weight, self._decoder_bias
-        chunk = max(1, _LOGIT_FLOATS_PER_CHUNK // max(1, self._vocab))
-        parts = []
-        for start in range(0, features.shape[0], chunk):
-            logits = nn.functional.linear(features[start : start + chunk].float(), weight, bias)
-            picked = logits.gather(1, target[start : start + chunk, None])[:, 0]
-            parts.append(picked - torch.logsumexp(logits, dim=-1))
-        return torch.cat(parts) if parts else features.new_zeros(0, dtype=torch.float32)
-
 
 # --------------------------------------------------------------------------------- helpers
-
-_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
-
-
-def _clip(text: str, width: int = 60) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _copied(score: SentenceScore) -> SentenceScore:
@@ -344,63 +325,9 @@ def _first_owner(owner: Sequence[int], span: Span) -> int:
     return -1
 
 
-def _token_batches(rows: Sequence[_Row], lengths: Sequence[int], budget: int) -> Iterator[list[_Row]]:
-    """Yield consecutive runs of `rows` (sorted by length) whose padded size, rows x the longest
-    row, stays within `budget` tokens; a row longer than the budget goes alone."""
-    batch: list[_Row] = []
-    longest = 0
-    for row, length in zip(rows, lengths, strict=True):
-        if batch and (len(batch) + 1) * max(longest, length) > budget:
-            yield batch
-            batch, longest = [], 0
-        batch.append(row)
-        longest = max(longest, length)
-    if batch:
-        yield batch
-
-
-def _pick_device(name: str) -> torch.device:
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    try:
-        device = torch.device(name)
-    except RuntimeError as exc:
-        raise ModelLoadError(f"unknown device '{name}': {exc}") from None
-    if device.type == "cuda" and not torch.cuda.is_available():
-        raise ModelLoadError(f"device '{name}' was asked for but no CUDA GPU is available")
-    return device
-
-
-def _load(
-    settings: ScorerSettings, device: torch.device, dtype: torch.dtype
-) -> tuple[PreTrainedTokenizerBase, PreTrainedModel, str | None]:
-    """Return the tokenizer, the model (eval mode, on `device`, in `dtype`) and the resolved
-    commit of a hub model (None for a local folder)."""
-    from transformers import AutoModelForMaskedLM, AutoTokenizer
-
-    where = f"'{settings.model}'" + (f" (revision {settings.revision})" if settings.revision else "")
-    if not settings.model:
-        raise ModelLoadError("no model was given: a Hugging Face id or a local folder is needed")
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(settings.model, revision=settings.revision)
-        model = AutoModelForMaskedLM.from_pretrained(settings.model, revision=settings.revision, dtype=dtype)
-    except Exception as exc:  # any loading failure is the user's model id/path/files
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelLoadError(f"could not load the masked language model {where}: {reason}") from None
-    if not getattr(tokenizer, "is_fast", False):
-        raise ModelLoadError(
-            f"the tokenizer of {where} is not a fast tokenizer; character offsets are needed to map "
-            "tokens to words"
-        )
-    model.eval()
-    try:
-        model.to(device)
-    except torch.OutOfMemoryError:
-        raise OutOfMemoryError(f"the model {where} does not fit in the memory of {device}") from None
-    return tokenizer, model, _resolved_commit(settings)
-
-
 def _resolved_commit(settings: ScorerSettings) -> str | None:
+    """Return the commit a hub model's revision resolved to, read from the cached snapshot
+    path (transformers 5 no longer sets `config._commit_hash`); None for a local folder."""
     from transformers.utils.hub import cached_file, extract_commit_hash
 
     try:
@@ -410,27 +337,8 @@ def _resolved_commit(settings: ScorerSettings) -> str | None:
     return extract_commit_hash(path, None) if path else None
 
 
-def _max_tokens(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase) -> int:
-    """Return how many tokens (special tokens included) one input may hold."""
-    limits: list[int] = []
-    embeddings = getattr(getattr(model, "base_model", model), "embeddings", None)
-    positions = getattr(embeddings, "position_embeddings", None)
-    if isinstance(positions, nn.Embedding):
-        # RoBERTa-style positions start after the padding index.
-        offset = positions.padding_idx + 1 if positions.padding_idx is not None else 0
-        limits.append(positions.num_embeddings - offset)
-    else:
-        configured = getattr(getattr(model, "config", None), "max_position_embeddings", None)
-        if isinstance(configured, int) and configured > 0:
-            limits.append(configured)
-    declared = getattr(tokenizer, "model_max_length", None)
-    if isinstance(declared, int) and 0 < declared < 1_000_000:
-        limits.append(declared)
-    return min(limits) if limits else 1_000_000
-
-
 def _head_path(
-    model: PreTrainedModel, dtype: torch.dtype
+    model: PreTrainedModel,
 ) -> tuple[str, nn.Module | None, torch.Tensor | None, torch.Tensor | None]:
     """Return (description, features module, float32 decoder weight, bias) for applying the
     MLM head only at the scored positions, or (description, None, None, None) when the model
@@ -451,7 +359,7 @@ def _head_path(
         setattr(parent, attribute, decoder)
     weight = decoder.weight.detach().float()
     bias = decoder.bias.detach().float() if decoder.bias is not None else None
-    if not _probe_agrees(model, features, weight, bias, dtype):
+    if not _probe_agrees(model, features, weight, bias):
         return (
             "full forward, then gather (the head path did not reproduce the model's output)",
             None,
@@ -485,7 +393,6 @@ def _probe_agrees(
     features: nn.Module,
     weight: torch.Tensor,
     bias: torch.Tensor | None,
-    dtype: torch.dtype,
 ) -> bool:
     """Return whether encoder + head copy + projection gives the full forward's log-probs on a
     probe input (in float32: a half-precision model is widened for the probe and narrowed back,
@@ -497,7 +404,7 @@ def _probe_agrees(
     attention = torch.ones_like(ids)
     attention[1, 5:] = 0
     try:
-        with _widened(model, features, enabled=dtype != torch.float32), torch.inference_mode():
+        with widened_to_float32(model, features), torch.inference_mode():
             full = torch.log_softmax(model(input_ids=ids, attention_mask=attention).logits.float(), -1)
             hidden = model.base_model(input_ids=ids, attention_mask=attention)[0]
             mine = torch.log_softmax(nn.functional.linear(features(hidden).float(), weight, bias), -1)
@@ -505,28 +412,6 @@ def _probe_agrees(
         return False
     keep = attention.bool()
     return bool((full[keep] - mine[keep]).abs().max() <= _PROBE_TOLERANCE)
-
-
-@contextmanager
-def _widened(*modules: nn.Module, enabled: bool) -> Iterator[None]:
-    """Run the block with the modules' floating-point tensors in float32, then give each tensor
-    back its own dtype (exact: bfloat16 and float16 values are float32 values)."""
-    if not enabled:
-        yield
-        return
-    saved = [
-        (tensor, tensor.dtype)
-        for module in modules
-        for tensor in [*module.parameters(), *module.buffers()]
-        if tensor.is_floating_point()
-    ]
-    for tensor, _dtype in saved:
-        tensor.data = tensor.data.float()
-    try:
-        yield
-    finally:
-        for tensor, dtype in saved:
-            tensor.data = tensor.data.to(dtype)
 
 
 __all__ = ["MaskedScorer"]
