@@ -74,9 +74,18 @@ class _Row:
 
 
 class MaskedScorer:
-    """Scores sentences with a masked LM (`settings.method`: holistic, pll or pll_word_l2r)."""
+    """Scores sentences with a masked LM (`settings.method`: holistic, pll or pll_word_l2r); the
+    model stays loaded, so `score` may be called any number of times. `oom_retries` counts the
+    batches halved after running out of device memory."""
 
     def __init__(self, settings: ScorerSettings) -> None:
+        """Load the model and tokenizer of `settings` and choose the head path (checked on a probe).
+
+        Raises:
+            ModelLoadError: the model cannot be loaded as a masked LM, or its tokenizer has no
+                mask token (pll, pll_word_l2r).
+            OutOfMemoryError: the weights do not fit on the device.
+        """
         if settings.method not in METHODS:
             raise ScoringError(f"MaskedScorer scores {', '.join(METHODS)}, not '{settings.method}'")
         self.settings = settings
@@ -99,6 +108,11 @@ class MaskedScorer:
 
     # ----------------------------------------------------------------------------- public
 
+    @property
+    def oom_retries(self) -> int:
+        """How many batches were halved after an out-of-memory since the scorer was loaded."""
+        return self._oom.retries
+
     def score(
         self, sentences: list[Sentence], progress: ProgressCallback | None = None
     ) -> list[SentenceScore]:
@@ -109,6 +123,8 @@ class MaskedScorer:
             SentenceTooLongError: a sentence has more tokens than the model's positions.
             OutOfMemoryError: one row alone does not fit on the device.
         """
+        if not sentences:
+            return []
         unique: dict[tuple[str, tuple[Span, ...] | None], int] = {}
         order: list[int] = []
         for sentence in sentences:
@@ -173,7 +189,6 @@ class MaskedScorer:
             "head_path": self._head_name,
             "max_tokens": self._max_tokens,
             "device": str(self._device),
-            "out_of_memory_retries": self._oom.retries,
             "versions": library_versions(),
         }
 

@@ -405,7 +405,7 @@ def test_out_of_memory_halves_then_gives_up(tiny_bert: Path, monkeypatch: pytest
 
     monkeypatch.setattr(squeezed, "_forward", forward)
     got = squeezed.score(MIXED)
-    assert max(sizes) > 3 and squeezed._oom.retries > 0 and squeezed._oom.budget(100_000) < 100_000
+    assert max(sizes) > 3 and squeezed.oom_retries > 0 and squeezed._oom.budget(100_000) < 100_000
     for a, b in zip(got, expected, strict=True):
         assert a.logprobs == pytest.approx(b.logprobs, abs=1e-5)
 
@@ -427,6 +427,7 @@ def test_duplicates_progress_and_empty(tiny_bert: Path, scorer: ScorerFactory) -
     assert got[0].logprobs == got[2].logprobs and got[0] is not got[2]
     assert got[3].logprobs == [] and got[3].reduce("sum") == 0.0
     assert seen == sorted(seen) and seen[-1] == len(sentences) and len(seen) > 1
+    assert scorer(tiny_bert, "pll").score([]) == []
     empty = scorer(tiny_bert, "holistic").score([Sentence("")])[0]
     assert empty.tokens == ["[CLS]", "[SEP]"] and empty.word_logprobs == []
 
