@@ -1,0 +1,218 @@
+"""A scoring run survives its worker being killed: real `celery worker` processes on the machine's
+Redis (127.0.0.1:6379) and PostgreSQL (127.0.0.1:5432), each skipped with the reason where its
+service does not answer.
+
+The run scores a generated dataset with a tiny local GPT-2 in chunks of two pairs. The first
+worker is killed with SIGKILL (its whole process group, as a crashed machine) once some chunks
+are stored and others are not; a second worker then finishes the job, Redis handing back the
+message the dead worker held (a short visibility timeout here; an hour by default). Every
+sentence ends up scored exactly once, with the numbers the engine gives in this process.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from scoring.items import Sentence
+from scoring.registry import load_scorer
+from scoring.settings import ScorerSettings
+from tests.web.conftest import REPO_ROOT, run_manage, subprocess_env
+from tests.web.datasets.stack import run_script, wait_until
+from tests.web.test_services_integration import postgres_database_url, redis_url  # noqa: F401 (fixtures)
+
+pytestmark = [pytest.mark.integration]
+
+CHUNK_SIZE = 4  # sentences per task: two pairs
+SLOW_SCORE_S = "0.8"  # the first worker's pause per chunk, so that it dies mid-run
+
+# Users, a project with vocabularies, phrases and templates, a dataset generated in this process
+# (its generation tasks are not sent), the tiny GPT-2 registered and a run created, whose chunk
+# tasks are sent to MPP_SCORING_QUEUE when its transaction commits. argv: model folder, chunk size.
+PREPARE_SCRIPT = """
+import json, sys
+from unittest import mock
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from mpp_studio.accounts.models import Membership, Project
+from mpp_studio.datasets.services import dataset_create
+from mpp_studio.datasets.tasks import generate_paradigm
+from mpp_studio.evaluation.services import language_model_create, run_create
+from mpp_studio.evaluation.services.sentences import dataset_pairs
+from tests.web.datasets.conftest import prepare_project, run_generation
+
+user = get_user_model().objects.create_user("ling", password="pw")
+project = Project.objects.create(name="Scoring study", created_by=user)
+Membership.objects.create(project=project, user=user, role="owner")
+templates = prepare_project(project)
+with mock.patch.object(generate_paradigm, "delay"):
+    dataset = dataset_create(project=project, name="Agreement", templates=[templates["en"], templates["zh"]],
+                             pairs_per_paradigm=10, seed=0, created_by=user)
+run_generation(dataset)
+dataset.job.refresh_from_db()
+assert dataset.job.status == "done", dataset.job.message
+model = language_model_create(project=project, name="tiny-gpt2", source=sys.argv[1], created_by=user)
+run = run_create(project=project, name="Kill test", language_models=[model], datasets=[dataset],
+                 chunk_size=int(sys.argv[2]), created_by=user)
+keys = {k for p in dataset_pairs(dataset) for k in (p.good_key, p.bad_key)}
+print(json.dumps({"run": run.pk, "job": run.job_id, "config": run.configs.get().pk, "unique": len(keys),
+                  "chunks": run.chunks.count(), "pairs": sum(1 for _ in dataset_pairs(dataset))}))
+"""
+
+# A celery worker whose CausalScorer pauses SLOW_SCORE_S seconds per call (0: none), and which
+# restores the messages a dead worker held as soon as the visibility timeout has passed.
+WORKER_SCRIPT = """
+import os, sys, time
+import scoring.causal as causal
+pause = float(os.environ.get("SLOW_SCORE_S", "0"))
+original = causal.CausalScorer.score
+def slow_score(self, sentences, progress=None):
+    time.sleep(pause)
+    return original(self, sentences, progress)
+causal.CausalScorer.score = slow_score
+# Look for messages of dead workers every second (kombu: every 10 x 10 s by default).
+from mpp_studio.celery import app
+options = dict(app.conf.broker_transport_options or {})
+options.update(unacked_restore_interval=1, unacked_restore_throttle=1)
+app.conf.broker_transport_options = options
+from celery.bin.celery import main
+sys.argv = ["celery", *sys.argv[1:]]
+sys.exit(main())
+"""
+
+
+@contextmanager
+def worker(env: Mapping[str, str], log_path: Path, queue: str) -> Iterator[subprocess.Popen[bytes]]:
+    """Run a prefork worker with one child (as the GPU worker runs) in its own process group."""
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            [
+                *(sys.executable, "-c", WORKER_SCRIPT, "-A", "mpp_studio", "worker", "-c", "1", "-l", "info"),
+                *("--without-gossip", "--without-mingle", "--without-heartbeat", "-Q", queue),
+            ],
+            cwd=REPO_ROOT,
+            env=dict(env),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def query(url: str, sql: str, *args: object) -> list[tuple[object, ...]]:
+    with psycopg.connect(url) as conn:
+        return conn.execute(sql, args).fetchall()  # type: ignore[arg-type]
+
+
+def test_killed_worker_mid_run_every_sentence_scored_once(
+    postgres_database_url: str,  # noqa: F811
+    redis_url: str,  # noqa: F811
+    tmp_path: Path,
+    tiny_gpt2_folder: Path,
+) -> None:
+    queue = f"test-scoring-{uuid.uuid4().hex[:12]}"  # a private queue: no other worker takes these
+    env = subprocess_env(
+        tmp_path / "var",
+        DATABASE_URL=postgres_database_url,
+        REDIS_URL=redis_url,
+        MPP_SCORING_QUEUE=queue,
+        MPP_BROKER_VISIBILITY_TIMEOUT="5",
+    )
+    run_manage(env, "migrate", "--noinput")
+    created = run_script(env, PREPARE_SCRIPT, str(tiny_gpt2_folder), str(CHUNK_SIZE))
+    run_id, job_id, config_id = int(created["run"]), int(created["job"]), int(created["config"])  # type: ignore[call-overload]
+    n_chunks = int(created["chunks"])  # type: ignore[call-overload]
+    assert n_chunks == int(created["pairs"]) // 2 and n_chunks >= 8  # type: ignore[call-overload]
+    log_path = tmp_path / "worker.log"
+
+    def log() -> str:
+        return log_path.read_text(errors="replace")
+
+    def done_chunks() -> int:
+        return int(
+            query(
+                postgres_database_url,
+                "SELECT count(*) FROM evaluation_scoringchunk WHERE run_id = %s AND status = 'done'",
+                run_id,
+            )[0][0]  # type: ignore[call-overload]
+        )
+
+    def job() -> tuple[object, ...]:
+        return query(
+            postgres_database_url,
+            "SELECT status, progress_done, progress_total, message FROM jobs_job WHERE id = %s",
+            job_id,
+        )[0]
+
+    # 1. A worker scores some chunks and is killed, children and all, in the middle of the run.
+    with worker({**env, "SLOW_SCORE_S": SLOW_SCORE_S}, log_path, queue) as first:
+        wait_until(lambda: done_chunks() >= 3, 180, "three chunks to be stored", log)
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(timeout=30)
+    stored_at_kill = done_chunks()
+    in_flight = query(
+        postgres_database_url,
+        "SELECT id FROM evaluation_scoringchunk WHERE run_id = %s AND status = 'pending' AND attempts > 0",
+        run_id,
+    )
+    assert 3 <= stored_at_kill < n_chunks, f"killed after {stored_at_kill} of {n_chunks} chunks"
+    assert job()[0] == "running"
+
+    # 2. A new worker finishes the job, including the chunk the dead one held.
+    with worker(env, log_path, queue):
+        wait_until(lambda: job()[0] in ("done", "failed", "cancelled"), 240, "the run's job to end", log)
+    status, done, total, message = job()
+    assert status == "done", message
+    assert done == total == 2 * int(created["pairs"])  # type: ignore[call-overload]
+    assert str(message).startswith(f"Scored the {created['pairs']} pairs of 1 dataset with 1 configuration")
+
+    # Every sentence of the dataset scored exactly once, every chunk done.
+    [(rows, distinct)] = query(
+        postgres_database_url,
+        "SELECT count(*), count(DISTINCT sentence_key) FROM evaluation_sentencescore WHERE config_id = %s",
+        config_id,
+    )
+    assert rows == distinct == created["unique"]
+    statuses = query(
+        postgres_database_url,
+        "SELECT status, count(*) FROM evaluation_scoringchunk WHERE run_id = %s GROUP BY status",
+        run_id,
+    )
+    assert statuses == [("done", n_chunks)]
+    for (chunk_id,) in in_flight:  # the chunk the dead worker was scoring was delivered again
+        [(attempts,)] = query(
+            postgres_database_url, "SELECT attempts FROM evaluation_scoringchunk WHERE id = %s", chunk_id
+        )
+        assert int(attempts) >= 2  # type: ignore[call-overload]
+    assert log().count("Task evaluation.score_chunk[") >= n_chunks
+
+    # The workers' numbers are the engine's, computed here.
+    stored = query(
+        postgres_database_url, "SELECT data FROM evaluation_sentencescore WHERE config_id = %s", config_id
+    )
+    scorer = load_scorer(ScorerSettings(method="causal", model=str(tiny_gpt2_folder)))
+    datas = [row[0] if isinstance(row[0], dict) else json.loads(str(row[0])) for row in stored]
+    sentences = [Sentence(d["text"], tuple(tuple(s) for s in d["word_spans"]) or None) for d in datas]  # type: ignore[index,misc]
+    expected = scorer.score(sentences)  # type: ignore[arg-type]
+    for data, score in zip(datas, expected, strict=True):
+        assert data["tokens"] == score.tokens  # type: ignore[index]
+        assert data["logprobs"] == pytest.approx(score.logprobs, abs=1e-5)  # type: ignore[index]
+    assert not (tmp_path / "var" / "db.sqlite3").exists()  # PostgreSQL held everything
