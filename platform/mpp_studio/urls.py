@@ -19,6 +19,7 @@ urlpatterns = [
     path("projects/<int:project_id>/", include("mpp_studio.lexicon.urls")),
     path("projects/<int:project_id>/", include("mpp_studio.paradigms.project_urls")),
     path("projects/<int:project_id>/", include("mpp_studio.datasets.urls")),
+    path("projects/<int:project_id>/scoring/", include("mpp_studio.evaluation.urls")),
     path("api/", include("mpp_studio.api_urls")),
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("django.contrib.auth.urls")),
