@@ -49,7 +49,9 @@ class ScoreChunkTask(DjangoTask):
     retry_jitter=True,
     max_retries=5,
     # A chunk is 1,000 sentences: seconds on a GPU, minutes for a large model on a CPU; loading
-    # the model comes first. Two hours means it is stuck.
+    # the model comes first. Two hours means it is stuck. The soft limit lets the service fail
+    # the run in words; the hard one (which kills the process) only backs it up.
+    soft_time_limit=115 * 60,
     time_limit=2 * 60 * 60,
 )
 def score_chunk(self: ScoreChunkTask, run_id: int, config_id: int, dataset_id: int, chunk_index: int) -> None:

@@ -366,6 +366,38 @@ def test_a_chunk_that_keeps_killing_its_worker_fails_the_run(
     assert f"the worker stopped {MAX_ATTEMPTS} times while scoring chunk 1" in run.job.message  # type: ignore[union-attr]
 
 
+def test_a_chunk_over_its_time_limit_fails_the_run_in_words(
+    make_run: Callable[..., ScoringRun], gpt2_model: LanguageModel
+) -> None:
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    run = make_run([gpt2_model])
+    with mock.patch.object(scorer_cache, "load_scorer", return_value=FakeScorer(SoftTimeLimitExceeded())):
+        score(first_chunk(run))
+    run.job.refresh_from_db()  # type: ignore[union-attr]
+    assert run.job.status == "failed"  # type: ignore[union-attr]
+    assert "took longer than the task's time limit; create the run with fewer sentences" in run.job.message  # type: ignore[union-attr]
+
+
+def test_a_database_error_is_retried_without_counting_an_attempt(
+    make_run: Callable[..., ScoringRun], unigram_en: LanguageModel
+) -> None:
+    from django.db import OperationalError
+
+    run = make_run([unigram_en])
+    chunk = first_chunk(run)
+    with (
+        mock.patch("mpp_studio.evaluation.services.scoring._store", side_effect=OperationalError("gone")),
+        pytest.raises(OperationalError),
+    ):
+        score(chunk)
+    chunk.refresh_from_db()
+    assert (chunk.status, chunk.attempts) == ("pending", 0)
+    score(chunk)  # the retry
+    chunk.refresh_from_db()
+    assert (chunk.status, chunk.attempts) == ("done", 1)
+
+
 def test_the_scorer_stays_loaded_between_chunks(
     make_run: Callable[..., ScoringRun], unigram_en: LanguageModel
 ) -> None:

@@ -17,6 +17,7 @@ naming the model (or the sentence) at fault. A user never sees a traceback.
 import logging
 from collections.abc import Sequence
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import DatabaseError, transaction
 from django.db.models import F, Sum
 
@@ -85,7 +86,15 @@ def score_chunk(*, run_id: int, config_id: int, dataset_id: int, chunk_index: in
     try:
         scored, note = _score_and_store(chunk, config, run)
     except DatabaseError:
+        _forget_attempt(chunk)  # the task retries: a database error is not a dead worker
         raise
+    except SoftTimeLimitExceeded:
+        chunk_fail(
+            chunk=chunk,
+            message=f"{config.label}: chunk {chunk.index + 1} of '{chunk.dataset.name}' took longer than "
+            "the task's time limit; create the run with fewer sentences per task.",
+        )
+        return
     except ModelLoadError as exc:
         name = config.language_model.name
         chunk_fail(chunk=chunk, message=f"The model '{name}' could not be loaded: {exc}")
@@ -156,6 +165,13 @@ def _score_and_store(chunk: ScoringChunk, config: ScoreConfig, run: ScoringRun) 
         else ""
     )
     return len(missing), note
+
+
+def _forget_attempt(chunk: ScoringChunk) -> None:
+    try:
+        ScoringChunk.objects.filter(pk=chunk.pk, attempts__gt=0).update(attempts=F("attempts") - 1)
+    except DatabaseError:  # the database is down: the count stays one too high, which is harmless
+        logger.warning("could not undo the attempt count of chunk %s", chunk.pk)
 
 
 def _stored_keys(config: ScoreConfig, keys: Sequence[str]) -> set[str]:
