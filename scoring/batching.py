@@ -14,11 +14,22 @@ def length_order(lengths: Sequence[int]) -> list[int]:
     return sorted(range(len(lengths)), key=lambda index: (lengths[index], index))
 
 
+# A pass holding at least this share of the budget is big enough to run on its own: it then
+# closes at the next length change instead of padding its rows up to a longer row. Without it a
+# budget larger than the whole input would put every length into one padded pass.
+MIN_FILL = 0.25
+
+
 def token_batches(
-    order: Sequence[int], lengths: Sequence[int], budget: int | Callable[[], int]
+    order: Sequence[int],
+    lengths: Sequence[int],
+    budget: int | Callable[[], int],
+    *,
+    min_fill: float = MIN_FILL,
 ) -> Iterator[list[int]]:
-    """Yield consecutive runs of `order` (indices into `lengths`) whose padded size, rows times
-    the longest row, stays within `budget` tokens; a row longer than the budget goes alone.
+    """Yield consecutive runs of `order` (indices into `lengths`, sorted by length) whose padded
+    size, rows times the longest row, stays within `budget` tokens; a row longer than the budget
+    goes alone. A run also ends where the length grows once it holds `min_fill` x budget tokens.
 
     `budget` may be a function, read when each batch starts, so a caller can lower it while
     batches are being produced (after an out-of-memory).
@@ -29,7 +40,9 @@ def token_batches(
     limit = max(1, read())
     for index in order:
         length = lengths[index]
-        if batch and (len(batch) + 1) * max(longest, length) > limit:
+        full = (len(batch) + 1) * max(longest, length) > limit
+        filled = length > longest and len(batch) * longest >= min_fill * limit
+        if batch and (full or filled):
             yield batch
             batch, longest = [], 0
             limit = max(1, read())

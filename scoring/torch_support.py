@@ -29,9 +29,12 @@ DTYPES: dict[str, torch.dtype] = {
     "bfloat16": torch.bfloat16,
     "float16": torch.float16,
 }
-# Logit floats per head chunk: the float32 logits of one chunk stay near 256 MB whatever the
-# vocabulary (262k-entry vocabularies would otherwise need gigabytes for a large batch).
+# Logit floats per head chunk. On a GPU one chunk stays near 256 MB whatever the vocabulary
+# (262k-entry vocabularies would otherwise need gigabytes for a large batch). On the CPU a chunk
+# stays under glibc's 32 MB mmap ceiling, so its buffer is reused from the heap instead of being
+# mapped, page-faulted and zeroed afresh for every chunk.
 LOGIT_FLOATS_PER_CHUNK = 1 << 26
+LOGIT_FLOATS_PER_CHUNK_CPU = 1 << 21
 HeadPrecision = Literal["float32", "model"]
 
 
@@ -294,17 +297,20 @@ def target_logprobs(
     targets: torch.Tensor,
     *,
     precision: HeadPrecision = "float32",
+    chunk_floats: int | None = None,
 ) -> torch.Tensor:
     """Return log p(target) for each row of `features` [n, d] under the output projection
     `weight` [V, d] (+ `bias`), as float32 [n].
 
     The normaliser (logsumexp over the vocabulary) is always float32. `precision` "float32"
     also does the matmul in float32 (`weight` should then be a float32 copy); "model" does it in
-    the weight's own dtype and widens the logits. Rows go in chunks so the float32 logits stay
-    bounded (LOGIT_FLOATS_PER_CHUNK).
+    the weight's own dtype and widens the logits. Rows go in chunks of about `chunk_floats`
+    logits (default: LOGIT_FLOATS_PER_CHUNK, or LOGIT_FLOATS_PER_CHUNK_CPU on the CPU).
     """
     vocab = int(weight.shape[0])
-    rows = max(1, LOGIT_FLOATS_PER_CHUNK // max(1, vocab))
+    if chunk_floats is None:
+        chunk_floats = LOGIT_FLOATS_PER_CHUNK_CPU if features.device.type == "cpu" else LOGIT_FLOATS_PER_CHUNK
+    rows = max(1, chunk_floats // max(1, vocab))
     parts: list[torch.Tensor] = []
     for start in range(0, int(features.shape[0]), rows):
         chunk = features[start : start + rows]
@@ -315,7 +321,10 @@ def target_logprobs(
         else:
             logits = nn.functional.linear(chunk.to(weight.dtype), weight, bias).float()
         picked = logits.gather(1, targets[start : start + rows, None])[:, 0]
-        parts.append(picked - torch.logsumexp(logits, dim=-1))
+        # logsumexp in place: one buffer of logits per chunk, not three.
+        top = logits.amax(dim=-1, keepdim=True)
+        normaliser = logits.sub_(top).exp_().sum(dim=-1).log_().add_(top[:, 0])
+        parts.append(picked - normaliser)
     if not parts:
         return features.new_zeros(0, dtype=torch.float32)
     return torch.cat(parts)

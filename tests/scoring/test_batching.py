@@ -21,10 +21,14 @@ def test_batches_stay_within_the_budget_and_cover_every_row() -> None:
     assert [i for batch in batches for i in batch] == order
     for batch in batches:
         assert len(batch) * max(lengths[i] for i in batch) <= 128
-    # Greedy: adding the next row to a batch would have broken the budget.
+    # A batch ends only when the next row would break the budget, or at a length change once
+    # the batch holds a quarter of the budget.
     for batch, following in itertools.pairwise(batches):
-        longest = max(lengths[i] for i in [*batch, following[0]])
-        assert (len(batch) + 1) * longest > 128
+        longest = max(lengths[i] for i in batch)
+        grown = lengths[following[0]] > longest
+        assert (len(batch) + 1) * max(longest, lengths[following[0]]) > 128 or (
+            grown and len(batch) * longest >= 32
+        )
     # Sorting leaves little padding; file order with the same budget leaves much more.
     real, padded = padded_tokens(batches, lengths)
     real_file, padded_file = padded_tokens(list(token_batches(range(500), lengths, 128)), lengths)
@@ -36,6 +40,15 @@ def test_a_row_longer_than_the_budget_goes_alone() -> None:
     lengths = [3, 50, 4, 3]
     batches = list(token_batches(length_order(lengths), lengths, 10))
     assert batches == [[0, 3], [2], [1]]
+
+
+def test_a_filled_batch_ends_where_the_length_grows() -> None:
+    lengths = [5] * 300 + [6] * 300
+    # 300 rows of 5 tokens hold more than a quarter of the budget: no row is padded.
+    assert [len(b) for b in token_batches(length_order(lengths), lengths, 4000)] == [300, 300]
+    # Too few rows to fill a quarter: the lengths share a pass, padded.
+    assert [len(b) for b in token_batches(length_order(lengths), lengths, 100_000)] == [600]
+    assert [len(b) for b in token_batches(length_order(lengths), lengths, 100_000, min_fill=0.0)] == [300, 300]
 
 
 def test_batches_are_deterministic() -> None:
