@@ -3,9 +3,10 @@ Redis (127.0.0.1:6379) and PostgreSQL (127.0.0.1:5432), each skipped with the re
 service does not answer.
 
 The run scores a generated dataset with a tiny local GPT-2 in chunks of two pairs. The first
-worker is killed with SIGKILL (its whole process group, as a crashed machine) once some chunks
-are stored and others are not; a second worker then finishes the job, Redis handing back the
-message the dead worker held (a short visibility timeout here; an hour by default). Every
+worker's pool process is killed with SIGKILL (as the out-of-memory killer would), then the whole
+worker (its process group, as a crashed machine) once some chunks are stored and others are
+not; a second worker then finishes the job, Redis handing back the message the dead worker held
+(a short visibility timeout here; an hour by default). Every
 sentence ends up scored exactly once, with the numbers the engine gives in this process.
 """
 
@@ -117,6 +118,21 @@ def worker(env: Mapping[str, str], log_path: Path, queue: str) -> Iterator[subpr
                 process.wait()
 
 
+def children(pid: int) -> list[int]:
+    """Return the ids of the processes whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            # "pid (name) state ppid ...": the name may hold spaces, so split after the ")".
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
 def query(url: str, sql: str, *args: object) -> list[tuple[object, ...]]:
     with psycopg.connect(url) as conn:
         return conn.execute(sql, args).fetchall()  # type: ignore[arg-type]
@@ -162,19 +178,32 @@ def test_killed_worker_mid_run_every_sentence_scored_once(
             job_id,
         )[0]
 
-    # 1. A worker scores some chunks and is killed, children and all, in the middle of the run.
+    def in_flight() -> list[int]:
+        rows = query(
+            postgres_database_url,
+            "SELECT id FROM evaluation_scoringchunk"
+            " WHERE run_id = %s AND status = 'pending' AND attempts > 0",
+            run_id,
+        )
+        return [int(row[0]) for row in rows]  # type: ignore[call-overload]
+
+    # 1. A worker scores some chunks; its pool process is killed (as the kernel's out-of-memory
+    # killer would): the chunk it held goes back to the queue and a new pool process goes on.
+    # Then the whole worker is killed, children and all, in the middle of the run.
+    redelivered: list[int] = []
     with worker({**env, "SLOW_SCORE_S": SLOW_SCORE_S}, log_path, queue) as first:
-        wait_until(lambda: done_chunks() >= 3, 180, "three chunks to be stored", log)
+        wait_until(lambda: done_chunks() >= 2, 180, "two chunks to be stored", log)
+        redelivered += in_flight()
+        for child in children(first.pid):
+            os.kill(child, signal.SIGKILL)
+        wait_until(lambda: done_chunks() >= 5, 180, "five chunks to be stored", log)
+        redelivered += in_flight()
         os.killpg(first.pid, signal.SIGKILL)
         first.wait(timeout=30)
     stored_at_kill = done_chunks()
-    in_flight = query(
-        postgres_database_url,
-        "SELECT id FROM evaluation_scoringchunk WHERE run_id = %s AND status = 'pending' AND attempts > 0",
-        run_id,
-    )
-    assert 3 <= stored_at_kill < n_chunks, f"killed after {stored_at_kill} of {n_chunks} chunks"
+    assert 5 <= stored_at_kill < n_chunks, f"killed after {stored_at_kill} of {n_chunks} chunks"
     assert job()[0] == "running"
+    assert "exited with 'signal 9 (SIGKILL)'" in log()  # the pool process's death was seen
 
     # 2. A new worker finishes the job, including the chunk the dead one held.
     with worker(env, log_path, queue):
@@ -197,7 +226,7 @@ def test_killed_worker_mid_run_every_sentence_scored_once(
         run_id,
     )
     assert statuses == [("done", n_chunks)]
-    for (chunk_id,) in in_flight:  # the chunk the dead worker was scoring was delivered again
+    for chunk_id in redelivered:  # the chunks held by the killed processes were delivered again
         [(attempts,)] = query(
             postgres_database_url, "SELECT attempts FROM evaluation_scoringchunk WHERE id = %s", chunk_id
         )
