@@ -104,7 +104,9 @@ def accuracy_by_phenomenon(
             ax.bar(xs, ys, width=width * 0.95, label=s.label, color=PALETTE[i % len(PALETTE)])
         ax.axhline(100 * CHANCE, color="#555555", linestyle="--", linewidth=1, label="Chance (50%)")
         ax.set_xticks(range(len(phenomena)))
-        ax.set_xticklabels(phenomena, rotation=35 if len(phenomena) > 3 else 0, ha="right")
+        # Slanted labels once they could touch: several phenomena, or long names.
+        slant = len(phenomena) > 3 or max(len(p) for p in phenomena) > 12
+        ax.set_xticklabels(phenomena, rotation=35 if slant else 0, ha="right" if slant else "center")
         ax.set_xlim(-0.6, len(phenomena) - 0.4)
         ax.set_ylim(0, 100)
         ax.set_xlabel("Phenomenon")
@@ -297,8 +299,9 @@ _REF = re.compile(r'(url\(#|href="#)([^)"]+)')
 
 
 def _render(draw: Any, size: tuple[float, float], title: str, description: str) -> str:
-    """Draw on a new figure and return its SVG element: no XML prolog, fixed width and height
-    replaced by the viewBox (the page scales it), ids prefixed, a <title> and <desc> first."""
+    """Draw on a new figure and return its SVG element: no XML prolog, no metadata, ids
+    prefixed, a <title> and <desc> first. Its width and height stay (in pt) beside the viewBox,
+    so a page can shrink it to fit and keeps it at its own size otherwise."""
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
 
@@ -322,7 +325,7 @@ def _render(draw: Any, size: tuple[float, float], title: str, description: str) 
     svg = _ID.sub(lambda m: f'id="{prefix}-{m.group(1)}"', svg)
     svg = _REF.sub(lambda m: f"{m.group(1)}{prefix}-{m.group(2)}", svg)
     head = svg.index(">")
-    tag = re.sub(r'\s(width|height)="[^"]*"', "", svg[:head])
+    tag = svg[:head]
     title_id, desc_id = f"{prefix}-title", f"{prefix}-desc"
     opening = f'{tag} role="img" aria-labelledby="{title_id} {desc_id}" class="plot-svg">'
     accessible = (
