@@ -52,8 +52,7 @@ class LanguageModelForm(forms.Form):
         max_length=35,
         initial="en",
         label="Language",
-        help_text="en, zh, … Picks the unigram word list, and how sentences without recorded words "
-        "are split.",
+        help_text="en, zh, …",
     )
 
     def clean(self) -> dict[str, object]:

@@ -99,7 +99,8 @@ def series_on_dataset(configs: Sequence[ScoreConfig]) -> list[str]:
 class TokenCell:
     """A token of the heat strip: its text (trimmed; `space_before` when a space precedes it
     in the sentence), the tokenizer's token, surprisal in the page's unit, and colours.
-    `special` marks a token with no characters of its own (BOS, EOS)."""
+    `special` marks a token with no characters of its own (BOS, EOS); `continued` one that
+    covers characters the token before it covers too (byte pieces of one character)."""
 
     text: str
     token: str
@@ -108,6 +109,7 @@ class TokenCell:
     ink: str
     special: bool
     space_before: bool
+    continued: bool
 
 
 def heat_colour(share: float) -> tuple[str, str]:
@@ -123,10 +125,12 @@ def token_cells(sentence: SentenceView, unit: str, scale: float) -> list[TokenCe
     `scale` (the highest surprisal of the pair, so both sentences share one scale)."""
     factor = UNIT_FACTORS[unit]
     cells = []
+    covered = 0  # the end of the characters the tokens so far cover
     for token in sentence.tokens:
         value = token.surprisal * factor
         background, ink = heat_colour(value / scale if scale > 0 and math.isfinite(value) else 1.0)
         special = token.end <= token.start
+        continued = not special and token.start < covered
         before = sentence.text[token.start - 1 : token.start] if token.start > 0 else ""
         cells.append(
             TokenCell(
@@ -136,9 +140,11 @@ def token_cells(sentence: SentenceView, unit: str, scale: float) -> list[TokenCe
                 background=background,
                 ink=ink,
                 special=special,
-                space_before=not special and (token.text[:1].isspace() or before.isspace()),
+                space_before=not (special or continued) and (token.text[:1].isspace() or before.isspace()),
+                continued=continued,
             )
         )
+        covered = max(covered, token.end)
     return cells
 
 

@@ -743,3 +743,30 @@ def test_bad_download_goes_back_with_the_reason(
     response = client_for(viewer).get(f"{page}?{query}", follow=True)
     assert response.redirect_chain[-1][0] == url("results", hand_run.project, generated.pk)  # type: ignore[attr-defined]
     assert "That download cannot be made." in text_of(response) and message in text_of(response)
+
+
+def test_heat_strip_marks_word_starts_byte_pieces_and_special_tokens() -> None:
+    """Tokens after a space start a word; a token over the characters of the one before is a
+    byte piece of it; a token with no characters (EOS) is special; colours share one scale."""
+    from mpp_studio.evaluation.results import SentenceView, TokenView
+    from mpp_studio.evaluation.views_support import heat_colour, token_cells
+
+    text = "The 猫"
+    tokens = [
+        TokenView("The", "The", 0, 3, -2.0, 2.0),
+        TokenView("Ġç", " 猫", 3, 5, -4.0, 4.0),
+        TokenView("Į«", "猫", 4, 5, -1.0, 1.0),
+        TokenView("<|endoftext|>", "<|endoftext|>", 5, 5, -0.5, 0.5),
+    ]
+    cells = token_cells(SentenceView(text, -7.5, 4, tokens, []), "nats", 4.0)
+    assert [(c.text, c.space_before, c.continued, c.special) for c in cells] == [
+        ("The", False, False, False),
+        ("猫", True, False, False),
+        ("猫", False, True, False),
+        ("<|endoftext|>", False, False, True),
+    ]
+    assert [c.surprisal for c in cells] == [2.0, 4.0, 1.0, 0.5]
+    assert cells[1].background == heat_colour(1.0)[0] and cells[0].background == heat_colour(0.5)[0]
+    assert heat_colour(1.0)[1] == "#ffffff" and heat_colour(0.0)[1] == "#1d2330"
+    bits = token_cells(SentenceView(text, -7.5, 4, tokens, []), "bits", 4.0 / math.log(2))
+    assert math.isclose(bits[1].surprisal, 4.0 / math.log(2))
