@@ -176,8 +176,14 @@ class ResultsForm(forms.Form):
 
 
 class CompareForm(forms.Form):
-    configs = forms.TypedMultipleChoiceField(coerce=int, label="Configurations")
-    reduction = forms.ChoiceField(choices=REDUCTION_CHOICES, required=False, label="Reduction")
+    """Two or more configurations scored on one dataset (the view reads the reduction, and
+    falls back to the default with a message)."""
+
+    configs = forms.TypedMultipleChoiceField(
+        coerce=int,
+        label="Configurations",
+        error_messages={"required": "Choose at least two configurations to compare."},
+    )
 
     def __init__(self, *args: object, configs: list[ScoreConfig], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -201,10 +207,26 @@ class ItemFilterForm(forms.Form):
         choices=[("", "Any outcome"), *((o, o.capitalize()) for o in OUTCOMES)],
         required=False,
         label="Outcome",
+        error_messages={
+            "invalid_choice": f"“%(value)s” is not an outcome: use {', '.join(OUTCOMES)}. "
+            "Showing every outcome."
+        },
     )
     q = forms.CharField(required=False, max_length=200, label="Text contains")
-    reduction = forms.ChoiceField(choices=REDUCTION_CHOICES, required=False, label="Reduction")
-    unit = forms.ChoiceField(choices=list(UNITS.items()), required=False, label="Surprisal in")
+    reduction = forms.ChoiceField(
+        choices=REDUCTION_CHOICES,
+        required=False,
+        label="Reduction",
+        error_messages={
+            "invalid_choice": "“%(value)s” is not a reduction: use sum, mean or bpt. Showing the default."
+        },
+    )
+    unit = forms.ChoiceField(
+        choices=list(UNITS.items()),
+        required=False,
+        label="Surprisal in",
+        error_messages={"invalid_choice": "“%(value)s” is not a unit: use bits or nats. Showing bits."},
+    )
     page = forms.IntegerField(required=False, min_value=1, label="Page")
     page_size = forms.IntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE, label="Per page")
 

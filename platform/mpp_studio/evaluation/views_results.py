@@ -153,7 +153,9 @@ def compare_view(request: HttpRequest, project_id: int, dataset_id: int) -> Http
     defaults = dataset_defaults(dataset)
     configs = list(dataset_configs(dataset=dataset))
     asked = "configs" in request.GET
-    form = CompareForm(request.GET if asked else None, configs=configs)
+    query = request.GET.copy()
+    query.setlist("configs", [v for v in query.getlist("configs") if v.strip()])  # blanks: none chosen
+    form = CompareForm(query if asked else None, configs=configs)
     problems: list[str] = []
     reduction = _reduction(form, defaults.reduction, problems)
     comparison = None
@@ -248,9 +250,9 @@ def items_view(request: HttpRequest, project_id: int, dataset_id: int, config_id
     config = config_get(project=project, config_id=config_id)
     defaults = dataset_defaults(dataset)
     form = ItemFilterForm(request.GET)
-    form.is_valid()
+    form.is_valid()  # the fields that fail are reported, and their defaults used
     problems = [f"{form.fields[f].label}: {' '.join(e)}" for f, e in form.errors.items() if f in form.fields]
-    data = {k: v for k, v in (form.cleaned_data if hasattr(form, "cleaned_data") else {}).items()}
+    data = dict(form.cleaned_data)
     reduction = _reduction(form, defaults.reduction, [])
     unit = str(data.get("unit") or "bits")
     paradigms = list(dataset_paradigms(dataset=dataset))

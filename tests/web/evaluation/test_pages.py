@@ -590,6 +590,7 @@ def test_comparison_shows_accuracies_difference_and_disagreements(
     ("query", "message"),
     [
         ("configs={a}", "Choose at least two configurations to compare."),
+        ("configs=", "Choose at least two configurations to compare."),
         ("configs={a}&configs=999999", "999999 is not a configuration scored on this dataset."),
         ("configs={a}&configs=x", "x is not a configuration scored on this dataset."),
     ],
@@ -701,9 +702,12 @@ def test_items_pages_through_and_reports_bad_filters(
     response = client_for(viewer).get(page + "?outcome=maybe&uid=nope&page=zero&unit=furlongs&page=99")
     assert response.status_code == 200
     html = text_of(response)
-    assert "Outcome: Select a valid choice. maybe is not one of the available choices." in html
+    assert (
+        "Outcome: “maybe” is not an outcome: use correct, wrong, tie, unscored. Showing every outcome."
+        in html
+    )
     assert "“nope” is not a paradigm of this dataset; showing every paradigm." in html
-    assert "Surprisal in: Select a valid choice. furlongs is not one of the available choices." in html
+    assert "Surprisal in: “furlongs” is not a unit: use bits or nats. Showing bits." in html
     assert len(re.findall(r"<article ", html)) == 20
 
 
