@@ -111,12 +111,13 @@ def accuracy_by_phenomenon(
         ax.set_ylim(0, 100)
         ax.set_xlabel("Phenomenon")
         ax.set_ylabel("Accuracy (%)")
-        ax.set_title(title)
+        fig.suptitle(title)
         ax.grid(axis="y", color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
         _legend(ax, len(series) + 1)
 
-    size = (max(6.0, min(16.0, 1.2 + len(phenomena) * (0.35 + 0.18 * len(series)))), 4.6)
+    bars = max(4.5, min(14.0, 1.2 + len(phenomena) * (0.35 + 0.18 * len(series))))
+    size = (bars + _legend_width([s.label for s in series]), 4.6)
     summary = description or _bars_description(series, phenomena)
     return _render(draw, size, title, summary)
 
@@ -191,12 +192,12 @@ def learning_curves(
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _pos: step_label(x)))
         ax.set_ylim(0, 100)
         ax.set_ylabel("Accuracy (%)")
-        ax.set_title(title)
+        fig.suptitle(title)
         ax.grid(color="#dddddd", linewidth=0.6)
         _legend(ax, len(lines) + 1)
 
     summary = description or _curves_description(lines)
-    return _render(draw, (8.0, 4.6), title, summary)
+    return _render(draw, (6.0 + _legend_width([line.label for line in lines]), 4.6), title, summary)
 
 
 def step_label(step: float) -> str:
@@ -269,7 +270,7 @@ def hap_vs_pair_accuracy(
         ax.set_ylim(max(0.0, min([*ys, 50.0]) - 5), min(100.0, max([*ys, 50.0]) + 5))
         ax.set_xlabel(x_label)
         ax.set_ylabel("HAP: learner preferred to artificial (%)")
-        ax.set_title(title)
+        fig.suptitle(title)
         ax.grid(color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
         _legend(ax, len(families))
@@ -279,7 +280,12 @@ def hap_vs_pair_accuracy(
         f"HAP {100 * p.hap:.1f}%."
         for p in points
     )
-    return _render(draw, (7.0, 5.2), title, summary)
+    return _render(draw, (5.5 + _legend_width(families), 5.2), title, summary)
+
+
+def _legend_width(labels: Sequence[str]) -> float:
+    """Return the inches a legend of these labels needs beside the axes (about 0.07 in a character)."""
+    return 0.8 + 0.07 * max([len(label) for label in labels] + [12])
 
 
 def _legend(ax: Any, entries: int) -> None:

@@ -582,7 +582,7 @@ def test_comparison_shows_accuracies_difference_and_disagreements(
     assert overall is not None
     assert f'{differ} <span class="meta">of 20</span>' in overall.group(1)
     unigram_accuracy = sum({"correct": 1.0, "tie": 0.5}.get(i.outcome, 0.0) for i in unigram_items) / 20
-    assert f"{100 * (0.5 - unigram_accuracy):+.1f} pts" in overall.group(1)
+    assert f"{100 * (0.5 - unigram_accuracy):+.1f} pts".replace("-", "−") in overall.group(1)
     assert len(re.findall(r'<tr class="comparison-row"', html)) == 2
 
 
@@ -774,3 +774,24 @@ def test_heat_strip_marks_word_starts_byte_pieces_and_special_tokens() -> None:
     assert heat_colour(1.0)[1] == "#ffffff" and heat_colour(0.0)[1] == "#1d2330"
     bits = token_cells(SentenceView(text, -7.5, 4, tokens, []), "bits", 4.0 / math.log(2))
     assert math.isclose(bits[1].surprisal, 4.0 / math.log(2))
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "text"),
+    [
+        ("pct", 0.8125, "81.2%"),
+        ("pct", None, "—"),
+        ("points", -0.05, "−5.0 pts"),
+        ("points", 0.125, "+12.5 pts"),
+        ("score", -43.31849, "−43.318"),
+        ("score", float("-inf"), "−∞"),
+        ("score", None, "—"),
+        ("pvalue", 0.0004, "< 0.001"),
+        ("pvalue", 0.04567, "0.046"),
+        ("breakable", "subject_verb<b>", "subject_<wbr>verb&lt;b&gt;"),
+    ],
+)
+def test_result_filters_write_numbers_for_people(name: str, value: object, text: str) -> None:
+    from mpp_studio.evaluation.templatetags import evaluation_format
+
+    assert getattr(evaluation_format, name)(value) == text

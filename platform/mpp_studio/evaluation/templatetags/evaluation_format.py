@@ -4,6 +4,8 @@ scores and p-values, each "—" when missing."""
 import math
 
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 MISSING = "—"
@@ -30,7 +32,7 @@ def pct(value: object, digits: int = 1) -> str:
 def points(value: object) -> str:
     """Return a difference of fractions in percentage points, signed: 0.05 -> "+5.0 pts"."""
     number = _number(value)
-    return MISSING if number is None else f"{100 * number:+.1f} pts"
+    return MISSING if number is None else f"{100 * number:+.1f} pts".replace("-", "−")
 
 
 @register.filter
@@ -57,3 +59,10 @@ def pvalue(value: object) -> str:
 def get_item(mapping: object, key: object) -> object:
     """Return mapping[key] (None when absent): for per-phenomenon cells keyed by name."""
     return mapping.get(key) if isinstance(mapping, dict) else None
+
+
+@register.filter
+def breakable(value: object) -> str:
+    """Return the text, escaped, with a line-break chance after each underscore, so a narrow
+    column header such as subject_verb_agreement breaks between words, not inside them."""
+    return mark_safe(escape(str(value)).replace("_", "_<wbr>"))  # escaped just before
