@@ -5,7 +5,6 @@ import csv
 import io
 import json
 from collections.abc import Iterator, Sequence
-from itertools import islice
 
 from django.http import StreamingHttpResponse
 from django.utils.text import slugify
@@ -13,7 +12,7 @@ from django.utils.text import slugify
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, ScoreConfig
 from mpp_studio.evaluation.results import check_reduction, pair_report, score_data, score_pairs
-from mpp_studio.evaluation.services.sentences import PairSentences, dataset_pairs
+from mpp_studio.evaluation.services.sentences import PairRef, dataset_pair_refs
 from scoring.metrics import AccuracyCell, PairReport
 
 # Pairs per block: their scores are read in one query (two keys per pair).
@@ -64,10 +63,10 @@ def _csv_line(values: Sequence[object]) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-def _blocks(dataset: Dataset) -> Iterator[list[PairSentences]]:
-    pairs = dataset_pairs(dataset)
-    while block := list(islice(pairs, BLOCK)):
-        yield block
+def _blocks(dataset: Dataset) -> Iterator[list[PairRef]]:
+    pairs = dataset_pair_refs(dataset)
+    for start in range(0, len(pairs), BLOCK):
+        yield pairs[start : start + BLOCK]
 
 
 def config_identity(config: ScoreConfig) -> dict[str, object]:
@@ -106,8 +105,8 @@ def items_csv_lines(
                     p.uid,
                     p.phenomenon,
                     p.index,
-                    p.good.text,
-                    p.bad.text,
+                    p.good_text,
+                    p.bad_text,
                     s.good,
                     s.bad,
                     s.difference,
@@ -146,8 +145,8 @@ def items_jsonl_lines(
                 "outcome": s.outcome_name,
                 "good": data.get(p.good_key),
                 "bad": data.get(p.bad_key),
-                "sentence_good": p.good.text,
-                "sentence_bad": p.bad.text,
+                "sentence_good": p.good_text,
+                "sentence_bad": p.bad_text,
             }
             yield json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
 

@@ -219,3 +219,19 @@ class ScoringChunk(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run} / {self.config_id} / {self.dataset_id} #{self.index}"
+
+
+class PairKey(models.Model):
+    """The sentence keys of one stored pair (`services.sentences.sentence_key` of its good and
+    bad sentence with their word spans), recorded by the chunk that scored it, so that results
+    join pairs to scores without re-reading every record and hashing every sentence."""
+
+    pair = models.OneToOneField(
+        "datasets.Pair", on_delete=models.CASCADE, primary_key=True, related_name="sentence_keys"
+    )
+    dataset = models.ForeignKey("datasets.Dataset", on_delete=models.CASCADE, related_name="+")
+    good_key = models.CharField(max_length=64)
+    bad_key = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"{self.pair_id}: {self.good_key[:8]} / {self.bad_key[:8]}"

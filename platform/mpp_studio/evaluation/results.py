@@ -22,13 +22,15 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, LanguageModel, ScoreConfig, SentenceScore
 from mpp_studio.evaluation.selectors import dataset_configs
-from mpp_studio.evaluation.services.sentences import PairSentences, dataset_pairs
+from mpp_studio.evaluation.services.sentences import PairRef, dataset_pair_refs
 from scoring.items import HIGHER_IS_BETTER, REDUCTIONS, Reduction
 from scoring.metrics import PairReport, PairScores, pair_outcome
 from scoring.metrics import pair_report as metrics_pair_report
 
 # Keys per `IN (...)` query: well under SQLite's and PostgreSQL's parameter limits.
 KEY_BATCH = 2_000
+# Above this many keys, the configuration's rows are read in one pass instead.
+SCAN_ABOVE = 4_000
 OUTCOME_NAMES = {1.0: "correct", 0.0: "wrong", 0.5: "tie"}
 OUTCOMES = ("correct", "wrong", "tie", "unscored")
 PAGE_SIZE = 50
@@ -73,11 +75,20 @@ def stored_scores(config: ScoreConfig, keys: Iterable[str]) -> dict[str, StoredS
     """Return the configuration's stored scores of these sentence keys (missing keys left out)."""
     wanted = list(dict.fromkeys(keys))
     found: dict[str, StoredScore] = {}
+    fields = ("sentence_key", "lp_sum", "lp_mean", "n_tokens")
+    if len(wanted) > SCAN_ABOVE:
+        # One pass over the configuration's rows beats many `IN (...)` queries (building one
+        # with 2,000 parameters costs Django more than reading the rows).
+        wanted_set = set(wanted)
+        rows = SentenceScore.objects.filter(config=config).values_list(*fields)
+        for key, lp_sum, lp_mean, n_tokens in rows.iterator(chunk_size=10_000):
+            if key in wanted_set:
+                found[key] = StoredScore(lp_sum, lp_mean, n_tokens)
+        return found
     for start in range(0, len(wanted), KEY_BATCH):
-        rows = SentenceScore.objects.filter(
-            config=config, sentence_key__in=wanted[start : start + KEY_BATCH]
-        ).values_list("sentence_key", "lp_sum", "lp_mean", "n_tokens")
-        for key, lp_sum, lp_mean, n_tokens in rows:
+        keys_part = wanted[start : start + KEY_BATCH]
+        batch = SentenceScore.objects.filter(config=config, sentence_key__in=keys_part)
+        for key, lp_sum, lp_mean, n_tokens in batch.values_list(*fields):
             found[key] = StoredScore(lp_sum, lp_mean, n_tokens)
     return found
 
@@ -89,7 +100,7 @@ class ScoredPair:
     `outcome` is 1.0 (the good sentence scores better), 0.0 (worse) or 0.5 (a tie).
     """
 
-    pair: PairSentences
+    pair: PairRef
     good: float | None
     bad: float | None
     good_tokens: int | None
@@ -120,7 +131,7 @@ class ScoredPair:
 
 
 def score_pairs(
-    pairs: Sequence[PairSentences],
+    pairs: Sequence[PairRef],
     config: ScoreConfig,
     *,
     reduction: str = "sum",
@@ -152,7 +163,7 @@ def scored_pairs(
 ) -> list[ScoredPair]:
     """Return every pair of the dataset (or of paradigm `uid`) in order, with its scores."""
     check_reduction(reduction)
-    pairs = list(dataset_pairs(dataset, uid=uid))
+    pairs = dataset_pair_refs(dataset, uid=uid)
     return score_pairs(pairs, config, reduction=reduction, tie_tolerance=tie_tolerance)
 
 
@@ -240,7 +251,7 @@ def leaderboard(
     a run of the project scored it with), sorted by overall accuracy (unscored rows last)."""
     check_reduction(reduction)
     chosen = list(configs) if configs is not None else list(dataset_configs(dataset=dataset))
-    pairs = list(dataset_pairs(dataset))
+    pairs = dataset_pair_refs(dataset)
     phenomena = sorted({p.phenomenon for p in pairs})
     rows = []
     for config in chosen:
@@ -380,7 +391,7 @@ def learning_curve(
         if method and config.method != method:
             continue
         chosen.setdefault(model.pk, config)
-    pairs = list(dataset_pairs(dataset))
+    pairs = dataset_pair_refs(dataset)
     phenomena = sorted({p.phenomenon for p in pairs})
     points = []
     for config in chosen.values():
@@ -445,7 +456,7 @@ def compare(
     """Return the configurations' accuracies per paradigm side by side, with the number of
     pairs on which their decisions (correct / wrong / tie) differ."""
     check_reduction(reduction)
-    pairs = list(dataset_pairs(dataset))
+    pairs = dataset_pair_refs(dataset)
     outcomes = [
         [s.outcome for s in score_pairs(pairs, c, reduction=reduction, tie_tolerance=tie_tolerance)]
         for c in configs
@@ -564,7 +575,7 @@ def item_rows(
     if search:
         needle = search.casefold()
         scored = [
-            s for s in scored if needle in s.pair.good.text.casefold() or needle in s.pair.bad.text.casefold()
+            s for s in scored if needle in s.pair.good_text.casefold() or needle in s.pair.bad_text.casefold()
         ]
     page = max(1, page)
     chosen = scored[(page - 1) * page_size : page * page_size]
@@ -576,8 +587,8 @@ def item_rows(
             uid=s.pair.uid,
             phenomenon=s.pair.phenomenon,
             index=s.pair.index,
-            good=_sentence_view(s.pair.good.text, s.good, data.get(s.pair.good_key)),
-            bad=_sentence_view(s.pair.bad.text, s.bad, data.get(s.pair.bad_key)),
+            good=_sentence_view(s.pair.good_text, s.good, data.get(s.pair.good_key)),
+            bad=_sentence_view(s.pair.bad_text, s.bad, data.get(s.pair.bad_key)),
             difference=s.difference,
             outcome=s.outcome_name,
         )

@@ -46,7 +46,7 @@ def test_items_csv_has_one_row_per_pair_with_its_scores(config: object, generate
             item.pair.uid,
             item.pair.index,
         )
-        assert (row["sentence_good"], row["sentence_bad"]) == (item.pair.good.text, item.pair.bad.text)
+        assert (row["sentence_good"], row["sentence_bad"]) == (item.pair.good_text, item.pair.bad_text)
         assert float(row["score_good"]) == item.good and float(row["score_bad"]) == item.bad
         assert row["outcome"] == item.outcome_name
 

@@ -10,7 +10,14 @@ from django.core.exceptions import ValidationError
 
 from mpp_studio.datasets.models import Pair
 from mpp_studio.evaluation import scorer_cache
-from mpp_studio.evaluation.models import LanguageModel, ScoreConfig, ScoringChunk, ScoringRun, SentenceScore
+from mpp_studio.evaluation.models import (
+    LanguageModel,
+    PairKey,
+    ScoreConfig,
+    ScoringChunk,
+    ScoringRun,
+    SentenceScore,
+)
 from mpp_studio.evaluation.services import (
     MAX_ATTEMPTS,
     language_model_create,
@@ -21,7 +28,13 @@ from mpp_studio.evaluation.services import (
     run_create,
     score_chunk,
 )
-from mpp_studio.evaluation.services.sentences import chunk_plan, chunk_sentences, dataset_pairs, sentence_key
+from mpp_studio.evaluation.services.sentences import (
+    chunk_plan,
+    chunk_sentences,
+    dataset_pair_refs,
+    dataset_pairs,
+    sentence_key,
+)
 from mpp_studio.jobs.models import Job
 from scoring.errors import OutOfMemoryError, SentenceTooLongError
 from scoring.items import Sentence
@@ -220,6 +233,24 @@ def test_a_run_scores_every_sentence_once_and_finishes(
     assert job.status == "done" and job.progress_done == job.progress_total == 40  # type: ignore[union-attr]
     assert job.message.startswith("Scored the 20 pairs of 1 dataset with 1 configuration")  # type: ignore[union-attr]
     assert not ScoringChunk.objects.filter(run=run).exclude(status="done").exists()
+
+
+def test_chunks_record_pair_keys_equal_to_those_computed_from_records(
+    make_run: Callable[..., ScoringRun], unigram_en: LanguageModel, generated: object
+) -> None:
+    computed = [(p.pair_id, p.good_key, p.bad_key) for p in dataset_pairs(generated)]  # type: ignore[arg-type]
+    before = [(r.pair_id, r.good_key, r.bad_key) for r in dataset_pair_refs(generated)]  # type: ignore[arg-type]
+    assert before == computed and not PairKey.objects.exists()  # no chunk ran: computed on the fly
+    run = make_run([unigram_en], chunk_size=6)
+    run_chunks(run)
+    recorded = list(PairKey.objects.order_by("pair_id").values_list("pair_id", "good_key", "bad_key"))
+    assert recorded == sorted(computed)
+    refs = dataset_pair_refs(generated)  # type: ignore[arg-type]
+    assert [(r.pair_id, r.good_key, r.bad_key) for r in refs] == computed
+    assert [(r.uid, r.index, r.good_text) for r in refs] == [
+        (p.uid, p.index, p.good.text)
+        for p in dataset_pairs(generated)  # type: ignore[arg-type]
+    ]
 
 
 def test_scoring_a_chunk_twice_stores_the_same_rows(

@@ -24,7 +24,7 @@ from django.db.models import F, Sum
 from mpp_studio.evaluation import scorer_cache
 from mpp_studio.evaluation.models import ScoreConfig, ScoringChunk, ScoringRun, SentenceScore
 from mpp_studio.evaluation.services.runs import config_settings
-from mpp_studio.evaluation.services.sentences import chunk_sentences, dataset_pairs
+from mpp_studio.evaluation.services.sentences import dataset_pairs, distinct_sentences, pair_keys_store
 from mpp_studio.jobs.selectors import job_is_open
 from mpp_studio.jobs.services import job_fail, job_finish, job_progress, job_start
 from scoring.errors import ModelLoadError, OutOfMemoryError, ScoringError, SentenceTooLongError
@@ -130,7 +130,8 @@ def score_chunk(*, run_id: int, config_id: int, dataset_id: int, chunk_index: in
 def _score_and_store(chunk: ScoringChunk, config: ScoreConfig, run: ScoringRun) -> tuple[int, str]:
     """Store the chunk's missing scores; return how many were scored anew and a note for the
     job (batches made smaller after running out of memory), or ""."""
-    sentences = chunk_sentences(chunk.dataset, chunk.ranges)
+    pairs = list(dataset_pairs(chunk.dataset, ranges=chunk.ranges))
+    sentences = distinct_sentences(pairs)
     keys = [key for key, _ in sentences]
     stored = _stored_keys(config, keys)
     missing = [(key, s) for key, s in sentences if key not in stored]
@@ -138,6 +139,7 @@ def _score_and_store(chunk: ScoringChunk, config: ScoreConfig, run: ScoringRun) 
         copied = _copy_from_twins(config, [key for key, _ in missing])
         missing = [(key, s) for key, s in missing if key not in copied]
     if not missing:
+        pair_keys_store(chunk.dataset, pairs)
         return 0, ""
     if config.fingerprint and model_fingerprint(config.source) not in ("", config.fingerprint):
         raise ScoringError(
@@ -158,6 +160,7 @@ def _score_and_store(chunk: ScoringChunk, config: ScoreConfig, run: ScoringRun) 
     if not config.describe:
         ScoreConfig.objects.filter(pk=config.pk).update(describe=scorer.describe())
     _store(config, [key for key, _ in missing], results)
+    pair_keys_store(chunk.dataset, pairs)
     note = (
         f"The device ran out of memory {retries} time{'s' if retries != 1 else ''}; batches were made "
         "smaller and scoring went on."

@@ -9,12 +9,13 @@ the same way is stored once, whichever pairs, paradigms or datasets hold it.
 
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Q
 
 from mpp_studio.datasets.models import Dataset, Pair
+from mpp_studio.evaluation.models import PairKey
 from scoring.items import Sentence
 from scoring.words import spans_of_words
 
@@ -110,13 +111,102 @@ def dataset_pairs(
         yield _pair_sentences(row)
 
 
-def chunk_sentences(dataset: Dataset, ranges: Sequence[Range]) -> list[tuple[str, Sentence]]:
-    """Return the distinct sentences of a chunk's pairs as (key, sentence), in dataset order."""
+@dataclass(frozen=True, slots=True)
+class PairRef:
+    """A pair as results need it: where it is, its two texts and their sentence keys."""
+
+    pair_id: int
+    paradigm_id: int
+    uid: str
+    phenomenon: str
+    index: int
+    good_text: str
+    bad_text: str
+    good_key: str
+    bad_key: str
+
+    @property
+    def item_id(self) -> str:
+        """Return "<uid>/<index>", as PairSentences.item_id."""
+        return f"{self.uid}/{self.index}"
+
+
+def dataset_pair_refs(dataset: Dataset, *, uid: str = "") -> list[PairRef]:
+    """Return the dataset's pairs (or paradigm `uid`'s) in order with their sentence keys.
+
+    The keys come from the PairKey rows the scoring chunks recorded; a pair without one (its
+    chunk has not run) gets its keys computed here from its record, as a chunk would.
+    """
+    pairs = Pair.objects.filter(paradigm__dataset=dataset)
+    if uid:
+        pairs = pairs.filter(paradigm__uid=uid)
+    rows = pairs.order_by("paradigm__uid", "index").values_list(
+        "pk",
+        "paradigm_id",
+        "paradigm__uid",
+        "paradigm__phenomenon",
+        "index",
+        "sentence_good",
+        "sentence_bad",
+        "sentence_keys__good_key",
+        "sentence_keys__bad_key",
+    )
+    refs: list[PairRef] = []
+    missing: list[int] = []
+    for pk, paradigm_id, puid, phenomenon, index, good, bad, good_key, bad_key in rows.iterator(
+        chunk_size=10_000
+    ):
+        if good_key is None or bad_key is None:
+            missing.append(len(refs))
+        keys = (good_key or "", bad_key or "")
+        refs.append(PairRef(pk, paradigm_id, puid, phenomenon, index, good, bad, *keys))
+    for start in range(0, len(missing), READ_BATCH):
+        block = missing[start : start + READ_BATCH]
+        ids = [refs[i].pair_id for i in block]
+        words = {
+            pk: (good, bad)
+            for pk, good, bad in Pair.objects.filter(pk__in=ids).values_list(
+                "pk", "record__words_good", "record__words_bad"
+            )
+        }
+        for i in block:
+            ref = refs[i]
+            words_good, words_bad = words[ref.pair_id]
+            refs[i] = PairRef(
+                ref.pair_id,
+                ref.paradigm_id,
+                ref.uid,
+                ref.phenomenon,
+                ref.index,
+                ref.good_text,
+                ref.bad_text,
+                sentence_key(sentence_of(ref.good_text, words_good)),
+                sentence_key(sentence_of(ref.bad_text, words_bad)),
+            )
+    return refs
+
+
+def pair_keys_store(dataset: Dataset, pairs: Sequence[PairSentences]) -> None:
+    """Record the sentence keys of these pairs of the dataset (kept if already recorded)."""
+    PairKey.objects.bulk_create(
+        [PairKey(pair_id=p.pair_id, dataset=dataset, good_key=p.good_key, bad_key=p.bad_key) for p in pairs],
+        batch_size=READ_BATCH,
+        ignore_conflicts=True,
+    )
+
+
+def distinct_sentences(pairs: Iterable[PairSentences]) -> list[tuple[str, Sentence]]:
+    """Return the distinct sentences of these pairs as (key, sentence), in their order."""
     seen: dict[str, Sentence] = {}
-    for pair in dataset_pairs(dataset, ranges=ranges):
+    for pair in pairs:
         seen.setdefault(pair.good_key, pair.good)
         seen.setdefault(pair.bad_key, pair.bad)
     return list(seen.items())
+
+
+def chunk_sentences(dataset: Dataset, ranges: Sequence[Range]) -> list[tuple[str, Sentence]]:
+    """Return the distinct sentences of a chunk's pairs as (key, sentence), in dataset order."""
+    return distinct_sentences(dataset_pairs(dataset, ranges=ranges))
 
 
 def chunk_plan(dataset: Dataset, chunk_size: int) -> list[tuple[list[Range], int]]:
