@@ -146,12 +146,11 @@ else:
 # on a machine without one whose only worker serves cpu.
 SCORING_QUEUE = env.str("MPP_SCORING_QUEUE", default="gpu")
 CELERY_TASK_ROUTES = {"evaluation.*": {"queue": SCORING_QUEUE}}
-if REDIS_URL:
+if REDIS_URL and "MPP_BROKER_VISIBILITY_TIMEOUT" in env:
     # Redis redelivers a message its worker took but never acknowledged (the worker died) once
-    # this many seconds have passed; it must exceed the longest task (a scoring chunk: minutes).
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": env.int("MPP_BROKER_VISIBILITY_TIMEOUT", default=60 * 60)
-    }
+    # this many seconds have passed (kombu's default: an hour). It must exceed the longest task
+    # (a scoring chunk: minutes), or a running task is delivered a second time.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("MPP_BROKER_VISIBILITY_TIMEOUT")}
 
 if _USE_LOCAL_DATABASE:
     VAR_DIR.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,9 @@
 the scoring queue, and failing the run in words when it gives up."""
 
 import os
+import runpy
 from collections.abc import Callable
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -11,6 +13,7 @@ from django.conf import settings
 from mpp_studio.celery import app
 from mpp_studio.evaluation.models import LanguageModel, ScoringChunk, ScoringRun
 from mpp_studio.evaluation.tasks import score_chunk
+from tests.web.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.django_db
 
@@ -55,3 +58,36 @@ def test_giving_up_fails_the_chunk_and_the_run_in_words(
         "Unigram baseline (en) · unigram · float32: the worker could not finish a chunk "
         "(TimeoutError: hard time limit (7200s) exceeded)."
     )
+
+
+BASE_SETTINGS = REPO_ROOT / "platform" / "mpp_studio" / "settings" / "base.py"
+
+
+@pytest.mark.parametrize(
+    ("env", "queue", "options"),
+    [
+        ({}, "gpu", None),
+        ({"MPP_SCORING_QUEUE": "cpu"}, "cpu", None),
+        ({"REDIS_URL": "redis://r:6379/0"}, "gpu", None),
+        (
+            {"REDIS_URL": "redis://r:6379/0", "MPP_BROKER_VISIBILITY_TIMEOUT": "600"},
+            "gpu",
+            {"visibility_timeout": 600},
+        ),
+    ],
+)
+def test_settings_route_scoring_and_redelivery(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, env: dict[str, str], queue: str, options: object
+) -> None:
+    """MPP_SCORING_QUEUE picks the scoring queue; with Redis, MPP_BROKER_VISIBILITY_TIMEOUT sets
+    when a dead worker's message is delivered again (kombu's hour otherwise)."""
+    for name in ("REDIS_URL", "DATABASE_URL", "MPP_SCORING_QUEUE", "MPP_BROKER_VISIBILITY_TIMEOUT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MPP_VAR_DIR", str(tmp_path / "var"))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    loaded = runpy.run_path(str(BASE_SETTINGS))
+    assert loaded["SCORING_QUEUE"] == queue
+    assert loaded["CELERY_TASK_ROUTES"] == {"evaluation.*": {"queue": queue}}
+    if "REDIS_URL" in env:
+        assert loaded.get("CELERY_BROKER_TRANSPORT_OPTIONS") == options
