@@ -317,6 +317,20 @@ def test_cancelling_stops_the_next_chunks_and_keeps_what_is_stored(
     assert run_cancel(run=run) is False
 
 
+def test_deleting_a_dataset_being_scored_fails_the_run(
+    make_run: Callable[..., ScoringRun], unigram_en: LanguageModel, generated: object
+) -> None:
+    run = make_run([unigram_en], chunk_size=6)
+    chunks = list(ScoringChunk.objects.filter(run=run).order_by("index"))
+    score(chunks[0])
+    generated.delete()  # type: ignore[attr-defined]
+    score(chunks[1])  # its message was queued before the deletion
+    run.job.refresh_from_db()  # type: ignore[union-attr]
+    assert run.job.status == "failed"  # type: ignore[union-attr]
+    assert run.job.message.startswith("A dataset or model of this run was deleted while it was being scored")  # type: ignore[union-attr]
+    assert SentenceScore.objects.exists()
+
+
 def test_a_model_that_cannot_be_loaded_fails_the_job_naming_it(
     project: object, make_run: Callable[..., ScoringRun], tmp_path: Path
 ) -> None:

@@ -56,7 +56,14 @@ def score_chunk(*, run_id: int, config_id: int, dataset_id: int, chunk_index: in
         .filter(run_id=run_id, config_id=config_id, dataset_id=dataset_id, index=chunk_index)
         .first()
     )
-    if chunk is None:  # the run, its dataset or the model was deleted meanwhile
+    if chunk is None:  # the run, one of its datasets or models was deleted meanwhile
+        run_gone = ScoringRun.objects.filter(pk=run_id).values_list("job_id", flat=True).first()
+        if run_gone is not None:
+            job_fail(
+                job_id=run_gone,
+                message="A dataset or model of this run was deleted while it was being scored; "
+                "the scores stored so far are kept.",
+            )
         return
     run = chunk.run
     if chunk.status != ScoringChunk.Status.PENDING:
