@@ -430,3 +430,23 @@ def test_results_of_an_unknown_dataset_or_config_are_404(
     assert client.get(f"{root}results/999999/leaderboard/").status_code == 404
     assert client.get(f"{root}results/{generated.pk}/configs/999999/items/").status_code == 404  # type: ignore[attr-defined]
     assert SentenceScore.objects.exists()
+
+
+def test_schema_describes_the_evaluation_api_without_warnings() -> None:
+    from drf_spectacular.drainage import GENERATOR_STATS
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.validation import validate_schema
+
+    GENERATOR_STATS.reset()
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    validate_schema(schema)
+    problems = [*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache]
+    assert [p for p in problems if "evaluation" in p] == []
+    paths = schema["paths"]
+    for path in (
+        "/api/projects/{project_id}/language-models/",
+        "/api/projects/{project_id}/scoring-runs/{run_id}/cancel/",
+        "/api/projects/{project_id}/results/{dataset_id}/configs/{config_id}/items/",
+        "/api/projects/{project_id}/results/{dataset_id}/export/",
+    ):
+        assert path in paths, path
