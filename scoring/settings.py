@@ -9,6 +9,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from scoring.errors import ScoringError
+
 # Bump when a change to the scorers changes any stored number: old scores then no longer match.
 SCORING_VERSION = "1"
 
@@ -54,15 +56,30 @@ class ScorerSettings:
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+# A model folder holds a few dozen files; walking more means the path is not a model folder
+# (a home directory, "/"), and the walk must not stall a web request or a worker.
+FINGERPRINT_MAX_FILES = 10_000
+
+
 def model_fingerprint(model: str) -> str:
     """Return a digest of a local model folder's file names, sizes and modification times, or ""
-    for a hub id (its `revision` pins it instead)."""
-    folder = Path(model)
+    for a hub id (its `revision` pins it instead).
+
+    Raises:
+        ScoringError: the folder holds more than FINGERPRINT_MAX_FILES files (not a model folder).
+    """
+    folder = Path(model).expanduser()
     if not folder.is_dir():
         return ""
-    entries = sorted(
-        (str(path.relative_to(folder)), path.stat().st_size, path.stat().st_mtime_ns)
-        for path in folder.rglob("*")
-        if path.is_file()
-    )
+    entries: list[tuple[str, int, int]] = []
+    for path in folder.rglob("*"):
+        if not path.is_file():
+            continue
+        if len(entries) >= FINGERPRINT_MAX_FILES:
+            raise ScoringError(
+                f"'{model}' holds more than {FINGERPRINT_MAX_FILES:,} files: it is not a model folder"
+            )
+        stat = path.stat()
+        entries.append((str(path.relative_to(folder)), stat.st_size, stat.st_mtime_ns))
+    entries.sort()
     return hashlib.sha256(json.dumps(entries).encode("utf-8")).hexdigest()[:16]

@@ -43,3 +43,16 @@ def test_fingerprint_of_a_folder_changes_when_weights_are_replaced(tmp_path: Pat
 
 def test_fingerprint_of_a_hub_id_is_empty() -> None:
     assert model_fingerprint("org/some-model-not-a-folder") == ""
+
+
+def test_fingerprint_refuses_a_folder_that_is_not_a_model(tmp_path: Path, monkeypatch) -> None:
+    import pytest
+
+    from scoring import settings
+    from scoring.errors import ScoringError
+
+    monkeypatch.setattr(settings, "FINGERPRINT_MAX_FILES", 3)
+    for index in range(4):
+        (tmp_path / f"f{index}.txt").write_text("x")
+    with pytest.raises(ScoringError, match="not a model folder"):
+        model_fingerprint(str(tmp_path))

@@ -16,6 +16,9 @@ VAR_DIR = Path(env.str("MPP_VAR_DIR", default=str(BASE_DIR / "var")))
 GRAMMAR_LIBRARY_DIR = BASE_DIR / "templates"
 # Tokenizers the quality report may use, as local folders (no hub): "name=/path,other=/path".
 MPP_TOKENIZERS = env.dict("MPP_TOKENIZERS", default={})
+# Server folders that model sources and checkpoint series may be read from; empty: any folder
+# (one machine, one user). Production defaults to var/models (settings/production.py).
+MODEL_DIRS = env.list("MPP_MODEL_DIRS", default=[])
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=[])

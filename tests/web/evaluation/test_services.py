@@ -550,3 +550,38 @@ def test_sentence_key_depends_on_text_and_word_spans() -> None:
     spanned = Sentence("The cat sleeps.", ((0, 3), (4, 7), (8, 14), (14, 15)))
     assert sentence_key(plain) == sentence_key(Sentence("The cat sleeps."))
     assert len({sentence_key(plain), sentence_key(spanned), sentence_key(Sentence("The cat sleep."))}) == 3
+
+
+def test_model_folders_are_limited_to_the_allowed_ones(
+    project: object, tmp_path: Path, tiny_gpt2_folder: Path, settings: object
+) -> None:
+    allowed = tmp_path / "models"
+    allowed.mkdir()
+    settings.MODEL_DIRS = [str(allowed)]  # type: ignore[attr-defined]
+    with pytest.raises(ValidationError) as outside:
+        language_model_create(project=project, name="elsewhere", source=str(tiny_gpt2_folder))  # type: ignore[arg-type]
+    assert "outside the model folders this server allows" in str(outside.value.message_dict["source"])
+    inside = allowed / "gpt2"
+    inside.symlink_to(tiny_gpt2_folder)
+    # a link inside the allowed folder that leads out of it is still outside
+    with pytest.raises(ValidationError):
+        language_model_create(project=project, name="linked", source=str(inside))  # type: ignore[arg-type]
+    copy = allowed / "copy"
+    copy.mkdir()
+    for path in tiny_gpt2_folder.iterdir():
+        (copy / path.name).write_bytes(path.read_bytes())
+    assert language_model_create(project=project, name="inside", source=str(copy)).source == str(copy)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError) as series:
+        language_model_series_register(project=project, folder=str(tmp_path), series="s")  # type: ignore[arg-type]
+    assert "outside the model folders" in str(series.value.message_dict["folder"])
+
+
+def test_a_folder_too_big_to_be_a_model_is_refused(project: object, tmp_path: Path, monkeypatch) -> None:
+    from scoring import settings as scoring_settings
+
+    monkeypatch.setattr(scoring_settings, "FINGERPRINT_MAX_FILES", 2)
+    for index in range(3):
+        (tmp_path / f"{index}.bin").write_bytes(b"0")
+    with pytest.raises(ValidationError) as refused:
+        language_model_create(project=project, name="home", source=str(tmp_path))  # type: ignore[arg-type]
+    assert "not a model folder" in str(refused.value.message_dict["source"])

@@ -5,6 +5,7 @@ frequency baseline (no model files: a word-frequency list of the language)."""
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -13,6 +14,7 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.evaluation.models import LanguageModel
 from scoring.checkpoints import find_checkpoints
 from scoring.errors import ScoringError
+from scoring.settings import model_fingerprint
 
 User = AbstractBaseUser | AnonymousUser | None
 # The fields a user may set; `kind` is fixed once configurations exist (see language_model_update).
@@ -26,6 +28,31 @@ def _user(user: User) -> AbstractBaseUser | None:
 def _name_taken(model: LanguageModel) -> bool:
     same = LanguageModel.objects.filter(project_id=model.project_id, name=model.name)
     return same.exclude(pk=model.pk).exists()
+
+
+def _looks_local(source: str) -> bool:
+    """Whether a model source names a folder on the server rather than a hub id ("org/name")."""
+    return source.startswith(("/", ".", "~")) or Path(source).expanduser().is_dir()
+
+
+def folder_problem(folder: str) -> str:
+    """Return why the server folder `folder` may not be used as a model source ("" if it may).
+
+    With MODEL_DIRS set (MPP_MODEL_DIRS), only folders inside one of them may be read, so an
+    editor cannot point the workers at arbitrary server paths.
+    """
+    path = Path(folder).expanduser()
+    roots = [Path(root).expanduser().resolve() for root in settings.MODEL_DIRS]
+    if roots and not any(path.resolve().is_relative_to(root) for root in roots):
+        allowed = ", ".join(str(root) for root in roots)
+        return f"'{folder}' is outside the model folders this server allows ({allowed})."
+    try:
+        model_fingerprint(str(path))
+    except ScoringError as exc:
+        return f"{exc}."
+    except OSError as exc:
+        return f"'{folder}' cannot be read on the server ({exc.strerror or exc})."
+    return ""
 
 
 def _check(model: LanguageModel) -> None:
@@ -48,6 +75,10 @@ def _check(model: LanguageModel) -> None:
         errors.setdefault("source", []).append(
             "Give a Hugging Face model id (e.g. gpt2) or the path of a local model folder."
         )
+    if model.kind != LanguageModel.Kind.UNIGRAM and model.source and _looks_local(model.source):
+        problem = folder_problem(model.source)
+        if problem:
+            errors.setdefault("source", []).append(problem)
     if not model.language:
         errors.setdefault("language", []).append("Give the model's language code (e.g. en, zh).")
     if model.step is not None and model.step < 0:
@@ -185,6 +216,13 @@ def language_model_series_register(
     path = Path(folder.strip()).expanduser()
     if not folder.strip() or not path.is_dir():
         errors.setdefault("folder", []).append(f"'{folder}' is not a folder on the server.")
+    else:
+        roots = [Path(root).expanduser().resolve() for root in settings.MODEL_DIRS]
+        if roots and not any(path.resolve().is_relative_to(root) for root in roots):
+            allowed = ", ".join(str(root) for root in roots)
+            errors.setdefault("folder", []).append(
+                f"'{folder}' is outside the model folders this server allows ({allowed})."
+            )
     if errors:
         raise ValidationError(errors)
     try:

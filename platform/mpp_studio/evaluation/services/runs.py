@@ -27,6 +27,7 @@ from mpp_studio.evaluation.services.language_models import language_model_unigra
 from mpp_studio.evaluation.services.sentences import chunk_plan
 from mpp_studio.jobs.models import Job
 from mpp_studio.jobs.services import job_cancel, job_create
+from scoring.errors import ScoringError
 from scoring.settings import SCORING_VERSION, ScorerSettings, model_fingerprint
 
 JOB_KIND = "scoring_run"
@@ -53,6 +54,13 @@ def dataset_languages(dataset: Dataset) -> list[str]:
     return sorted(set(languages))
 
 
+def _fingerprint(model: LanguageModel) -> str:
+    try:
+        return model_fingerprint(model.source) if model.source else ""
+    except (ScoringError, OSError) as exc:
+        raise ValidationError({"models": [f"Model '{model.name}': {exc}."]}) from None
+
+
 def config_ensure(*, model: LanguageModel, method: str, dtype: str, score_eos: bool) -> ScoreConfig:
     """Return the model's configuration for these scorer settings, creating it if needed.
 
@@ -66,7 +74,7 @@ def config_ensure(*, model: LanguageModel, method: str, dtype: str, score_eos: b
         dtype=dtype,  # type: ignore[arg-type]
         score_eos=score_eos,
         language=model.language,
-        fingerprint=model_fingerprint(model.source) if model.source else "",
+        fingerprint=_fingerprint(model),
     )
     config, _ = ScoreConfig.objects.get_or_create(
         language_model=model,
