@@ -27,6 +27,7 @@ from scoring.torch_support import (
     HeadPrecision,
     OomRetry,
     clip,
+    float32_output_matmul_works,
     library_versions,
     load_pretrained,
     max_positions,
@@ -110,6 +111,7 @@ class CausalScorer:
         self._base: nn.Module | None = None
         self._head_weight: torch.Tensor | None = None
         self._head_bias: torch.Tensor | None = None
+        self._head_matmul = "float32"
         self._head_path = self._choose_head_path()
 
     # ----------------------------------------------------------------------------- public
@@ -190,7 +192,7 @@ class CausalScorer:
             "eos_token": eos_token,
             "dtype": self.settings.dtype,
             "head_path": self._head_path,
-            "head_precision": self._head_precision if self._base is not None else "float32 (logits widened)",
+            "head_precision": self._head_matmul if self._base is not None else "float32 (logits widened)",
             "normaliser": "float32 logsumexp over the full vocabulary",
             "word_segmentation": "the sentence's word spans; without them "
             + ("jieba" if self.settings.language.lower().startswith("zh") else "whitespace words"),
@@ -319,10 +321,17 @@ class CausalScorer:
             return "full forward, then gather (no separate output projection found)"
         weight = head.weight.detach()
         bias = head.bias.detach() if head.bias is not None else None
+        self._head_matmul = (
+            "float32" if self._head_precision == "float32" else f"{self.settings.dtype}, logits widened"
+        )
         if self._head_precision == "float32":
-            # A float32 weight is used as is (no copy); a half-precision one gets a float32 copy.
-            weight = weight.float()
-            bias = bias.float() if bias is not None else None
+            if float32_output_matmul_works(self._device, weight.dtype):
+                # Same numbers as a float32 matmul of these bfloat16/float16 values, at their speed.
+                self._head_matmul = f"{self.settings.dtype} inputs, float32 products and output"
+            else:
+                # A float32 weight is used as is (no copy); a half-precision one gets a float32 copy.
+                weight = weight.float()
+                bias = bias.float() if bias is not None else None
         agrees, why = _probe_agrees(model, base, head, self._device)
         if not agrees:
             return f"full forward, then gather, logits widened to float32 ({why})"

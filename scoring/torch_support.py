@@ -29,12 +29,12 @@ DTYPES: dict[str, torch.dtype] = {
     "bfloat16": torch.bfloat16,
     "float16": torch.float16,
 }
-# Logit floats per head chunk. On a GPU one chunk stays near 256 MB whatever the vocabulary
-# (262k-entry vocabularies would otherwise need gigabytes for a large batch). On the CPU a chunk
-# stays under glibc's 32 MB mmap ceiling, so its buffer is reused from the heap instead of being
-# mapped, page-faulted and zeroed afresh for every chunk.
+# Logit floats per head chunk: one chunk's float32 logits stay near 256 MB on a GPU and 64 MB on
+# the CPU whatever the vocabulary (a 262k-entry vocabulary would otherwise need gigabytes for a
+# large batch). Smaller CPU chunks cost speed: 65-row chunks of a 32k vocabulary made the whole
+# scorer about 35% slower than 524-row ones (bench/scoring.py model, 2 threads).
 LOGIT_FLOATS_PER_CHUNK = 1 << 26
-LOGIT_FLOATS_PER_CHUNK_CPU = 1 << 21
+LOGIT_FLOATS_PER_CHUNK_CPU = 1 << 24
 HeadPrecision = Literal["float32", "model"]
 
 
@@ -303,9 +303,12 @@ def target_logprobs(
     `weight` [V, d] (+ `bias`), as float32 [n].
 
     The normaliser (logsumexp over the vocabulary) is always float32. `precision` "float32"
-    also does the matmul in float32 (`weight` should then be a float32 copy); "model" does it in
-    the weight's own dtype and widens the logits. Rows go in chunks of about `chunk_floats`
-    logits (default: LOGIT_FLOATS_PER_CHUNK, or LOGIT_FLOATS_PER_CHUNK_CPU on the CPU).
+    sums the matmul's products in float32 and keeps float32 logits: with a float32 `weight` by an
+    ordinary float32 matmul; with a half-precision one (only where `float32_output_matmul_works`)
+    by a half-precision matmul returning float32, the same numbers at half-precision speed.
+    "model" does the matmul in the weight's dtype and widens its rounded logits. Rows go in
+    chunks of about `chunk_floats` logits (default: LOGIT_FLOATS_PER_CHUNK, or
+    LOGIT_FLOATS_PER_CHUNK_CPU on the CPU).
     """
     vocab = int(weight.shape[0])
     if chunk_floats is None:
@@ -314,7 +317,11 @@ def target_logprobs(
     parts: list[torch.Tensor] = []
     for start in range(0, int(features.shape[0]), rows):
         chunk = features[start : start + rows]
-        if precision == "float32":
+        if precision == "float32" and weight.dtype != torch.float32:
+            logits = torch.mm(chunk.to(weight.dtype), weight.t(), out_dtype=torch.float32)
+            if bias is not None:
+                logits += bias.float()
+        elif precision == "float32":
             logits = nn.functional.linear(
                 chunk.float(), weight.float(), bias.float() if bias is not None else None
             )
@@ -328,6 +335,25 @@ def target_logprobs(
     if not parts:
         return features.new_zeros(0, dtype=torch.float32)
     return torch.cat(parts)
+
+
+def float32_output_matmul_works(device: torch.device, dtype: torch.dtype) -> bool:
+    """Return whether `torch.mm(..., out_dtype=torch.float32)` multiplies `dtype` (bfloat16,
+    float16) matrices on `device` into float32 without rounding the result to `dtype` (CUDA
+    builds of torch 2.8 and later; not the CPU)."""
+    if device.type != "cuda" or dtype == torch.float32:
+        return False
+    generator = torch.Generator().manual_seed(0)
+    a = torch.randn(8, 64, generator=generator).to(device=device, dtype=dtype)
+    b = torch.randn(64, 16, generator=generator).to(device=device, dtype=dtype)
+    try:
+        out = torch.mm(a, b, out_dtype=torch.float32)
+    except (TypeError, RuntimeError, NotImplementedError):
+        return False
+    # Exact products summed in float32 differ from the float64 sum by ~1e-6; a result rounded to
+    # bfloat16 or float16 would be off by ~1e-2.
+    exact = a.double() @ b.double()
+    return out.dtype == torch.float32 and bool((out.double() - exact).abs().max() <= 1e-3)
 
 
 @contextmanager

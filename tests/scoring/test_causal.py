@@ -317,3 +317,16 @@ def test_logit_softcapping_falls_back_to_the_full_forward(tiny_llama_bos: Path, 
     texts = MIXED[:5]
     for text, score in zip(texts, active.score([Sentence(t) for t in texts]), strict=True):
         assert_close(score.logprobs, reference(folder, text))
+
+
+def test_bfloat16_head_in_the_model_dtype_stays_close(tiny_gpt2: Path) -> None:
+    from scoring.torch_support import float32_output_matmul_works
+
+    texts = ENGLISH[:8]
+    full = scorer(tiny_gpt2).score([Sentence(t) for t in texts])
+    active = CausalScorer(ScorerSettings("causal", str(tiny_gpt2), dtype="bfloat16"), head_precision="model")
+    assert active.describe()["head_precision"] == "bfloat16, logits widened"
+    for a, b in zip(full, active.score([Sentence(t) for t in texts]), strict=True):
+        assert abs(a.reduce("sum") - b.reduce("sum")) < 0.05 * a.n_tokens
+    # The CPU has no matmul that returns float32 from bfloat16 inputs: the head widens instead.
+    assert not float32_output_matmul_works(torch.device("cpu"), torch.bfloat16)
