@@ -27,6 +27,7 @@ from scoring.torch_support import (
     HeadPrecision,
     OomRetry,
     clip,
+    effective_token_budget,
     float32_output_matmul_works,
     library_versions,
     load_pretrained,
@@ -102,6 +103,7 @@ class CausalScorer:
         self._pad_id = int(pad_id) if pad_id is not None else self._bos_id
         self._max_tokens = max_positions(self._model, self._tokenizer)
         self._oom = OomRetry(self._device)
+        self._token_budget = effective_token_budget(settings.token_budget, self._device)
 
         if head_precision is None:
             head_precision = DEFAULT_HEAD_PRECISION
@@ -155,7 +157,7 @@ class CausalScorer:
                 f"with {model_label(self.settings)} ({self.settings.dtype}): '{clip(encoded[index].text)}'"
             )
 
-        budget = max(1, self.settings.token_budget)
+        budget = self._token_budget
         for batch in token_batches(todo, lengths, lambda: self._oom.budget(budget)):
             results = self._oom.run(
                 batch,
@@ -169,7 +171,13 @@ class CausalScorer:
             if progress is not None:
                 progress(done)
         scores = [self._result(enc, vals) for enc, vals in zip(encoded, values, strict=True)]
-        return [copy.deepcopy(scores[index]) for index in order]
+        # A repeated sentence gets its own copy, so callers may change one result alone.
+        given = [False] * len(scores)
+        out: list[SentenceScore] = []
+        for index in order:
+            out.append(copy.deepcopy(scores[index]) if given[index] else scores[index])
+            given[index] = True
+        return out
 
     def describe(self) -> dict[str, object]:
         """Return what a result must record to be reproducible: method, model, requested revision
@@ -198,6 +206,7 @@ class CausalScorer:
             + ("jieba" if self.settings.language.lower().startswith("zh") else "whitespace words"),
             "max_tokens": self._max_tokens,
             "device": str(self._device),
+            "token_budget": self._token_budget,
             "versions": library_versions(),
         }
 
