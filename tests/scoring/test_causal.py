@@ -106,7 +106,9 @@ def test_gpt2_style_tokenizer_conditions_on_eos(tiny_gpt2: Path) -> None:
     described = scorer(tiny_gpt2).describe()
     assert described["bos_policy"] == "eos-as-bos"
     assert described["bos_token"] == "<|endoftext|>"
-    assert described["head_path"] == "base model, then the output projection at the scored positions only"
+    assert described["head_path"] == (
+        "base model, then the output projection at the scored positions only, once per distinct prefix"
+    )
     assert described["resolved_commit"] is None and described["dtype"] == "float32"
 
 
@@ -332,3 +334,38 @@ def test_bfloat16_head_in_the_model_dtype_stays_close(tiny_gpt2: Path) -> None:
         assert abs(a.reduce("sum") - b.reduce("sum")) < 0.05 * a.n_tokens
     # The CPU has no matmul that returns float32 from bfloat16 inputs: the head widens instead.
     assert not float32_output_matmul_works(torch.device("cpu"), torch.bfloat16)
+
+
+@pytest.mark.parametrize("budget", [16, 4096])
+def test_shared_prefixes_go_through_the_head_once(
+    tiny_gpt2: Path, budget: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = [
+        "The cat sleeps on the mat.",
+        "The cat sleep on the mat.",
+        "The cat",
+        "The cat sleeps on the mat. The dog",
+        "我喜欢吃苹果。",
+        "我喜欢吃香蕉。",
+    ]
+    tokenizer, _model = _reference_model(tiny_gpt2)
+    start = tokenizer.eos_token_id
+    ids = [(start, *tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts]
+    distinct = {i[: k + 1] for i in ids for k in range(1, len(i))}
+    active = scorer(tiny_gpt2, token_budget=budget)
+    real_forward = active._forward
+    requested: list[int] = []
+
+    def counting(rows: Any) -> list[list[float]]:
+        requested.extend(len(positions) for _ids, positions in rows)
+        return real_forward(rows)
+
+    monkeypatch.setattr(active, "_forward", counting)
+    scores = active.score([Sentence(t) for t in texts])
+    assert sum(requested) == len(distinct) < sum(len(i) - 1 for i in ids)
+    for text, score in zip(texts, scores, strict=True):
+        assert_close(score.logprobs, reference(tiny_gpt2, text))
+    # The shared prefix ("The cat") has the very same numbers in every sentence it opens.
+    shared = len(tokenizer("The cat", add_special_tokens=False)["input_ids"])
+    assert scores[0].logprobs[:shared] == scores[1].logprobs[:shared] == scores[2].logprobs
+    assert scores[3].logprobs[: len(scores[0].logprobs)] == scores[0].logprobs
