@@ -369,3 +369,26 @@ def test_shared_prefixes_go_through_the_head_once(
     shared = len(tokenizer("The cat", add_special_tokens=False)["input_ids"])
     assert scores[0].logprobs[:shared] == scores[1].logprobs[:shared] == scores[2].logprobs
     assert scores[3].logprobs[: len(scores[0].logprobs)] == scores[0].logprobs
+
+
+def test_load_failures_are_told_in_words() -> None:
+    from scoring.torch_support import load_failure_reason
+
+    # Stand-ins with the hub's class names (the real ones need an HTTP response to be built).
+    class RevisionNotFoundError(OSError):
+        pass
+
+    class RepositoryNotFoundError(OSError):
+        pass
+
+    hub = ScorerSettings("causal", "someone/some-model", revision="v9")
+    offline = OSError(
+        "We couldn't connect to 'https://huggingface.co' to load the files, and couldn't find them"
+    )
+    assert load_failure_reason(offline, hub) == (
+        "no such folder here, it is not in the local model cache, and no model hub is reachable"
+    )
+    assert "no revision 'v9'" in load_failure_reason(RevisionNotFoundError("Invalid rev id: v9"), hub)
+    missing = RepositoryNotFoundError("404 Client Error. Repository Not Found for url")
+    assert "no such model on the Hugging Face hub" in load_failure_reason(missing, hub)
+    assert load_failure_reason(ValueError("bad config"), hub) == "bad config (ValueError)"
