@@ -93,7 +93,7 @@ class MaskedScorer:
         loaded = load_pretrained(settings, "AutoModelForMaskedLM", self._device, kind="masked language model")
         self._tokenizer: PreTrainedTokenizerBase = loaded.tokenizer
         self._model: PreTrainedModel = loaded.model
-        self._commit = loaded.commit or _resolved_commit(settings)
+        self._commit = loaded.commit
         mask_id = self._tokenizer.mask_token_id
         if mask_id is None and settings.method != "holistic":
             raise ModelLoadError(
@@ -338,18 +338,6 @@ def _first_owner(owner: Sequence[int], span: Span) -> int:
         if owner[position] >= 0:
             return owner[position]
     return -1
-
-
-def _resolved_commit(settings: ScorerSettings) -> str | None:
-    """Return the commit a hub model's revision resolved to, read from the cached snapshot
-    path (transformers 5 no longer sets `config._commit_hash`); None for a local folder."""
-    from transformers.utils.hub import cached_file, extract_commit_hash
-
-    try:
-        path = cached_file(settings.model, "config.json", revision=settings.revision)
-    except Exception:  # a local folder, or the hub cache cannot tell
-        return None
-    return extract_commit_hash(path, None) if path else None
 
 
 def _head_path(

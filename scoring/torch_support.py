@@ -153,7 +153,23 @@ def load_pretrained(
             ) from None
         raise
     commit = getattr(model.config, "_commit_hash", None)
-    return Loaded(model=model, tokenizer=tokenizer, commit=commit if isinstance(commit, str) else None)
+    if not isinstance(commit, str):
+        commit = resolved_commit(settings)
+    return Loaded(model=model, tokenizer=tokenizer, commit=commit)
+
+
+def resolved_commit(settings: ScorerSettings) -> str | None:
+    """Return the commit a hub model's revision resolved to, read from the cached snapshot
+    path (transformers 5 no longer sets `config._commit_hash`); None for a local folder."""
+    if Path(settings.model).expanduser().is_dir():
+        return None
+    from transformers.utils.hub import cached_file, extract_commit_hash
+
+    try:
+        path = cached_file(settings.model, "config.json", revision=settings.revision)
+    except Exception:  # the hub cache cannot tell
+        return None
+    return extract_commit_hash(path, None) if path else None
 
 
 def _looks_like_path(model: str) -> bool:
