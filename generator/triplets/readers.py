@@ -1,0 +1,497 @@
+"""Readers for learner corpora: M2 files, parallel learner/corrected tables, metadata tables.
+
+Every reader reports what it cannot take as an ImportIssue (file, 1-based line, message) and
+goes on with the rest of the file. Files are read as UTF-8 (a leading BOM is dropped, CRLF line
+ends are accepted); a line that is not UTF-8 is reported and skipped.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.formats.lines import numbered_lines
+from generator.formats.record import ImportIssue, IssueList
+from generator.triplets.corpus import (
+    METADATA_FIELDS,
+    NOOP,
+    LearnerPair,
+    M2Edit,
+    MetadataResult,
+    MetadataRow,
+    ReadResult,
+)
+
+M2_FIELDS = 6  # span|||type|||correction|||REQUIRED|||-NONE-|||annotator
+
+
+def _issues_of(issues: IssueList) -> list[ImportIssue]:
+    """Return the collected issues, with the closing note when some were left out."""
+    return issues.result([], "").issues
+
+
+def _lines(path: Path, issues: IssueList) -> Iterator[tuple[int, str]]:
+    try:
+        stream = path.open("rb")
+    except OSError as exc:
+        issues.error(None, f"cannot open the file: {exc.strerror or exc}")
+        return
+    with stream:
+        yield from numbered_lines(stream, issues)
+
+
+# --- M2 ---------------------------------------------------------------------------------------
+
+
+def parse_m2_edit(text: str) -> M2Edit:
+    """Return the edit of an `A` line's text (after "A "); raise ValueError saying what is wrong."""
+    fields = text.split("|||")
+    if len(fields) != M2_FIELDS:
+        raise ValueError(
+            f"expected {M2_FIELDS} fields separated by '|||' "
+            "(span, type, correction, REQUIRED, -NONE-, annotator), found "
+            f"{len(fields)}"
+        )
+    span = fields[0].split()
+    if len(span) != 2:
+        raise ValueError(f"the span {fields[0].strip()!r} is not two token offsets 'start end'")
+    try:
+        start, end = int(span[0]), int(span[1])
+    except ValueError:
+        raise ValueError(f"the span {fields[0].strip()!r} is not two whole numbers") from None
+    annotator_text = fields[5].strip()
+    try:
+        annotator = int(annotator_text)
+    except ValueError:
+        raise ValueError(f"the annotator id {annotator_text!r} is not a whole number") from None
+    edit_type = fields[1].strip()
+    if not edit_type:
+        raise ValueError("the error type is empty")
+    if (start, end) == (-1, -1) or edit_type == NOOP:
+        return M2Edit(-1, -1, NOOP, "", annotator)
+    if start < 0 or end < start:
+        raise ValueError(f"the span {start} {end} is not a valid token range")
+    correction = " ".join(fields[2].split())
+    return M2Edit(start, end, edit_type, "" if correction == "-NONE-" else correction, annotator)
+
+
+def apply_edits(tokens: Sequence[str], edits: Iterable[M2Edit]) -> list[str]:
+    """Return the tokens with the edits applied (ERRANT's M2 offsets: original token indices,
+    end exclusive). Edits are applied right to left so earlier offsets stay valid; insertions at
+    one point keep their file order. Raise ValueError if an edit is outside the sentence or two
+    edits overlap."""
+    ordered = sorted((e for e in edits if not e.is_noop), key=lambda e: (e.start, e.end))
+    previous: M2Edit | None = None
+    for edit in ordered:
+        if edit.end > len(tokens):
+            raise ValueError(
+                f"the edit {edit.start} {edit.end} ({edit.type}) is outside the sentence, "
+                f"which has {len(tokens)} tokens"
+            )
+        if previous is not None and edit.start < previous.end:
+            raise ValueError(
+                f"the edits {previous.start} {previous.end} and {edit.start} {edit.end} "
+                f"of annotator {edit.annotator} overlap"
+            )
+        previous = edit
+    result = list(tokens)
+    for edit in reversed(ordered):
+        result[edit.start : edit.end] = edit.correction.split()
+    return result
+
+
+@dataclass(slots=True)
+class _Block:
+    line: int
+    tokens: list[str]
+    edits: list[tuple[int, M2Edit]]
+    # Why the block's correction cannot be trusted (a bad line that may be the chosen annotator's).
+    broken: str = ""
+
+
+def read_m2(path: str | Path, *, annotator: int = 0, corpus: str = "") -> ReadResult:
+    """Return the sentence pairs of an M2 file, the correction built from `annotator`'s edits.
+
+    A bad `A` line (wrong field count, bad span or annotator id, span outside the sentence,
+    overlapping edits, an unreadable line inside the block) skips its sentence, reported at the
+    `S` line and at the bad line, when the bad line may belong to the chosen annotator; a bad
+    line of another annotator is reported and the sentence kept. A sentence without any edit of
+    the chosen annotator is corrected as itself (ERRANT writes no `A` line for an annotator
+    with nothing to change, or a noop).
+    """
+    path = Path(path)
+    issues = IssueList(str(path))
+    pairs: list[LearnerPair] = []
+    annotators_seen: set[int] = set()
+    block: _Block | None = None
+    sentences = 0
+
+    def close(current: _Block) -> None:
+        if current.broken:
+            issues.error(current.line, f"sentence skipped: {current.broken}")
+            return
+        chosen = [e for _, e in current.edits if e.annotator == annotator]
+        try:
+            corrected = apply_edits(current.tokens, chosen)
+        except ValueError as exc:
+            issues.error(current.line, f"sentence skipped: {exc}")
+            return
+        pairs.append(
+            LearnerPair(
+                pair_id=f"{path.stem}-{sentences}",
+                source_file=str(path),
+                line=current.line,
+                learner=" ".join(current.tokens),
+                corrected=" ".join(corrected),
+                edits=tuple(e for e in chosen if not e.is_noop),
+                corpus=corpus,
+            )
+        )
+
+    previous_number = 0
+    for number, text in _lines(path, issues):
+        if number != previous_number + 1 and block is not None:
+            # numbered_lines reported the unreadable line(s); it may have been one of this block's edits.
+            block.broken = f"line {previous_number + 1} could not be read"
+        previous_number = number
+        if not text.strip():
+            if block is not None:
+                close(block)
+                block = None
+            continue
+        tag, _, rest = text.partition(" ")
+        if tag == "S":
+            if block is not None:
+                # No blank line between two sentences: still two sentences.
+                issues.warning(number, "no blank line before this S line")
+                close(block)
+            sentences += 1
+            tokens = rest.split()
+            block = _Block(number, tokens, [])
+            if not tokens:
+                block.broken = "the S line has no tokens"
+        elif tag == "A":
+            if block is None:
+                issues.error(number, "an A line with no S line before it")
+                continue
+            try:
+                edit = parse_m2_edit(rest)
+            except ValueError as exc:
+                issues.error(number, f"bad A line: {exc}")
+                block.broken = block.broken or f"its edit on line {number} could not be read"
+                continue
+            annotators_seen.add(edit.annotator)
+            if not edit.is_noop and edit.end > len(block.tokens):
+                issues.error(
+                    number,
+                    f"bad A line: the span {edit.start} {edit.end} is outside the sentence, "
+                    f"which has {len(block.tokens)} tokens",
+                )
+                if edit.annotator == annotator:
+                    block.broken = block.broken or f"its edit on line {number} is outside the sentence"
+                continue
+            block.edits.append((number, edit))
+        else:
+            issues.error(number, f"not an M2 line (expected 'S ...', 'A ...' or a blank line): {text[:60]!r}")
+    if block is not None:
+        close(block)
+    if sentences and annotator not in annotators_seen and annotators_seen:
+        issues.warning(
+            None,
+            f"annotator {annotator} has no edit in this file (annotators present: "
+            f"{', '.join(str(a) for a in sorted(annotators_seen))}); every sentence is its own correction",
+        )
+    return ReadResult(pairs, _issues_of(issues))
+
+
+# --- tables -----------------------------------------------------------------------------------
+
+
+def _delimiter(path: Path, delimiter: str | None) -> str:
+    if delimiter is not None:
+        return delimiter
+    return "\t" if path.suffix.lower() in {".tsv", ".tab"} else ","
+
+
+def _table_rows(path: Path, delimiter: str, issues: IssueList) -> Iterator[tuple[int, list[str]]]:
+    """Yield (first line number, cells) for each non-blank row of a CSV/TSV file.
+
+    TSV is read without quoting (learner text keeps its quote marks as typed); CSV follows the
+    usual quoting, so a quoted cell may span lines.
+    """
+    consumed: list[int] = []
+
+    def source() -> Iterator[str]:
+        for number, text in _lines(path, issues):
+            consumed.append(number)
+            yield text + "\n"
+
+    if delimiter == "\t":
+        reader = csv.reader(source(), delimiter="\t", quoting=csv.QUOTE_NONE)
+    else:
+        reader = csv.reader(source(), delimiter=delimiter, strict=True)
+    while True:
+        consumed.clear()
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            issues.error(consumed[0] if consumed else None, f"cannot split the row into cells: {exc}")
+            continue
+        if not any(cell.strip() for cell in row):
+            continue
+        yield consumed[0], row
+
+
+@dataclass(frozen=True, slots=True)
+class ParallelColumns:
+    """Header names of a parallel table. `pair_id` "" = pairs numbered by row; the metadata
+    columns are taken when the table has them."""
+
+    learner: str = "learner"
+    corrected: str = "corrected"
+    pair_id: str = ""
+    learner_id: str = "learner_id"
+    essay_id: str = "essay_id"
+    l1: str = "l1"
+    cefr: str = "cefr"
+    topic: str = "topic"
+    corpus: str = "corpus"
+
+
+def read_parallel(
+    path: str | Path,
+    *,
+    columns: ParallelColumns | None = None,
+    delimiter: str | None = None,
+    corpus: str = "",
+) -> ReadResult:
+    """Return the pairs of a CSV or TSV table with a header row (tab for .tsv and .tab, comma
+    otherwise, unless `delimiter` is given). Columns the pair has no field for go to `extra`.
+    A row with a missing or extra cell, an empty learner or corrected cell, or a repeated or
+    empty id is reported and skipped."""
+    path = Path(path)
+    columns = columns or ParallelColumns()
+    issues = IssueList(str(path))
+    pairs: list[LearnerPair] = []
+    rows = _table_rows(path, _delimiter(path, delimiter), issues)
+    header_row = next(rows, None)
+    if header_row is None:
+        issues.error(None, "the file has no header row")
+        return ReadResult(pairs, _issues_of(issues))
+    header_line, header = header_row
+    header = [h.strip() for h in header]
+    required = [c for c in (columns.learner, columns.corrected, columns.pair_id) if c]
+    missing = [c for c in required if c not in header]
+    if missing:
+        issues.error(
+            header_line,
+            f"the header has no column {', '.join(repr(m) for m in missing)} (columns: {', '.join(header)})",
+        )
+        return ReadResult(pairs, _issues_of(issues))
+    field_of = {getattr(columns, name): name for name in METADATA_FIELDS if getattr(columns, name) in header}
+    own = {columns.learner, columns.corrected, columns.pair_id, *field_of}
+    seen_ids: dict[str, int] = {}
+    for number, row in rows:
+        if len(row) != len(header):
+            what = "missing" if len(row) < len(header) else "extra"
+            issues.error(number, f"{what} column(s): {len(row)} cells, the header has {len(header)}")
+            continue
+        cells = dict(zip(header, row, strict=True))
+        learner, corrected = cells[columns.learner].strip(), cells[columns.corrected].strip()
+        if not learner or not corrected:
+            empty = columns.learner if not learner else columns.corrected
+            issues.error(number, "the cell is empty", field=empty)
+            continue
+        if columns.pair_id:
+            pair_id = cells[columns.pair_id].strip()
+            if not pair_id:
+                issues.error(number, "the id is empty", field=columns.pair_id)
+                continue
+            if pair_id in seen_ids:
+                issues.error(
+                    number,
+                    f"the id {pair_id!r} was already used on line {seen_ids[pair_id]}",
+                    field=columns.pair_id,
+                )
+                continue
+            seen_ids[pair_id] = number
+        else:
+            pair_id = f"{path.stem}-{len(pairs) + 1}"
+        values = {name: cells[column].strip() for column, name in field_of.items()}
+        if corpus and not values.get("corpus"):
+            values["corpus"] = corpus
+        pairs.append(
+            LearnerPair(
+                pair_id=pair_id,
+                source_file=str(path),
+                line=number,
+                learner=learner,
+                corrected=corrected,
+                learner_id=values.get("learner_id", ""),
+                essay_id=values.get("essay_id", ""),
+                l1=values.get("l1", ""),
+                cefr=values.get("cefr", ""),
+                topic=values.get("topic", ""),
+                corpus=values.get("corpus", ""),
+                extra={k: v for k, v in cells.items() if k not in own},
+            )
+        )
+    return ReadResult(pairs, _issues_of(issues))
+
+
+# --- metadata ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MetadataColumns:
+    """Header names of a metadata table; `key` is the essay or sentence id every row is joined on."""
+
+    key: str = "essay_id"
+    learner_id: str = "learner_id"
+    essay_id: str = "essay_id"
+    l1: str = "l1"
+    cefr: str = "cefr"
+    topic: str = "topic"
+    corpus: str = "corpus"
+
+
+def read_metadata(
+    path: str | Path, *, columns: MetadataColumns | None = None, delimiter: str | None = None
+) -> MetadataResult:
+    """Return a metadata table's rows by key (the `columns.key` column). A row with a missing or
+    extra cell, an empty key or a key already seen is reported and skipped."""
+    path = Path(path)
+    columns = columns or MetadataColumns()
+    issues = IssueList(str(path))
+    result = MetadataResult(key_column=columns.key, source_file=str(path))
+    rows = _table_rows(path, _delimiter(path, delimiter), issues)
+    header_row = next(rows, None)
+    if header_row is None:
+        issues.error(None, "the file has no header row")
+        result.issues = _issues_of(issues)
+        return result
+    header_line, header = header_row
+    header = [h.strip() for h in header]
+    if columns.key not in header:
+        issues.error(
+            header_line, f"the header has no key column {columns.key!r} (columns: {', '.join(header)})"
+        )
+        result.issues = _issues_of(issues)
+        return result
+    field_of = {getattr(columns, name): name for name in METADATA_FIELDS if getattr(columns, name) in header}
+    for number, row in rows:
+        if len(row) != len(header):
+            what = "missing" if len(row) < len(header) else "extra"
+            issues.error(number, f"{what} column(s): {len(row)} cells, the header has {len(header)}")
+            continue
+        cells = {k: v.strip() for k, v in zip(header, row, strict=True)}
+        key = cells[columns.key]
+        if not key:
+            issues.error(number, "the key is empty", field=columns.key)
+            continue
+        if key in result.rows:
+            issues.error(
+                number,
+                f"the key {key!r} was already given on line {result.rows[key].line}",
+                field=columns.key,
+            )
+            continue
+        values = {name: cells[column] for column, name in field_of.items() if cells[column]}
+        extra = {k: v for k, v in cells.items() if k not in field_of and k != columns.key}
+        result.rows[key] = MetadataRow(key, number, values, extra)
+    result.issues = _issues_of(issues)
+    return result
+
+
+@dataclass(slots=True)
+class AttachResult:
+    """Pairs with metadata attached, which pair field was the key, and what did not match."""
+
+    key: str
+    pairs: list[LearnerPair]
+    issues: list[ImportIssue]
+    unmatched_pairs: int = 0
+    unused_rows: int = 0
+
+
+JOIN_KEYS = ("essay_id", "pair_id")
+
+
+def attach_metadata(
+    pairs: Iterable[LearnerPair], metadata: MetadataResult, *, key: str = "essay_id"
+) -> AttachResult:
+    """Return the pairs with metadata filled in, joined on the pair's `key` field ("essay_id", or
+    "pair_id" for a table keyed by sentence id) against the table's key column.
+
+    A pair whose key has no row (or is empty) is kept without metadata and reported as a
+    warning at its own line; a row no pair used is reported at the table's line. A pair's own
+    non-empty value wins over a different metadata value (reported as a warning); the row's
+    other columns go to `extra` without replacing the pair's own.
+    """
+    if key not in JOIN_KEYS:
+        raise ValueError(f"unknown join key {key!r}; use one of {', '.join(JOIN_KEYS)}")
+    issues: list[ImportIssue] = []
+    used: set[str] = set()
+    out: list[LearnerPair] = []
+    unmatched = 0
+    for pair in pairs:
+        value = getattr(pair, key)
+        row = metadata.rows.get(value) if value else None
+        if row is None:
+            unmatched += 1
+            reason = f"no {key}" if not value else f"no row with {metadata.key_column} {value!r}"
+            issues.append(
+                ImportIssue(
+                    pair.source_file,
+                    pair.line,
+                    f"pair {pair.pair_id}: {reason} in {metadata.source_file}; kept without metadata",
+                    "warning",
+                )
+            )
+            out.append(pair)
+            continue
+        used.add(value)
+        changes: dict[str, str] = {}
+        for name, meta_value in row.values.items():
+            current = getattr(pair, name)
+            if not current:
+                changes[name] = meta_value
+            elif current != meta_value:
+                issues.append(
+                    ImportIssue(
+                        pair.source_file,
+                        pair.line,
+                        f"pair {pair.pair_id}: its {name} {current!r} differs from {meta_value!r} in "
+                        f"{metadata.source_file} line {row.line}; the pair's own value is kept",
+                        "warning",
+                    )
+                )
+        extra = {**row.extra, **pair.extra}
+        out.append(
+            dataclasses.replace(
+                pair,
+                learner_id=changes.get("learner_id", pair.learner_id),
+                essay_id=changes.get("essay_id", pair.essay_id),
+                l1=changes.get("l1", pair.l1),
+                cefr=changes.get("cefr", pair.cefr),
+                topic=changes.get("topic", pair.topic),
+                corpus=changes.get("corpus", pair.corpus),
+                extra=extra,
+            )
+        )
+    unused = [r for k, r in metadata.rows.items() if k not in used]
+    for row in unused:
+        issues.append(
+            ImportIssue(
+                metadata.source_file,
+                row.line,
+                f"no pair has {key} {row.key!r}; the row was not used",
+                "warning",
+            )
+        )
+    return AttachResult(key, out, issues, unmatched, len(unused))
