@@ -112,7 +112,9 @@ class _Block:
     broken: str = ""
 
 
-def read_m2(path: str | Path, *, annotator: int = 0, corpus: str = "") -> ReadResult:
+def read_m2(
+    path: str | Path, *, annotator: int = 0, corpus: str = "", ids: str | Path | None = None
+) -> ReadResult:
     """Return the sentence pairs of an M2 file, the correction built from `annotator`'s edits.
 
     A bad `A` line (wrong field count, bad span or annotator id, span outside the sentence,
@@ -121,6 +123,11 @@ def read_m2(path: str | Path, *, annotator: int = 0, corpus: str = "") -> ReadRe
     line of another annotator is reported and the sentence kept. A sentence without any edit of
     the chosen annotator is corrected as itself (ERRANT writes no `A` line for an annotator
     with nothing to change, or a noop).
+
+    `ids` is an optional file with one sentence id a line, in the M2 file's sentence order
+    (Write & Improve 2024's `.ids`); the ids become the pair ids. Without it, or when its count
+    of ids differs from the M2 file's count of sentences (reported; ids that may be misaligned
+    are not used), pairs are numbered `<file stem>-<sentence number>`.
     """
     path = Path(path)
     issues = IssueList(str(path))
@@ -141,7 +148,7 @@ def read_m2(path: str | Path, *, annotator: int = 0, corpus: str = "") -> ReadRe
             return
         pairs.append(
             LearnerPair(
-                pair_id=f"{path.stem}-{sentences}",
+                pair_id=str(sentences),
                 source_file=str(path),
                 line=current.line,
                 learner=" ".join(current.tokens),
@@ -204,7 +211,26 @@ def read_m2(path: str | Path, *, annotator: int = 0, corpus: str = "") -> ReadRe
             f"annotator {annotator} has no edit in this file (annotators present: "
             f"{', '.join(str(a) for a in sorted(annotators_seen))}); every sentence is its own correction",
         )
-    return ReadResult(pairs, _issues_of(issues))
+    found = _issues_of(issues)
+    names = _sentence_ids(Path(ids), sentences, found) if ids is not None else None
+    pairs = [
+        dataclasses.replace(p, pair_id=names[int(p.pair_id) - 1] if names else f"{path.stem}-{p.pair_id}")
+        for p in pairs
+    ]
+    return ReadResult(pairs, found)
+
+
+def _sentence_ids(path: Path, sentences: int, found: list[ImportIssue]) -> list[str] | None:
+    """Return the ids file's ids when there is one per sentence; else None, the reason added."""
+    issues = IssueList(str(path))
+    names = [text.strip() for _, text in _lines(path, issues) if text.strip()]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        issues.error(None, f"repeated id(s) {', '.join(repeated[:5])}; the ids are not used")
+    elif not issues.errors and len(names) != sentences:
+        issues.error(None, f"{len(names)} ids for {sentences} sentences; the ids are not used")
+    found.extend(_issues_of(issues))
+    return None if issues.errors else names
 
 
 # --- tables -----------------------------------------------------------------------------------

@@ -313,3 +313,41 @@ def test_attach_by_sentence_id_and_conflicts(tmp_path: Path) -> None:
 def test_attach_rejects_unknown_key() -> None:
     with pytest.raises(ValueError, match="unknown join key 'l1'"):
         attach_metadata([], read_metadata(DATA / "meta.csv"), key="l1")
+
+
+def test_m2_sentence_ids_file(tmp_path: Path) -> None:
+    ids = tmp_path / "multi.ids"
+    ids.write_text(
+        "\ufeffessay_a_sentence_1\r\nessay_a_sentence_2\r\nessay_b_sentence_1\nb2\nb3\n", encoding="utf-8"
+    )
+    result = read_m2(DATA / "multi.m2", ids=ids)
+    assert result.issues == []
+    assert [p.pair_id for p in result.pairs] == [
+        "essay_a_sentence_1",
+        "essay_a_sentence_2",
+        "essay_b_sentence_1",
+        "b2",
+        "b3",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("s1\ns2\ns3\n", "3 ids for 5 sentences; the ids are not used"),
+        ("s1\ns2\ns1\ns4\ns5\n", "repeated id(s) s1; the ids are not used"),
+    ],
+)
+def test_m2_sentence_ids_not_matching(tmp_path: Path, content: str, message: str) -> None:
+    ids = tmp_path / "multi.ids"
+    ids.write_text(content, encoding="utf-8")
+    result = read_m2(DATA / "multi.m2", ids=ids)
+    assert [p.pair_id for p in result.pairs] == [f"multi-{n}" for n in range(1, 6)]
+    assert [(i.file, i.line, i.message) for i in result.issues] == [(str(ids), None, message)]
+
+
+def test_m2_sentence_ids_file_missing(tmp_path: Path) -> None:
+    result = read_m2(DATA / "multi.m2", ids=tmp_path / "none.ids")
+    assert len(result.pairs) == 5 and result.pairs[0].pair_id == "multi-1"
+    assert len(result.issues) == 1 and result.issues[0].file == str(tmp_path / "none.ids")
+    assert result.issues[0].message.startswith("cannot open the file")
