@@ -443,8 +443,7 @@ S But there are also some problems with online shopping .
 A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
 
 S Sometimes the product looks different than on the picture .
-A 5 6|||R:PREP|||from|||REQUIRED|||-NONE-|||0
-A 6 7|||R:PREP|||in|||REQUIRED|||-NONE-|||0
+A 5 7|||R:PREP|||from|||REQUIRED|||-NONE-|||0
 
 S Also , many packages they create a lot of waste .
 A 4 5|||U:PRON||||||REQUIRED|||-NONE-|||0
@@ -895,8 +894,8 @@ S Last week I am sick and I went to doctor .
 A 3 4|||R:VERB:TENSE|||was|||REQUIRED|||-NONE-|||0
 A 9 9|||M:DET|||the|||REQUIRED|||-NONE-|||0
 
-S I had a fever and my throat was hurting me .
-A 9 10|||U:PRON||||||REQUIRED|||-NONE-|||0
+S I had a fever and my throat it was hurting .
+A 7 8|||U:PRON||||||REQUIRED|||-NONE-|||0
 
 S The doctor asked me some questions and she examined .
 A 9 9|||M:PRON|||me|||REQUIRED|||-NONE-|||0
@@ -1038,8 +1037,8 @@ A 3 3|||M:DET|||a|||REQUIRED|||-NONE-|||0
 S Nowadays I read mostly novels and biographies .
 A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0
 
-S Recently I have read a novel about a family during the war .
-A 2 3|||U:VERB:TENSE||||||REQUIRED|||-NONE-|||0
+S Last month I have read a novel about a family during the war .
+A 3 4|||U:VERB:TENSE||||||REQUIRED|||-NONE-|||0
 
 S The author describes the characters so detailed that you feel you know them .
 A 5 6|||R:OTHER|||in such|||REQUIRED|||-NONE-|||0
