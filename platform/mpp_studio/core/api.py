@@ -12,6 +12,10 @@ from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import BaseParser
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -74,3 +78,16 @@ def api_exception_handler(exc: Exception, context: Mapping[str, object]) -> Resp
         [{"field": "", "message": "Something went wrong on the server; the error was logged."}],
         status.HTTP_500_INTERNAL_SERVER_ERROR,
     )
+
+
+class QueryFormatNegotiation(BaseContentNegotiation):
+    """Answers in JSON whatever `?format=` says: on export endpoints it names the file's
+    format, not a renderer (DRF would otherwise answer 404 for an unknown renderer)."""
+
+    def select_parser(self, request: Request, parsers: list[BaseParser]) -> BaseParser | None:
+        return parsers[0] if parsers else None
+
+    def select_renderer(
+        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        return renderers[0], str(renderers[0].media_type)

@@ -14,15 +14,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
-from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.parsers import BaseParser
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from mpp_studio.accounts.models import Project
-from mpp_studio.core.api import errors_response
+from mpp_studio.core.api import QueryFormatNegotiation, errors_response
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.selectors import dataset_get
 from mpp_studio.evaluation import results
@@ -333,23 +331,11 @@ class LearningCurveApi(APIView):
         return Response(s.LearningCurveSerializer(curve).data)
 
 
-class _QueryFormatNegotiation(BaseContentNegotiation):
-    """Answers in JSON whatever `?format=` says: here it names the export, not a renderer."""
-
-    def select_parser(self, request: Request, parsers: list[BaseParser]) -> BaseParser | None:
-        return parsers[0] if parsers else None
-
-    def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
-    ) -> tuple[BaseRenderer, str]:
-        return renderers[0], str(renderers[0].media_type)
-
-
 class ExportApi(APIView):
     """Download per-item scores (CSV, or JSON Lines with every token) or metrics (CSV or JSON), streamed."""
 
     renderer_classes = (JSONRenderer,)
-    content_negotiation_class = _QueryFormatNegotiation
+    content_negotiation_class = QueryFormatNegotiation
 
     @extend_schema(
         tags=[TAG],
