@@ -338,20 +338,3 @@ def _render(draw: Any, size: tuple[float, float], title: str, description: str) 
         f'<title id="{title_id}">{escape(title)}</title><desc id="{desc_id}">{escape(description)}</desc>'
     )
     return opening + accessible + svg[head + 1 :]
-
-
-def svg_texts(svg: str) -> list[str]:
-    """Return the text of every <text> element of an SVG made here, in order (for checks)."""
-    import xml.etree.ElementTree as ET
-
-    root = ET.fromstring(svg)
-    texts = []
-    for element in root.iter():
-        if element.tag.rsplit("}", 1)[-1] == "text":
-            texts.append("".join(element.itertext()))
-    return texts
-
-
-def label_colours(labels: Sequence[str]) -> dict[str, str]:
-    """Return the colour each label gets in a plot, in order (the page's tables use them)."""
-    return {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(labels)}

@@ -19,7 +19,6 @@ from scoring.plots import (
     hap_vs_pair_accuracy,
     learning_curves,
     step_label,
-    svg_texts,
 )
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -163,3 +162,11 @@ def test_importing_plots_does_not_import_matplotlib() -> None:
         [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+def svg_texts(svg: str) -> list[str]:
+    """Return the text of every <text> element of an SVG, in order."""
+    root = ET.fromstring(svg)
+    return [
+        "".join(element.itertext()) for element in root.iter() if element.tag.rsplit("}", 1)[-1] == "text"
+    ]

@@ -78,11 +78,6 @@ def config_get(*, project: Project, config_id: int) -> ScoreConfig:
     return config
 
 
-def config_list(*, project: Project) -> QuerySet[ScoreConfig]:
-    """Return the configurations of the project's models."""
-    return ScoreConfig.objects.select_related("language_model").filter(language_model__project=project)
-
-
 def dataset_configs(*, dataset: Dataset) -> QuerySet[ScoreConfig]:
     """Return the configurations some run of the dataset's project scored it with (any
     status: results show how much of the dataset each has stored), by model and method."""
