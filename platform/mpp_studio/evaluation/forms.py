@@ -117,7 +117,11 @@ class RunForm(forms.Form):
         "(with no model chosen, the baseline of each dataset's language).",
     )
     dtype = forms.ChoiceField(
-        choices=ScoreConfig.DType.choices, initial=ScoreConfig.DType.FLOAT32, label="Dtype"
+        choices=ScoreConfig.DType.choices,
+        initial=ScoreConfig.DType.FLOAT32,
+        label="Weights precision",
+        help_text="float32 is exact; bfloat16 and float16 are faster on GPUs (scores are still "
+        "normalised in float32, so pair decisions rarely change).",
     )
     reduction = forms.ChoiceField(
         choices=REDUCTION_CHOICES,
@@ -129,7 +133,10 @@ class RunForm(forms.Form):
         required=False, label="Score the end of sentence (causal models: adds log p(EOS) to each sentence)"
     )
     device = forms.CharField(
-        max_length=20, initial="auto", label="Device", help_text="auto, cpu, cuda, cuda:1, mps"
+        max_length=20,
+        initial="auto",
+        label="Device",
+        help_text="auto (a GPU when the worker has one), cpu, cuda, cuda:1",
     )
     token_budget = forms.IntegerField(
         min_value=64,
