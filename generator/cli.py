@@ -16,6 +16,7 @@ from generator.generate import GenerationStats, Generator
 from generator.importers.cli import add_import_commands
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.report_cli import add_report_command
+from generator.triplets.cli import add_triplets_command
 from scoring.cli import add_score_command
 from vocab.cli import add_vocab_commands
 
@@ -227,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_command(sub)
     add_catalog_command(sub)
     add_score_command(sub)
+    add_triplets_command(sub)
     return parser
 
 

@@ -30,6 +30,11 @@ class LocatedList(list[Any]):
 
 
 _NULLS = {"", "~", "null", "Null", "NULL"}
+# A template is a few levels deep and a few thousand values long. Deeper nesting would overflow
+# libyaml's C stack (a crash, not an exception), and aliases (*name) re-using anchored values
+# could expand a small file into billions of values ("billion laughs"): both are refused.
+MAX_DEPTH = 64
+MAX_VALUES = 100_000
 # libyaml's parser, where PyYAML was built with it, reads templates about ten times faster.
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -42,26 +47,69 @@ class SourceError(Exception):
         super().__init__(message)
 
 
-def _build(node: yaml.Node) -> Any:
+class _Budget:
+    """What building one document may still take: values left, and the nodes being built (an
+    alias inside its own anchor would otherwise recurse forever)."""
+
+    def __init__(self) -> None:
+        self.values_left = MAX_VALUES
+        self.open: set[int] = set()
+
+
+def _check_depth(text: str) -> None:
+    # The event stream is flat, so measuring it cannot overflow anything, unlike composing.
+    depth = 0
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = event.start_mark.line + 1 if event.start_mark is not None else None
+                raise SourceError(f"the values are nested more than {MAX_DEPTH} levels deep", line)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
+def _build(node: yaml.Node, budget: _Budget) -> Any:
+    budget.values_left -= 1
+    if budget.values_left < 0:
+        raise SourceError(
+            f"the file expands to more than {MAX_VALUES} values (through aliases such as *name)",
+            node.start_mark.line + 1,
+        )
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+        if id(node) in budget.open:
+            line = node.start_mark.line + 1
+            raise SourceError("an alias (*name) refers to the value that contains it", line)
+        budget.open.add(id(node))
+        try:
+            return _build_collection(node, budget)
+        finally:
+            budget.open.discard(id(node))
+    assert isinstance(node, yaml.ScalarNode)
+    return _build_scalar(node)
+
+
+def _build_collection(node: yaml.MappingNode | yaml.SequenceNode, budget: _Budget) -> Any:
     if isinstance(node, yaml.MappingNode):
         mapping = LocatedDict()
         mapping.line = node.start_mark.line + 1
         mapping.key_lines = {}
         for key_node, value_node in node.value:
-            key = _build(key_node)
+            key = _build(key_node, budget)
             key_text = "" if key is None else str(key)
-            mapping[key_text] = _build(value_node)
+            mapping[key_text] = _build(value_node, budget)
             mapping.key_lines[key_text] = key_node.start_mark.line + 1
         return mapping
-    if isinstance(node, yaml.SequenceNode):
-        items = LocatedList()
-        items.line = node.start_mark.line + 1
-        items.item_lines = []
-        for child in node.value:
-            items.append(_build(child))
-            items.item_lines.append(child.start_mark.line + 1)
-        return items
-    assert isinstance(node, yaml.ScalarNode)
+    items = LocatedList()
+    items.line = node.start_mark.line + 1
+    items.item_lines = []
+    for child in node.value:
+        items.append(_build(child, budget))
+        items.item_lines.append(child.start_mark.line + 1)
+    return items
+
+
+def _build_scalar(node: yaml.ScalarNode) -> Any:
     if not node.style and node.value in _NULLS:  # plain (libyaml says "", PyYAML None)
         return None
     try:
@@ -82,6 +130,7 @@ def load_yaml(text: str) -> Any:
         SourceError: if the text is not a single valid YAML document.
     """
     try:
+        _check_depth(text)
         node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -95,4 +144,4 @@ def load_yaml(text: str) -> Any:
         raise SourceError(f"this is not valid YAML ({exc})", None) from None
     if node is None:
         return None
-    return _build(node)
+    return _build(node, _Budget())

@@ -13,6 +13,7 @@ python=.venv/bin/python
 
 "$python" manage.py migrate --noinput
 "$python" manage.py load_demo
+"$python" manage.py load_learner_demo
 
 log_dir="${MPP_VAR_DIR:-var}/log"
 mkdir -p "$log_dir"

@@ -34,6 +34,25 @@ _Yaml12Loader.add_implicit_resolver(
 )
 
 
+# A schema is three or four levels deep; deeper nesting would exhaust Python's recursion while
+# composing (a RecursionError instead of a message), so it is refused with its line first.
+MAX_DEPTH = 64
+
+
+def _too_deep_line(text: str) -> int | None:
+    """Return the line where the YAML in `text` nests deeper than MAX_DEPTH, or None."""
+    depth = 0
+    # Parsing yields a flat stream of events, so measuring the depth cannot recurse itself.
+    for event in yaml.parse(text, Loader=_Yaml12Loader):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return event.start_mark.line + 1 if event.start_mark is not None else 1
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+    return None
+
+
 def read_schema(path: str | Path) -> FeatureSchema:
     """Return the feature schema declared in a `.schema.yaml` file.
 
@@ -70,6 +89,10 @@ def schema_text_to_schema(text: str, *, file: str = "schema") -> tuple[FeatureSc
         VocabularyError: listing every problem by feature and line.
     """
     try:
+        deep = _too_deep_line(text)
+        if deep is not None:
+            message = f"the values are nested more than {MAX_DEPTH} levels deep"
+            raise VocabularyError([RowError(file, deep, None, message, E_SCHEMA)])
         node = yaml.compose(text, Loader=_Yaml12Loader)
         data = yaml.load(text, Loader=_Yaml12Loader)  # a SafeLoader subclass
     except yaml.YAMLError as exc:

@@ -26,6 +26,7 @@ NO_GRAMMATICAL_EDIT = "no_grammatical_edit"  # only spelling / punctuation / ort
 _ATTACH_LEFT = frozenset({".", ",", "!", "?", ";", ":", ")", "]", "}", "%", "...", "n't", "'"})
 _CLITICS = frozenset({"'s", "'re", "'m", "'ve", "'ll", "'d"})
 _ATTACH_RIGHT = frozenset({"(", "[", "{", "$", "£", "€"})
+ATTACH_LEFT = _ATTACH_LEFT | _CLITICS  # written against the token before them
 
 
 def detokenise(tokens: Sequence[str]) -> str:
@@ -72,6 +73,24 @@ class SingleEditPair:
     edit: KeptEdit
     all_error_types: tuple[str, ...]  # every ERRANT type of the source pair, filtered ones too
     source: LearnerPair  # id, file, line and the learner's metadata
+    annotated: AnnotatedPair | None = None  # the source pair's parses (the corrected Doc is reused)
+    learner_whitespace: tuple[str, ...] = ()  # each learner token's trailing whitespace
+
+    @property
+    def tokenised(self) -> bool:
+        """True for M2 input (sentences rendered by `detokenise`)."""
+        return self.source.edits is not None
+
+    @property
+    def needs_recheck(self) -> bool:
+        """True when the learner sentence differs from the source's, so ERRANT must read it
+        again: the source had other edits (a lone edit's sentence is the source's own parse)."""
+        return self.annotated is None or len(self.annotated.edits) != 1
+
+    @property
+    def learner_span(self) -> tuple[int, int]:
+        """Return the learner edit's corrected-side token span [start, end)."""
+        return (self.edit.start, self.edit.start + len(self.edit.correction.split()))
 
 
 @dataclass(slots=True)
@@ -102,6 +121,10 @@ def _single(annotated: AnnotatedPair, kept: Edit, index: int, types: tuple[str, 
     if before and not span and kept.c_end > kept.c_start:
         # A removed word: the token before it takes the space the removed word had.
         spaces[len(before) - 1] = cor[kept.c_end - 1].whitespace_
+    elif before and span and kept.o_start > 0:
+        # Learner words put back: the token before them is spaced as it was in the learner's
+        # sentence ("hotel directly." not "hoteldirectly.").
+        spaces[len(before) - 1] = orig[kept.o_start - 1].whitespace_
     corrected_tokens = tuple(t.text for t in cor)
     return SingleEditPair(
         pair_id=f"{annotated.pair.pair_id}#{index}",
@@ -114,6 +137,8 @@ def _single(annotated: AnnotatedPair, kept: Edit, index: int, types: tuple[str, 
         ),
         all_error_types=types,
         source=annotated.pair,
+        annotated=annotated,
+        learner_whitespace=tuple(spaces),
     )
 
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from generator.formats.lines import numbered_lines
 from generator.formats.record import ImportIssue, IssueList
@@ -213,11 +215,31 @@ def read_m2(
         )
     found = _issues_of(issues)
     names = _sentence_ids(Path(ids), sentences, found) if ids is not None else None
-    pairs = [
-        dataclasses.replace(p, pair_id=names[int(p.pair_id) - 1] if names else f"{path.stem}-{p.pair_id}")
-        for p in pairs
-    ]
+    if names:
+        pairs = [_with_id(p, names[int(p.pair_id) - 1]) for p in pairs]
+    else:
+        pairs = [dataclasses.replace(p, pair_id=f"{path.stem}-{p.pair_id}") for p in pairs]
     return ReadResult(pairs, found)
+
+
+_SENTENCE_SUFFIX = re.compile(r"^(?P<essay>.+?)[_-]sentence[_-]?\d+$", re.IGNORECASE)
+
+
+def essay_of(sentence_id: str) -> str:
+    """Return the essay id a sentence id names: the first field of "essay<TAB>3", the prefix of
+    "essay_ab12_sentence_3" (Write & Improve 2024 style), else "" (unknown)."""
+    fields = sentence_id.split()
+    if len(fields) > 1:
+        return fields[0]
+    match = _SENTENCE_SUFFIX.match(sentence_id)
+    return match.group("essay") if match else ""
+
+
+def _with_id(pair: LearnerPair, sentence_id: str) -> LearnerPair:
+    # Metadata tables are keyed by essay: knowing the essay lets `attach_metadata` join them.
+    return dataclasses.replace(
+        pair, pair_id="_".join(sentence_id.split()), essay_id=pair.essay_id or essay_of(sentence_id)
+    )
 
 
 def _sentence_ids(path: Path, sentences: int, found: list[ImportIssue]) -> list[str] | None:
@@ -234,6 +256,21 @@ def _sentence_ids(path: Path, sentences: int, found: list[ImportIssue]) -> list[
 
 
 # --- tables -----------------------------------------------------------------------------------
+
+
+_C = TypeVar("_C", "ParallelColumns", "MetadataColumns")
+
+
+def _matched_case(columns: _C, header: Sequence[str]) -> _C:
+    """Return the column names with each one that is not in the header exactly replaced by the
+    header's name that differs only in case ("L1" for "l1")."""
+    by_lower = {h.lower(): h for h in header}
+    changes = {
+        f.name: by_lower[value.lower()]
+        for f in dataclasses.fields(columns)
+        if (value := getattr(columns, f.name)) and value not in header and value.lower() in by_lower
+    }
+    return dataclasses.replace(columns, **changes)
 
 
 def _delimiter(path: Path, delimiter: str | None) -> str:
@@ -311,6 +348,7 @@ def read_parallel(
         return ReadResult(pairs, _issues_of(issues))
     header_line, header = header_row
     header = [h.strip() for h in header]
+    columns = _matched_case(columns, header)
     required = [c for c in (columns.learner, columns.corrected, columns.pair_id) if c]
     missing = [c for c in required if c not in header]
     if missing:
@@ -403,6 +441,8 @@ def read_metadata(
         return result
     header_line, header = header_row
     header = [h.strip() for h in header]
+    columns = _matched_case(columns, header)
+    result.key_column = columns.key
     if columns.key not in header:
         issues.error(
             header_line, f"the header has no key column {columns.key!r} (columns: {', '.join(header)})"

@@ -10,6 +10,8 @@ urlpatterns = [
     path("library/", include("mpp_studio.paradigms.library_api_urls")),
     path("projects/<int:project_id>/", include("mpp_studio.datasets.api_urls")),
     path("projects/<int:project_id>/", include("mpp_studio.evaluation.api_urls")),
+    path("projects/<int:project_id>/learner/", include("mpp_studio.learner.api_urls")),
+    path("projects/<int:project_id>/studies/", include("mpp_studio.studies.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

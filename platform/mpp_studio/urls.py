@@ -4,6 +4,7 @@ health check."""
 from django.contrib import admin
 from django.urls import include, path
 
+from mpp_studio.accounts.login_views import RateLimitedLoginView
 from mpp_studio.accounts.views import dashboard
 from mpp_studio.core.views import healthz
 from mpp_studio.paradigms.views import home
@@ -20,8 +21,13 @@ urlpatterns = [
     path("projects/<int:project_id>/", include("mpp_studio.paradigms.project_urls")),
     path("projects/<int:project_id>/", include("mpp_studio.datasets.urls")),
     path("projects/<int:project_id>/scoring/", include("mpp_studio.evaluation.urls")),
+    path("projects/<int:project_id>/learner/", include("mpp_studio.learner.urls")),
+    path("projects/<int:project_id>/studies/", include("mpp_studio.studies.urls")),
+    path("s/", include("mpp_studio.studies.public_urls")),
     path("api/", include("mpp_studio.api_urls")),
     path("healthz", healthz, name="healthz"),
+    # Before django.contrib.auth.urls: the sign-in page with its rate limit and lockout message.
+    path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
 ]

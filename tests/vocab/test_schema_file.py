@@ -132,3 +132,13 @@ def test_read_schema_reports_non_utf8_file(tmp_path: Path) -> None:
     with pytest.raises(VocabularyError) as info:
         read_schema(path)
     assert info.value.errors[0].line == 2
+
+
+def test_deeply_nested_schema_is_a_schema_error_with_line() -> None:
+    """3,000 nested lists raised RecursionError out of the YAML composer (found by tests/fuzz)."""
+    text = "language: en\nfeatures:\n  number: " + "[" * 3000 + "]" * 3000 + "\n"
+    with pytest.raises(VocabularyError) as info:
+        schema_text_to_schema(text, file="deep.schema.yaml")
+    (error,) = info.value.errors
+    assert (error.file, error.line, error.code) == ("deep.schema.yaml", 3, E_SCHEMA)
+    assert "nested more than 64 levels" in error.message

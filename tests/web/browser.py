@@ -9,7 +9,11 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+# An assertion waits up to 15 s (Playwright's default is 5 s): on a loaded 2-core machine a page
+# backed by a live server thread can take longer than that to answer.
+expect.set_options(timeout=15_000)
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Never `playwright install`: the system Chromium, headless, with nothing that reaches the network.

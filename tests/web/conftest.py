@@ -235,6 +235,17 @@ def celery_round_trip(tmp_path: Path) -> Iterator[Callable[[Mapping[str, str]], 
 PASSWORD = "correct-horse-battery-9"
 
 
+@pytest.fixture(autouse=True)
+def _clear_cache() -> Iterator[None]:
+    """Empty the cache (rate-limit counters, lockouts) around every test: all test clients share
+    one address, so counts must not carry from one test to the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def make_user(db: None) -> Callable[..., object]:
     from django.contrib.auth import get_user_model

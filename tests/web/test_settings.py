@@ -103,3 +103,25 @@ def test_settings_quality_report_tokenizers_come_from_the_environment(load_base)
     assert load_base()["MPP_TOKENIZERS"] == {}
     settings = load_base(MPP_TOKENIZERS="gpt2=/models/gpt2,bert=/models/bert")
     assert settings["MPP_TOKENIZERS"] == {"gpt2": "/models/gpt2", "bert": "/models/bert"}
+
+
+def _database_settings(database_url: str | None) -> list[str]:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update(DJANGO_SETTINGS_MODULE="mpp_studio.settings.test", PYTHONPATH="platform:.")
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    code = (
+        "import django; django.setup(); from django.conf import settings;"
+        "d = settings.DATABASES['default']; print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'])"
+    )
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return run.stdout.split()
+
+
+def test_a_server_database_keeps_its_connections_with_health_checks() -> None:
+    assert _database_settings("postgres://u@127.0.0.1:5432/x") == ["60", "True"]
+    assert _database_settings(None) == ["0", "False"]  # the embedded SQLite: Django's defaults

@@ -1,14 +1,14 @@
 """URLs of the accounts API (mounted at /api/): projects, members, invitations, tokens."""
 
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 
 from mpp_studio.accounts import apis
+from mpp_studio.accounts.login_views import RateLimitedTokenView
 
 app_name = "accounts_api"
 
 urlpatterns = [
-    path("token/", obtain_auth_token, name="token"),
+    path("token/", RateLimitedTokenView.as_view(), name="token"),
     path("projects/", apis.ProjectListApi.as_view(), name="project_list"),
     path("projects/<int:project_id>/", apis.ProjectDetailApi.as_view(), name="project_detail"),
     path("projects/<int:project_id>/members/", apis.MembershipListApi.as_view(), name="member_list"),

@@ -88,7 +88,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="mpp_studio.accounts.lockout.LockoutBackend")
         messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
         return redirect(_safe_next(request) or "home")
     status = 400 if request.method == "POST" else 200

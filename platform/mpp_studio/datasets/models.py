@@ -19,6 +19,7 @@ class Dataset(BaseModel):
     class Origin(models.TextChoices):
         GENERATED = "generated", "Generated"
         IMPORTED = "imported", "Imported"
+        LEARNER = "learner", "Learner triplets"
 
     class SourceFormat(models.TextChoices):
         BLIMP = "blimp", "BLiMP JSONL"
@@ -53,6 +54,9 @@ class Dataset(BaseModel):
     zorro_order = models.CharField(max_length=10, blank=True)
     source_files = models.JSONField(default=list, blank=True)
     import_report = models.JSONField(default=list, blank=True)
+    # A native-speaker validation summary published by a study (written by the studies app,
+    # read by the dataset card): see `exports.card.validation_section` for its keys.
+    validation = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ("-created_at",)
@@ -63,6 +67,12 @@ class Dataset(BaseModel):
     @property
     def is_imported(self) -> bool:
         return self.origin == self.Origin.IMPORTED
+
+    @property
+    def is_read_only(self) -> bool:
+        """Imported pairs and learner triplets were read or derived, not generated: never
+        regenerated or edited."""
+        return self.origin in (self.Origin.IMPORTED, self.Origin.LEARNER)
 
 
 class DatasetParadigm(BaseModel):

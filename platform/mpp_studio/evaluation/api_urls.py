@@ -17,6 +17,7 @@ urlpatterns = [
     path("results/<int:dataset_id>/compare/", apis.CompareApi.as_view(), name="compare"),
     path("results/<int:dataset_id>/learning-curve/", apis.LearningCurveApi.as_view(), name="learning_curve"),
     path("results/<int:dataset_id>/export/", apis.ExportApi.as_view(), name="export"),
+    path("results/<int:dataset_id>/triplets/", apis.TripletReportApi.as_view(), name="triplets"),
     path(
         "results/<int:dataset_id>/configs/<int:config_id>/paradigms/",
         apis.ParadigmTableApi.as_view(),

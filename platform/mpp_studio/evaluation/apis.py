@@ -25,7 +25,7 @@ from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.selectors import dataset_get
 from mpp_studio.evaluation import results
 from mpp_studio.evaluation import serializers as s
-from mpp_studio.evaluation.exports import export_response
+from mpp_studio.evaluation.exports import TRIPLET_EXPORTS, export_response
 from mpp_studio.evaluation.models import LanguageModel, ScoreConfig, ScoringRun
 from mpp_studio.evaluation.selectors import (
     config_get,
@@ -45,6 +45,8 @@ from mpp_studio.evaluation.services import (
     run_create,
     run_delete,
 )
+from mpp_studio.evaluation.services.sentences import is_triplet_dataset
+from mpp_studio.evaluation.triplet_results import check_triplet_dataset, triplet_report
 
 TAG = "Evaluation"
 
@@ -271,20 +273,60 @@ class ParadigmTableApi(APIView):
 class ReportApi(APIView):
     """The full metrics report of one configuration on the dataset (`scoring.metrics.pair_report`):
     overall, per phenomenon and paradigm, length-equal and length-unequal subsets, warnings;
-    null when nothing is scored yet."""
+    null when nothing is scored yet. For a learner triplet dataset, `triplets` holds the BLiSS
+    report (`scoring.triplet_metrics.triplet_report`: LP, HAP, HAP_tau, SO overall and by error
+    type, L1, CEFR level and corpus, in bits per token; null for a minimal-pair dataset or
+    while no triplet is scored)."""
 
     @extend_schema(tags=[TAG], parameters=[s.ParadigmQuerySerializer], responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, project_id: int, dataset_id: int, config_id: int) -> Response:
         project = _project(self)
         dataset = dataset_get(project=project, dataset_id=dataset_id)
         config = config_get(project=project, config_id=config_id)
-        report = results.pair_report(dataset, config, **_query(s.ParadigmQuerySerializer, request))  # type: ignore[arg-type]
+        query = _query(s.ParadigmQuerySerializer, request)
+        report = results.pair_report(dataset, config, **query)  # type: ignore[arg-type]
+        triplets = None
+        if is_triplet_dataset(dataset):
+            found = triplet_report(dataset, config, tie_tolerance=float(query["tie_tolerance"]))  # type: ignore[arg-type]
+            triplets = found.to_dict() if found is not None else None
         return Response(
             {
                 "config": s.ScoreConfigOutputSerializer(config).data,
                 "report": report.to_dict() if report is not None else None,
+                "triplets": triplets,
             }
         )
+
+
+class TripletReportApi(APIView):
+    """The BLiSS metrics of every configuration scored on a learner triplet dataset (or those in
+    `configs`): `scoring.triplet_metrics.triplet_report` per configuration (null while none of
+    its triplets is scored), as `mpp score` writes it under "triplets"."""
+
+    @extend_schema(tags=[TAG], parameters=[s.TripletQuerySerializer], responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, project_id: int, dataset_id: int) -> Response:
+        project = _project(self)
+        dataset = dataset_get(project=project, dataset_id=dataset_id)
+        query = _query(s.TripletQuerySerializer, request)
+        try:
+            check_triplet_dataset(dataset)
+        except results.ResultsError as exc:
+            return _results_error(exc)
+        ids = query.pop("configs")
+        configs = _configs(project, ids, "configs") if ids else list(dataset_configs(dataset=dataset))  # type: ignore[arg-type]
+        entries = []
+        for config in configs:
+            try:
+                found = triplet_report(dataset, config, **query)  # type: ignore[arg-type]
+            except results.ResultsError as exc:
+                return _results_error(exc)
+            entries.append(
+                {
+                    "config": s.ScoreConfigOutputSerializer(config).data,
+                    "triplets": found.to_dict() if found is not None else None,
+                }
+            )
+        return Response({"dataset": {"id": dataset.pk, "name": dataset.name}, **query, "configs": entries})
 
 
 class ItemListApi(APIView):
@@ -350,17 +392,25 @@ class ExportApi(APIView):
         project = _project(self)
         dataset = dataset_get(project=project, dataset_id=dataset_id)
         query = _query(s.ExportQuerySerializer, request)
-        if query["what"] == "items":
+        if query["what"] in TRIPLET_EXPORTS:
+            try:
+                check_triplet_dataset(dataset)
+            except results.ResultsError as exc:
+                return _results_error(exc)
+        if query["what"] in ("items", "triplets"):
             configs = [config_get(project=project, config_id=int(query["config"]))]  # type: ignore[call-overload]
         elif query["configs"]:
             configs = _configs(project, query["configs"], "configs")  # type: ignore[arg-type]
         else:
             configs = list(dataset_configs(dataset=dataset))
-        return export_response(
-            dataset,
-            str(query["what"]),
-            str(query["format"]),
-            configs,
-            reduction=str(query["reduction"]),
-            tie_tolerance=float(query["tie_tolerance"]),  # type: ignore[arg-type]
-        )
+        try:
+            return export_response(
+                dataset,
+                str(query["what"]),
+                str(query["format"]),
+                configs,
+                reduction=str(query["reduction"]),
+                tie_tolerance=float(query["tie_tolerance"]),  # type: ignore[arg-type]
+            )
+        except results.ResultsError as exc:
+            return _results_error(exc)

@@ -239,7 +239,14 @@ class ItemFilterForm(forms.Form):
 
 
 class ExportForm(forms.Form):
-    what = forms.ChoiceField(choices=[("items", "items"), ("metrics", "metrics")])
+    what = forms.ChoiceField(
+        choices=[
+            ("items", "items"),
+            ("metrics", "metrics"),
+            ("triplets", "triplets"),
+            ("triplet_metrics", "triplet_metrics"),
+        ]
+    )
     format = forms.ChoiceField(choices=[("csv", "csv"), ("jsonl", "jsonl"), ("json", "json")])
     config = forms.IntegerField(required=False)
     reduction = forms.ChoiceField(choices=REDUCTION_CHOICES, required=False)
@@ -247,10 +254,10 @@ class ExportForm(forms.Form):
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         what, fmt = data.get("what"), data.get("format")
-        if what == "items" and fmt not in ("csv", "jsonl"):
+        if what in ("items", "triplets") and fmt not in ("csv", "jsonl"):
             self.add_error("format", "Per-item scores download as csv or jsonl.")
-        if what == "metrics" and fmt not in ("csv", "json"):
+        if what in ("metrics", "triplet_metrics") and fmt not in ("csv", "json"):
             self.add_error("format", "Metrics download as csv or json.")
-        if what == "items" and not data.get("config"):
+        if what in ("items", "triplets") and not data.get("config"):
             self.add_error("config", "Per-item scores need the configuration (config=<id>).")
         return data

@@ -190,8 +190,8 @@ class ScoringChunk(models.Model):
     """One task's share of a run: up to `chunk_size` sentences of one dataset for one
     configuration. `ranges` lists `[paradigm_id, first_index, last_index]` (pair indexes,
     inclusive) in the dataset's order (paradigm uid, pair index); `n_sentences` counts the
-    sentence slots (two per pair, before deduplication) for progress. `attempts` counts the
-    starts, so a chunk that keeps killing its worker fails instead of looping."""
+    sentence slots (two per pair, three per triplet, before deduplication) for progress.
+    `attempts` counts the starts, so a chunk that keeps killing its worker fails instead of looping."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -223,8 +223,9 @@ class ScoringChunk(models.Model):
 
 class PairKey(models.Model):
     """The sentence keys of one stored pair (`services.sentences.sentence_key` of its good and
-    bad sentence with their word spans), recorded by the chunk that scored it, so that results
-    join pairs to scores without re-reading every record and hashing every sentence."""
+    bad sentence with their word spans, and of a BLiSS triplet's artificial sentence; null for
+    a minimal pair), recorded by the chunk that scored it, so that results join pairs to scores
+    without re-reading every record and hashing every sentence."""
 
     pair = models.OneToOneField(
         "datasets.Pair", on_delete=models.CASCADE, primary_key=True, related_name="sentence_keys"
@@ -232,6 +233,7 @@ class PairKey(models.Model):
     dataset = models.ForeignKey("datasets.Dataset", on_delete=models.CASCADE, related_name="+")
     good_key = models.CharField(max_length=64)
     bad_key = models.CharField(max_length=64)
+    artificial_key = models.CharField(max_length=64, null=True, blank=True)  # null: no third sentence
 
     def __str__(self) -> str:
         return f"{self.pair_id}: {self.good_key[:8]} / {self.bad_key[:8]}"

@@ -11,7 +11,10 @@ Used by the pages, the API and the exports:
 - paradigm_table(dataset, config): one row per paradigm; pair_report(...): the full report;
 - learning_curve(project, series, dataset): accuracy by training step;
 - compare(dataset, configs): per-paradigm accuracies side by side, and where decisions differ;
-- item_rows(dataset, config, ...): a page of pairs with tokens, surprisals, scores and outcome.
+- item_rows(dataset, config, ...): a page of pairs with tokens, surprisals, scores and outcome
+  (and a learner triplet's artificial sentence).
+
+The BLiSS metrics of learner triplet datasets are in triplet_results.py.
 """
 
 import math
@@ -519,7 +522,8 @@ class SentenceView:
 
 @dataclass(frozen=True, slots=True)
 class ItemRow:
-    """A pair under one configuration: both sentences, `difference` = good - bad, outcome."""
+    """A pair under one configuration: both sentences, `difference` = good - bad, outcome; a
+    learner triplet's artificial sentence too (None for a minimal pair)."""
 
     pair_id: int
     item_id: str
@@ -530,6 +534,7 @@ class ItemRow:
     bad: SentenceView
     difference: float | None
     outcome: str
+    artificial: SentenceView | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -579,7 +584,17 @@ def item_rows(
         ]
     page = max(1, page)
     chosen = scored[(page - 1) * page_size : page * page_size]
-    data = score_data(config, [k for s in chosen for k in (s.pair.good_key, s.pair.bad_key)])
+    third_keys = [s.pair.artificial_key for s in chosen if s.pair.artificial_key]
+    data = score_data(config, [k for s in chosen for k in (s.pair.good_key, s.pair.bad_key)] + third_keys)
+    third = stored_scores(config, third_keys) if third_keys else {}
+
+    def artificial(pair: PairRef) -> SentenceView | None:
+        if not pair.artificial_key:
+            return None
+        stored = third.get(pair.artificial_key)
+        value = None if stored is None else reduce_stored(stored.lp_sum, stored.lp_mean, reduction)  # type: ignore[arg-type]
+        return _sentence_view(pair.artificial_text, value, data.get(pair.artificial_key))
+
     items = [
         ItemRow(
             pair_id=s.pair.pair_id,
@@ -591,6 +606,7 @@ def item_rows(
             bad=_sentence_view(s.pair.bad_text, s.bad, data.get(s.pair.bad_key)),
             difference=s.difference,
             outcome=s.outcome_name,
+            artificial=artificial(s.pair),
         )
         for s in chosen
     ]

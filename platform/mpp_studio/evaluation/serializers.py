@@ -13,6 +13,7 @@ from mpp_studio.evaluation.services.runs import (
     MAX_TOKEN_BUDGET,
 )
 from scoring.items import REDUCTIONS
+from scoring.triplet_metrics import DEFAULT_MIN_SLICE, DEFAULT_TAU
 
 # -- Language models --------------------------------------------------------------------------
 
@@ -109,16 +110,21 @@ class DatasetRefSerializer(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField()
 
 
+# The largest id a database row can have (64-bit keys): a larger one is refused with 400, never
+# sent to the database (SQLite cannot even bind it: a 500).
+MAX_ID = 2**63 - 1
+
+
 class RunCreateInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField(max_length=200)
     language_models = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         required=False,
         default=list,
         help_text="Ids of the project's models; may be empty with method unigram (the baseline).",
     )
     datasets = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         allow_empty=False,
         help_text="Ids of the project's datasets.",
     )
@@ -229,14 +235,45 @@ class CurveQuerySerializer(ResultsQuerySerializer):
     )
 
 
+class TripletQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    tau = serializers.FloatField(
+        min_value=0,
+        max_value=MAX_TIE_TOLERANCE,
+        default=DEFAULT_TAU,
+        help_text="HAP-τ margin, bits per token.",
+    )
+    tie_tolerance = serializers.FloatField(
+        min_value=0, max_value=MAX_TIE_TOLERANCE, default=DEFAULT_TIE_TOLERANCE
+    )
+    min_slice = serializers.IntegerField(
+        min_value=1, max_value=1_000_000, default=DEFAULT_MIN_SLICE, help_text="Smallest slice reported."
+    )
+    bootstrap = serializers.IntegerField(
+        min_value=0, max_value=5000, default=1000, help_text="Bootstrap resamples (0: Wilson intervals)."
+    )
+    seed = serializers.IntegerField(default=0, help_text="Bootstrap seed.")
+    configs = serializers.CharField(
+        required=False, allow_blank=True, default="", help_text="Configuration ids (blank: all scored)."
+    )
+
+    def validate_configs(self, value: str) -> list[int]:
+        return list(dict.fromkeys(_id_list(value)))
+
+
 class ExportQuerySerializer(ResultsQuerySerializer):
-    what = serializers.ChoiceField(choices=["items", "metrics"], default="items")
+    what = serializers.ChoiceField(
+        choices=["items", "metrics", "triplets", "triplet_metrics"],
+        default="items",
+        help_text="triplets, triplet_metrics: learner triplet datasets only (BLiSS).",
+    )
     format = serializers.ChoiceField(
         choices=["csv", "jsonl", "json"],
         default="csv",
-        help_text="items: csv or jsonl; metrics: csv or json.",
+        help_text="items, triplets: csv or jsonl; metrics, triplet_metrics: csv or json.",
     )
-    config = serializers.IntegerField(min_value=1, required=False, help_text="items: the configuration.")
+    config = serializers.IntegerField(
+        min_value=1, required=False, help_text="items, triplets: the configuration."
+    )
     configs = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -249,11 +286,11 @@ class ExportQuerySerializer(ResultsQuerySerializer):
 
     def validate(self, attrs: dict[str, object]) -> dict[str, object]:
         what, fmt = attrs["what"], attrs["format"]
-        if what == "items" and fmt not in ("csv", "jsonl"):
+        if what in ("items", "triplets") and fmt not in ("csv", "jsonl"):
             raise serializers.ValidationError({"format": "Per-item scores export as csv or jsonl."})
-        if what == "metrics" and fmt not in ("csv", "json"):
+        if what in ("metrics", "triplet_metrics") and fmt not in ("csv", "json"):
             raise serializers.ValidationError({"format": "Metrics export as csv or json."})
-        if what == "items" and not attrs.get("config"):
+        if what in ("items", "triplets") and not attrs.get("config"):
             raise serializers.ValidationError(
                 {"config": "Give the configuration whose item scores to export."}
             )
@@ -368,6 +405,9 @@ class ItemRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     bad = SentenceViewSerializer()
     difference = serializers.FloatField(allow_null=True, help_text="good - bad, in the reduction's unit.")
     outcome = serializers.ChoiceField(choices=list(OUTCOMES))
+    artificial = SentenceViewSerializer(
+        allow_null=True, help_text="A learner triplet's artificial sentence (null for a minimal pair)."
+    )
 
 
 class ItemPageSerializer(serializers.Serializer):  # type: ignore[type-arg]

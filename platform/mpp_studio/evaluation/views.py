@@ -34,7 +34,7 @@ from mpp_studio.evaluation.services import (
     run_cancel,
     run_create,
 )
-from mpp_studio.evaluation.views_support import page_context
+from mpp_studio.evaluation.views_support import metric_headers, page_context, run_triplets
 
 
 def _add_errors(form: Form, error: ValidationError) -> None:
@@ -231,10 +231,15 @@ def _run_context(request: HttpRequest, project: Project, run: ScoringRun) -> dic
 @login_required
 @require_GET
 def run_detail_view(request: HttpRequest, project_id: int, run_id: int) -> HttpResponse:
-    """A run: what it scores, its job's live status, the cancel button, links to results."""
+    """A run: what it scores, its job's live status, the cancel button, links to results; with
+    learner triplet datasets, their BLiSS metrics and the HAP-against-pair-accuracy plot."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     run = run_get(project=project, run_id=run_id)
-    return render(request, "evaluation/run_detail.html", _run_context(request, project, run))
+    context = _run_context(request, project, run)
+    bliss = run_triplets(run)
+    context["bliss"] = bliss
+    context["metric_headers"] = metric_headers(bliss.boards[0].tau) if bliss else []
+    return render(request, "evaluation/run_detail.html", context)
 
 
 @login_required

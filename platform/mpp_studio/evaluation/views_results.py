@@ -1,7 +1,9 @@
 """Results pages of a dataset (viewers and up), computed from the stored sentence scores:
 the leaderboard with its plot, one configuration's report (per phenomenon and paradigm), a
 comparison of configurations, a checkpoint series' learning curves, the per-item drill-down
-with token surprisals, and the downloads.
+with token surprisals, and the downloads. A learner triplet dataset adds the BLiSS metrics
+(LP, HAP, HAP-τ, SO) to the leaderboard, with the HAP-against-pair-accuracy plot, and the
+full BLiSS report (slices by error type, L1, CEFR level) to each configuration's page.
 
 A bad query value (an unknown reduction, outcome or paradigm) is said on the page, and the
 default is used; it never makes a server error.
@@ -22,20 +24,25 @@ from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.selectors import dataset_get, dataset_paradigms
 from mpp_studio.evaluation import results
-from mpp_studio.evaluation.exports import export_response
+from mpp_studio.evaluation.exports import TRIPLET_EXPORTS, export_response
 from mpp_studio.evaluation.forms import UNITS, CompareForm, ExportForm, ItemFilterForm, ResultsForm
 from mpp_studio.evaluation.models import ScoreConfig, ScoringRun
 from mpp_studio.evaluation.selectors import config_get, dataset_configs
+from mpp_studio.evaluation.services.sentences import is_triplet_dataset
+from mpp_studio.evaluation.triplet_results import check_triplet_dataset, triplet_board, triplet_report
 from mpp_studio.evaluation.views_support import (
     REDUCTION_UNITS,
     UNIT_SYMBOLS,
+    board_plot,
     curve_plot,
     dataset_defaults,
     leaderboard_plot,
     legend_stops,
+    metric_headers,
     page_context,
     pair_scale,
     series_on_dataset,
+    slice_tables,
     sort_rows,
     token_cells,
 )
@@ -94,6 +101,9 @@ def results_view(request: HttpRequest, project_id: int, dataset_id: int) -> Http
         problems.append(f"“{sort}” is not a phenomenon of this dataset; sorted by overall accuracy.")
         sort = ""
     rows = sort_rows(board.rows, sort)
+    bliss = None
+    if is_triplet_dataset(dataset):
+        bliss = triplet_board(dataset, configs, reduction=reduction, tie_tolerance=defaults.tie_tolerance)
     context = _results_context(
         request,
         project,
@@ -108,6 +118,9 @@ def results_view(request: HttpRequest, project_id: int, dataset_id: int) -> Http
         series=series_on_dataset(configs),
         runs=list(ScoringRun.objects.filter(datasets=dataset).select_related("job").order_by("-created_at")),
         tie_tolerance=defaults.tie_tolerance,
+        bliss=bliss,
+        bliss_plot=board_plot(bliss) if bliss is not None else "",
+        metric_headers=metric_headers(bliss.tau) if bliss is not None else [],
     )
     return render(request, "evaluation/results.html", context)
 
@@ -128,6 +141,9 @@ def config_report_view(
     paradigms = results.paradigm_table(
         dataset, config, reduction=reduction, tie_tolerance=defaults.tie_tolerance
     )
+    bliss = None
+    if is_triplet_dataset(dataset):
+        bliss = triplet_report(dataset, config, tie_tolerance=defaults.tie_tolerance)
     context = _results_context(
         request,
         project,
@@ -140,6 +156,11 @@ def config_report_view(
         paradigms=paradigms,
         n_pairs=sum(r.n_pairs for r in paradigms),
         problems=problems,
+        is_triplets=is_triplet_dataset(dataset),
+        bliss=bliss,
+        bliss_overall=[(h, bliss.overall[h["metric"]]) for h in metric_headers(bliss.tau)] if bliss else [],
+        metric_headers=metric_headers(bliss.tau) if bliss else [],
+        slice_tables=slice_tables(bliss) if bliss else [],
     )
     return render(request, "evaluation/config_report.html", context)
 
@@ -288,11 +309,13 @@ def items_view(request: HttpRequest, project_id: int, dataset_id: int, config_id
         )
     items = []
     for item in page.items:
-        scale = pair_scale(item.good, item.bad, unit)
+        scale = pair_scale(item.good, item.bad, unit, item.artificial)
         sides = [
             ("good", item.good, token_cells(item.good, unit, scale)),
             ("bad", item.bad, token_cells(item.bad, unit, scale)),
         ]
+        if item.artificial is not None:
+            sides.append(("artificial", item.artificial, token_cells(item.artificial, unit, scale)))
         items.append({"item": item, "sides": sides})
     query = {"uid": uid, "outcome": outcome, "q": search, "reduction": reduction, "unit": unit}
     context = _results_context(
@@ -327,7 +350,9 @@ def items_view(request: HttpRequest, project_id: int, dataset_id: int, config_id
 @require_GET
 def export_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponseBase:
     """Download per-item scores (`what=items`, csv or jsonl, one `config`) or metrics
-    (`what=metrics`, csv or json; one `config`, or every configuration scored on the dataset)."""
+    (`what=metrics`, csv or json; one `config`, or every configuration scored on the dataset);
+    for a learner triplet dataset also per-triplet scores (`what=triplets`, csv or jsonl, one
+    `config`) and BLiSS metrics (`what=triplet_metrics`, csv or json)."""
     project, dataset = _dataset(request, project_id, dataset_id)
     back = reverse("evaluation:results", args=(project.pk, dataset.pk))
     form = ExportForm(request.GET)
@@ -336,6 +361,12 @@ def export_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpR
         messages.error(request, "That download cannot be made. " + " ".join(problems))
         return redirect(back)
     data = form.cleaned_data
+    if data["what"] in TRIPLET_EXPORTS:
+        try:
+            check_triplet_dataset(dataset)
+        except results.ResultsError as exc:
+            messages.error(request, f"That download cannot be made. {exc}")
+            return redirect(back)
     defaults = dataset_defaults(dataset)
     reduction = data["reduction"] or defaults.reduction
     if data["config"]:
@@ -345,11 +376,15 @@ def export_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpR
     if not configs:
         messages.error(request, "No configuration has scored this dataset yet: there is nothing to download.")
         return redirect(back)
-    return export_response(
-        dataset,
-        data["what"],
-        data["format"],
-        configs,
-        reduction=reduction,
-        tie_tolerance=defaults.tie_tolerance,
-    )
+    try:
+        return export_response(
+            dataset,
+            data["what"],
+            data["format"],
+            configs,
+            reduction=reduction,
+            tie_tolerance=defaults.tie_tolerance,
+        )
+    except results.ResultsError as exc:
+        messages.error(request, f"That download cannot be made. {exc}")
+        return redirect(back)

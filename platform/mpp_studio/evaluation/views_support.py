@@ -1,6 +1,7 @@
 """What the scoring pages compute from results before rendering: their shared context, the
-default reduction of a dataset, plots (scoring.plots) from leaderboards and learning curves,
-sorting, and the token heat strips of the per-item drill-down."""
+default reduction of a dataset, plots (scoring.plots) from leaderboards, learning curves and
+BLiSS metrics, sorting, the BLiSS report's slice tables, and the token heat strips of the
+per-item drill-down."""
 
 import math
 from collections.abc import Sequence
@@ -13,8 +14,31 @@ from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.views import project_context
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, ScoreConfig, ScoringRun
-from mpp_studio.evaluation.results import Leaderboard, LeaderboardRow, LearningCurve, SentenceView
-from scoring.plots import BarSeries, CurveLine, accuracy_by_phenomenon, learning_curves
+from mpp_studio.evaluation.results import (
+    Leaderboard,
+    LeaderboardRow,
+    LearningCurve,
+    SentenceView,
+    leaderboard,
+)
+from mpp_studio.evaluation.services.sentences import is_triplet_dataset
+from mpp_studio.evaluation.triplet_results import (
+    DIMENSION_LABELS,
+    METRIC_HELP,
+    METRIC_LABELS,
+    SHOWN_DIMENSIONS,
+    TripletBoard,
+    triplet_board,
+)
+from scoring.plots import (
+    BarSeries,
+    CurveLine,
+    ScatterPoint,
+    accuracy_by_phenomenon,
+    hap_vs_pair_accuracy,
+    learning_curves,
+)
+from scoring.triplet_metrics import METRICS, MetricCell, SliceTest, TripletReport
 
 TAB = "scoring"
 # Surprisals are stored in nats (natural log); one bit is ln 2 nats.
@@ -90,6 +114,147 @@ def curve_plot(curve: LearningCurve) -> str:
     )
 
 
+# -- BLiSS (learner triplet datasets) ---------------------------------------------------------
+
+# A Holm-adjusted p-value below this marks a slice as different from the other learners.
+SIGNIFICANCE = 0.05
+PAIR_ACCURACY_OWN = "Pair accuracy: corrected preferred to learner (%)"
+PAIR_ACCURACY_PAIRS = "Pair accuracy on the run's minimal-pair datasets (%)"
+
+
+def metric_headers(tau: float) -> list[dict[str, str]]:
+    """Return each BLiSS metric's column label and explanation (HAP-τ with its τ)."""
+    out = []
+    for metric in METRICS:
+        label = METRIC_LABELS[metric]
+        if metric == "HAP_tau":
+            label = f"HAP-τ (τ = {tau:g})"
+        out.append({"metric": metric, "label": label, "help": METRIC_HELP[metric]})
+    return out
+
+
+def hap_plot(points: Sequence[ScatterPoint], *, title: str, x_label: str) -> str:
+    """Return the HAP-against-pair-accuracy scatter (BLiSS Figure 3) of `points` ("" when none)."""
+    if not points:
+        return ""
+    return hap_vs_pair_accuracy(points, title=title, x_label=x_label)
+
+
+def board_plot(board: TripletBoard) -> str:
+    """Return the HAP-against-pair-accuracy scatter of a triplet dataset's configurations: the
+    pair accuracy is the corrected sentence preferred to the learner's ("" when none is scored)."""
+    points = [
+        ScatterPoint(row.config.label, row.pair_accuracy, row.cells["HAP"].value)
+        for row in board.rows
+        if row.cells and row.pair_accuracy is not None
+    ]
+    return hap_plot(
+        points,
+        title=f"HAP against pair accuracy on {board.dataset.name} ({board.reduction})",
+        x_label=PAIR_ACCURACY_OWN,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SliceCell:
+    """One metric of one slice: its cell, its test against the other items, and whether the
+    Holm-adjusted p is below SIGNIFICANCE."""
+
+    metric: str
+    cell: MetricCell | None
+    test: SliceTest | None
+    significant: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SliceRow:
+    """One slice of a dimension (e.g. L1 = Spanish) as the report page shows it."""
+
+    name: str
+    n: int
+    suppressed: bool
+    cells: list[SliceCell]
+
+
+@dataclass(frozen=True, slots=True)
+class SliceTable:
+    """One slice dimension of a BLiSS report: its label and its slices."""
+
+    dimension: str
+    label: str
+    rows: list[SliceRow]
+
+
+def slice_tables(report: TripletReport) -> list[SliceTable]:
+    """Return the report's slice tables in the order error type, L1, CEFR level, corpus (the
+    dimensions with no value on any item left out)."""
+    tables = []
+    for dimension in SHOWN_DIMENSIONS:
+        slices = report.slices.get(dimension)
+        if not slices:
+            continue
+        rows = []
+        for name, found in slices.items():
+            cells = []
+            for metric in METRICS:
+                test = found.vs_rest.get(metric)
+                significant = test is not None and test.p_holm < SIGNIFICANCE
+                cells.append(SliceCell(metric, found.metrics.get(metric), test, significant))
+            rows.append(SliceRow(name, found.n, found.suppressed, cells))
+        tables.append(SliceTable(dimension, DIMENSION_LABELS[dimension], rows))
+    return tables
+
+
+@dataclass(frozen=True, slots=True)
+class RunTriplets:
+    """A run's BLiSS summary: each triplet dataset's board, and the plot of every configuration
+    on every triplet dataset (x: pooled pair accuracy on the run's minimal-pair datasets when
+    it has any, else each triplet dataset's corrected-preferred-to-learner accuracy)."""
+
+    boards: list[TripletBoard]
+    plot: str
+    x_label: str
+
+
+def run_triplets(run: ScoringRun) -> RunTriplets | None:
+    """Return the BLiSS summary of a run's triplet datasets (None when it has none)."""
+    datasets = list(run.datasets.all())
+    triplet_sets = [d for d in datasets if is_triplet_dataset(d)]
+    if not triplet_sets:
+        return None
+    pair_sets = [d for d in datasets if d not in triplet_sets]
+    configs = list(run.configs.select_related("language_model"))
+    boards = [
+        triplet_board(d, configs, reduction=run.reduction, tie_tolerance=run.tie_tolerance)
+        for d in triplet_sets
+    ]
+    pooled: dict[int, tuple[float, int]] = {}
+    for dataset in pair_sets:
+        pairs_board = leaderboard(
+            dataset, reduction=run.reduction, tie_tolerance=run.tie_tolerance, configs=configs
+        )
+        for pairs_row in pairs_board.rows:
+            correct, n = pooled.get(pairs_row.config.pk, (0.0, 0))
+            pooled[pairs_row.config.pk] = (correct + pairs_row.correct, n + pairs_row.n)
+    points = []
+    for board in boards:
+        for row in board.rows:
+            if not row.cells:
+                continue
+            if pair_sets:
+                correct, n = pooled.get(row.config.pk, (0.0, 0))
+                x = correct / n if n else None
+            else:
+                x = row.pair_accuracy
+            if x is None:
+                continue
+            family = board.dataset.name if len(boards) > 1 else ""
+            points.append(ScatterPoint(row.config.label, x, row.cells["HAP"].value, family))
+    x_label = PAIR_ACCURACY_PAIRS if pair_sets else PAIR_ACCURACY_OWN
+    plot = hap_plot(points, title=f"HAP against pair accuracy: {run.name} ({run.reduction})", x_label=x_label)
+    return RunTriplets(boards, plot, x_label)
+
+
 def series_on_dataset(configs: Sequence[ScoreConfig]) -> list[str]:
     """Return the checkpoint series with a configuration among `configs`, sorted."""
     return sorted({c.language_model.series for c in configs if c.language_model.series})
@@ -148,9 +313,13 @@ def token_cells(sentence: SentenceView, unit: str, scale: float) -> list[TokenCe
     return cells
 
 
-def pair_scale(good: SentenceView, bad: SentenceView, unit: str) -> float:
-    """Return the highest token surprisal of the pair in `unit` (0 when unscored)."""
-    values = [t.surprisal for t in (*good.tokens, *bad.tokens) if math.isfinite(t.surprisal)]
+def pair_scale(
+    good: SentenceView, bad: SentenceView, unit: str, artificial: SentenceView | None = None
+) -> float:
+    """Return the highest token surprisal of the pair (a triplet: its three sentences) in
+    `unit` (0 when unscored)."""
+    tokens = (*good.tokens, *bad.tokens, *(artificial.tokens if artificial else ()))
+    values = [t.surprisal for t in tokens if math.isfinite(t.surprisal)]
     return max(values, default=0.0) * UNIT_FACTORS[unit]
 
 

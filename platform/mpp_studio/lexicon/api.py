@@ -382,7 +382,8 @@ class VocabularyExportApi(ProjectApi):
         responses={
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR),
             (200, "text/tab-separated-values"): OpenApiResponse(OpenApiTypes.STR),
-            (200, "application/yaml"): OpenApiResponse(OpenApiTypes.STR),
+            # A YAML document is described by what it parses to: a mapping (language, features).
+            (200, "application/yaml"): OpenApiResponse(OpenApiTypes.OBJECT),
             **ERRORS,
         },
     )

@@ -273,8 +273,9 @@ class LibraryImportInputSerializer(serializers.Serializer):  # type: ignore[type
     project = serializers.IntegerField(
         help_text="The project to import into (you must be its editor or owner)."
     )
+    # Ids are 64-bit: a larger one is refused with 400 before it reaches the database (a 500).
     templates = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
         min_length=1,
         max_length=MAX_IMPORT_TEMPLATES,
         help_text="Ids of library templates (from GET /api/library/).",

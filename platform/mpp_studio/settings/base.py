@@ -19,6 +19,8 @@ MPP_TOKENIZERS = env.dict("MPP_TOKENIZERS", default={})
 # Server folders that model sources and checkpoint series may be read from; empty: any folder
 # (one machine, one user). Production defaults to var/models (settings/production.py).
 MODEL_DIRS = env.list("MPP_MODEL_DIRS", default=[])
+# The largest learner-corpus file (M2, TSV/CSV or metadata) one upload takes.
+MPP_LEARNER_UPLOAD_MAX_BYTES = env.int("MPP_LEARNER_UPLOAD_MAX_BYTES", default=50 * 1024 * 1024)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=[])
@@ -42,6 +44,8 @@ INSTALLED_APPS = [
     "mpp_studio.paradigms",
     "mpp_studio.datasets",
     "mpp_studio.evaluation",
+    "mpp_studio.learner",
+    "mpp_studio.studies",
 ]
 
 MIDDLEWARE = [
@@ -79,6 +83,12 @@ _USE_LOCAL_DATABASE = "DATABASE_URL" not in env
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
+if not _USE_LOCAL_DATABASE:
+    # Keep a server database connection per worker thread for a while instead of opening one
+    # per request (a PostgreSQL connection costs more than a participant's saved answer), and
+    # check it before reuse so a restarted database costs one failed request at most.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("MPP_DB_CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -101,7 +111,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "mpp_studio.core.api.api_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "mpp_studio.core.schema.ProjectAutoSchema",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "MPP Studio API",
@@ -144,6 +154,36 @@ else:
     CELERY_RESULT_BACKEND = f"file://{CELERY_DIR / 'results'}"
     for _folder in ("queue", "control", "results"):
         (CELERY_DIR / _folder).mkdir(parents=True, exist_ok=True)
+
+# The cache holds rate-limit counters and login lockouts (hashes only, never an address): Redis
+# when REDIS_URL is set, so the limits hold across gunicorn workers; else per-process memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "mpp",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "mpp"}}
+
+# Sign-in lockout (accounts/lockout.py): this many failed sign-ins for one user name from one
+# client lock it for this many seconds (0 failures: off).
+AUTHENTICATION_BACKENDS = ["mpp_studio.accounts.lockout.LockoutBackend"]
+MPP_LOGIN_LOCKOUT_FAILURES = env.int("MPP_LOGIN_LOCKOUT_FAILURES", default=5)
+MPP_LOGIN_LOCKOUT_SECONDS = env.int("MPP_LOGIN_LOCKOUT_SECONDS", default=15 * 60)
+# Rate limits (core/ratelimit.py), "COUNT/PERIOD" (s, m, h), "" or 0 to turn one off. Per client
+# address: sign-in attempts and study consents (high: a classroom or a NAT of participants shares
+# one address). Per participation (its token), never per address: answers, trial fetches and
+# withdrawals, so many participants behind one address are never slowed.
+MPP_RATE_LIMIT_LOGIN = env.str("MPP_RATE_LIMIT_LOGIN", default="10/m")
+MPP_RATE_LIMIT_STUDY_START = env.str("MPP_RATE_LIMIT_STUDY_START", default="300/m")
+MPP_RATE_LIMIT_ANSWER = env.str("MPP_RATE_LIMIT_ANSWER", default="120/m")
+MPP_RATE_LIMIT_PARTICIPANT_PAGE = env.str("MPP_RATE_LIMIT_PARTICIPANT_PAGE", default="60/m")
+# Behind this many reverse proxies the client address is read from X-Forwarded-For (counted
+# from the right); 0: REMOTE_ADDR, for gunicorn facing the clients directly.
+MPP_TRUSTED_PROXY_COUNT = env.int("MPP_TRUSTED_PROXY_COUNT", default=0)
 
 # Model scoring tasks go to this queue: `gpu` (a worker with a GPU, one task at a time), or `cpu`
 # on a machine without one whose only worker serves cpu.

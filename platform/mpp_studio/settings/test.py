@@ -13,3 +13,6 @@ SECRET_KEY = env.str(
 )
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Rate limits and lockouts count in this process's memory, even when REDIS_URL points the broker
+# at a real Redis; tests/web/conftest.py clears the cache before each test.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "mpp-test"}}

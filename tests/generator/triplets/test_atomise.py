@@ -131,6 +131,24 @@ def test_missing_and_extra_words() -> None:
     _recheck(extra)
 
 
+def test_a_word_put_back_before_punctuation_keeps_its_space() -> None:
+    # Two edits: the second single-edit sentence puts the extra "directly" back before the full
+    # stop, where the corrected sentence has no space.
+    singles = _atomise(
+        _pair(
+            "I was very tired, so I went directly to the hotel directly.",
+            "I was very tired, so I went to the hotel directly.",
+            "d",
+        ),
+        _pair("He go to the hotel directly.", "He goes to the hotel.", "e"),
+    )
+    assert [s.learner for s in singles] == [
+        "I was very tired, so I went directly to the hotel directly.",
+        "He go to the hotel.",
+        "He goes to the hotel directly.",
+    ]
+
+
 def test_m2_pair_is_detokenised() -> None:
     first, second = _atomise(
         _pair("He do n't like it 's colour .", "He does n't like its colour .", tokenised=True)

@@ -14,6 +14,7 @@ from generator.triplets.readers import (
     ParallelColumns,
     apply_edits,
     attach_metadata,
+    essay_of,
     parse_m2_edit,
     read_m2,
     read_metadata,
@@ -329,6 +330,16 @@ def test_m2_sentence_ids_file(tmp_path: Path) -> None:
         "b2",
         "b3",
     ]
+    # The essay is read off W&I-style ids, so metadata keyed by essay can be joined.
+    assert [p.essay_id for p in result.pairs] == ["essay_a", "essay_a", "essay_b", "", ""]
+
+
+@pytest.mark.parametrize(
+    ("sentence_id", "essay"),
+    [("essay_3f2a_sentence_12", "essay_3f2a"), ("doc7\t3", "doc7"), ("e9-sentence-1", "e9"), ("s14", "")],
+)
+def test_essay_of_sentence_ids(sentence_id: str, essay: str) -> None:
+    assert essay_of(sentence_id) == essay
 
 
 @pytest.mark.parametrize(
@@ -351,3 +362,13 @@ def test_m2_sentence_ids_file_missing(tmp_path: Path) -> None:
     assert len(result.pairs) == 5 and result.pairs[0].pair_id == "multi-1"
     assert len(result.issues) == 1 and result.issues[0].file == str(tmp_path / "none.ids")
     assert result.issues[0].message.startswith("cannot open the file")
+
+
+def test_column_names_match_whatever_their_case(tmp_path: Path) -> None:
+    table = tmp_path / "pairs.tsv"
+    table.write_text("Essay_ID\tLearner\tCorrected\ne1\tHe go home.\tHe goes home.\n", encoding="utf-8")
+    meta = tmp_path / "meta.tsv"
+    meta.write_text("essay_id\tL1\tCEFR\ne1\tTurkish\tB2\n", encoding="utf-8")
+    pairs = read_parallel(table).pairs
+    attached = attach_metadata(pairs, read_metadata(meta))
+    assert [(p.essay_id, p.l1, p.cefr) for p in attached.pairs] == [("e1", "Turkish", "B2")]

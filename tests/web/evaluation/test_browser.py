@@ -1,5 +1,7 @@
 """A real browser registers a tiny local GPT-2, scores a generated dataset with it through a real
-worker, reads the leaderboard and its plot, and drills down into an item's token surprisals.
+worker, reads the leaderboard and its plot, and drills down into an item's token surprisals; and
+scores a learner triplet dataset, reading its BLiSS metrics (LP, HAP, HAP-τ, SO), their slices
+and the HAP-against-pair-accuracy plot.
 
 As in the datasets browser test, the web server (`manage.py runserver`) and the Celery worker
 (cpu and gpu queues) are separate processes sharing a SQLite file and the embedded filesystem
@@ -26,6 +28,26 @@ from tests.web.datasets.stack import (
     web_server,
     worker,
 )
+from tests.web.evaluation.triplet_data import N_DEFAULT
+
+# Makes the user, a project, the tiny GPT-2 (argv[1]) registered in it, and the learner triplet
+# dataset of tests.web.evaluation.triplet_data. Prints {"project": id, "dataset": id}.
+PREPARE_TRIPLETS_SCRIPT = """
+import json, sys
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from mpp_studio.accounts.models import Membership, Project
+from mpp_studio.evaluation.services import language_model_create
+from tests.web.evaluation.triplet_data import make_triplet_dataset
+
+user = get_user_model().objects.create_user("ling", password="pw-for-the-browser")
+project = Project.objects.create(name="Learner study", created_by=user)
+Membership.objects.create(project=project, user=user, role="owner")
+language_model_create(project=project, name="tiny-gpt2", source=sys.argv[1], kind="causal", created_by=user)
+dataset = make_triplet_dataset(project)
+print(json.dumps({"project": project.pk, "dataset": dataset.pk}))
+"""
 
 pytest_plugins = ["tests.web.browser"]
 
@@ -110,7 +132,11 @@ def walk_through(
     page.select_option("#id_reduction", "sum")
     page.click("details.advanced summary")
     page.fill("#id_chunk_size", "8")
-    page.screenshot(path=screenshots / "scoring-new-run.png", full_page=True)
+    # The form alone: after a full-page screenshot of a page taller than the window, Chromium
+    # drops the next click (the page is resized back), and the run would never start.
+    page.locator("form:has(button:has-text('Start scoring'))").screenshot(
+        path=screenshots / "scoring-new-run.png"
+    )
     page.click("button:has-text('Start scoring')")
 
     # The run page: the job's status partial polls until done.
@@ -161,3 +187,79 @@ def walk_through(
     expect(page.locator(".heat-legend .unit-name")).to_have_text("nats (−ln p)")
     nats = float(page.locator("article.item").first.locator("tr.good li.tok .tok-value").first.inner_text())
     assert abs(nats - value * 0.6931) < 0.011, (nats, value)
+
+
+def test_browser_scores_a_learner_triplet_dataset_and_reads_its_bliss_metrics(
+    page: Page, screenshots: Path, tmp_path: Path
+) -> None:
+    var_dir = tmp_path / "var"
+    env = subprocess_env(var_dir)
+    run_manage(env, "migrate", "--noinput")
+    model = build_gpt2(tmp_path / "tiny-gpt2")
+    prepared = run_script(env, PREPARE_TRIPLETS_SCRIPT, str(model))
+    project_id, dataset_id = int(prepared["project"]), int(prepared["dataset"])  # type: ignore[call-overload]
+
+    web_log = tmp_path / "web.log"
+    with worker(env, tmp_path / "worker.log", "cpu,gpu") as worker_log, web_server(env, web_log) as base:
+        try:
+            read_bliss(page, base, project_id, dataset_id, screenshots)
+        except AssertionError as exc:
+            raise AssertionError(
+                f"{exc}\n--- web server log:\n{web_log.read_text(errors='replace')[-6000:]}"
+                f"\n--- worker log:\n{worker_log()[-6000:]}"
+            ) from exc
+
+
+def read_bliss(page: Page, base: str, project_id: int, dataset_id: int, screenshots: Path) -> None:
+    """Sign in, score the learner set, read the BLiSS table and plot on the run page, the
+    results page and the configuration's page with its slices."""
+    page.goto(f"{base}/projects/{project_id}/scoring/runs/new/?dataset={dataset_id}")
+    sign_in(page, "ling", "pw-for-the-browser")
+    expect(page.locator("h2")).to_have_text("New scoring run")
+    page.check("#models-choice li.choice:has-text('tiny-gpt2') input")
+    page.check("#datasets-choice li.choice:has-text('Learner set') input")
+    page.click("details.advanced summary")
+    page.fill("#id_chunk_size", "60")
+    page.click("button:has-text('Start scoring')")
+
+    # Three sentences per triplet, twenty triplets per task.
+    expect(page.locator("h2.run-title")).to_have_text("tiny-gpt2 on Learner set")
+    total = 3 * N_DEFAULT
+    expect(page.locator(".job-status[data-status=done]")).to_be_visible(timeout=240_000)
+    expect(page.locator(".job-status")).to_contain_text(f"{total} of {total} sentences")
+    page.reload()  # the BLiSS section is drawn with the page, from what is stored
+    table = page.locator("section#bliss table.bliss-table")
+    expect(table).to_be_visible()
+    for label in ("LP", "HAP", "HAP-τ (τ = 0.1)", "SO"):
+        expect(table.locator("th.metric-col", has_text=label).first).to_be_visible()
+    row = table.locator("tr.bliss-row")
+    expect(row).to_have_count(1)
+    expect(row.locator("td.metric[data-metric=HAP]")).to_have_text(
+        re.compile(r"^\d+\.\d% \[\d+\.\d%–\d+\.\d%\]$")
+    )
+    plot = page.locator("figure#plot-hap svg")
+    expect(plot).to_be_visible()
+    expect(plot.locator("title")).to_have_text(
+        re.compile(r"^HAP against pair accuracy: tiny-gpt2 on Learner set")
+    )
+    page.screenshot(path=screenshots / "scoring-bliss-run.png", full_page=True)
+
+    # The results page: the same metrics, with the plot against corrected-over-learner accuracy.
+    page.click("a.results-link")
+    expect(page.locator("h2.results-title")).to_have_text("Results on Learner set")
+    expect(page.locator("table.bliss-table tr.bliss-row")).to_have_count(1)
+    expect(page.locator("figure#plot-hap svg title")).to_have_text(
+        "HAP against pair accuracy on Learner set (sum)"
+    )
+    expect(page.locator("a[data-export=triplet-metrics-csv]")).to_be_visible()
+    page.screenshot(path=screenshots / "scoring-bliss-results.png", full_page=True)
+
+    # The configuration's page: overall metrics, then slices; C1 has too few items.
+    page.locator("table.bliss-table tr.bliss-row a").click()
+    expect(page.locator("table.bliss-overall tr.bliss-metric")).to_have_count(4)
+    l1 = page.locator("table.bliss-slices[data-dimension=l1]")
+    expect(l1.locator("tr.slice-row")).to_have_count(2)
+    expect(l1.locator("tr[data-slice=German] td[data-metric=HAP]")).to_contain_text("vs rest p")
+    cefr = page.locator("table.bliss-slices[data-dimension=cefr]")
+    expect(cefr.locator("tr.suppressed[data-slice=C1]")).to_contain_text("Fewer than 30 items")
+    page.screenshot(path=screenshots / "scoring-bliss-config.png", full_page=True)

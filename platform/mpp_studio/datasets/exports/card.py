@@ -117,6 +117,7 @@ def dataset_card(dataset: Dataset, files: Sequence[ParadigmFile]) -> str:
             reasons = "; ".join(messages) or "no reason recorded"
             counts = f"{paradigm.produced:,} of {paradigm.requested:,} pairs"
             lines.append(f"- `{paradigm.uid}` ({counts}): {_cell(reasons)}")
+    lines += validation_section(dataset.validation)
     lines += [
         "",
         "## Loading",
@@ -241,6 +242,68 @@ def _imported_section(dataset: Dataset, files: Sequence[ParadigmFile], total: in
     return lines
 
 
+def _share(value: object) -> str:
+    """Return a share as a percentage with one decimal ("87.5%"), or "–" when missing."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value * 100:.1f}%"
+    return "–"
+
+
+def validation_section(validation: object) -> list[str]:
+    """Return the card's "Human validation" section from `Dataset.validation` (empty when none).
+
+    The summary is written by a validation study (the studies app; this app never imports it):
+    `study`, `date`, `rule` {name, metric, threshold, tie}, `participants` {started, analysed,
+    excluded}, `individual_accuracy`, `aggregate_accuracy`, and `paradigms`, each with `uid`,
+    `n_items`, `n_responses`, `micro`, `wilson_low`, `wilson_high`, `majority_accuracy` and
+    `included` (kept by the rule).
+    """
+    if not isinstance(validation, dict) or not validation.get("paradigms"):
+        return []
+    rule = validation.get("rule") if isinstance(validation.get("rule"), dict) else {}
+    people = validation.get("participants") if isinstance(validation.get("participants"), dict) else {}
+    metric = "micro accuracy" if rule.get("metric") == "micro" else "share of items the majority got right"
+    threshold = rule.get("threshold")
+    rule_text = f"{rule.get('name') or 'threshold'}: {metric} at least {_share(threshold)}"
+    tie = "half" if rule.get("tie") == "half" else "a failure"
+    lines = [
+        "",
+        "## Human validation",
+        "",
+        f"Native speakers judged these pairs in the validation study “{_cell(validation.get('study', ''))}” "
+        f"(published {_cell(validation.get('date', ''))}): "
+        f"{people.get('analysed', 0)} participants analysed, "
+        f"{people.get('excluded', 0)} excluded by the study's rules. Individual accuracy "
+        f"{_share(validation.get('individual_accuracy'))}, aggregate (majority-vote) accuracy "
+        f"{_share(validation.get('aggregate_accuracy'))}; a tie counts as {tie}. "
+        f"Inclusion rule ({_cell(rule_text)}).",
+        "",
+        "| UID | Items | Responses | Micro accuracy | 95% Wilson interval | Majority accuracy | Included |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in validation["paradigms"]:
+        if not isinstance(row, dict):
+            continue
+        interval = f"{_share(row.get('wilson_low'))} – {_share(row.get('wilson_high'))}"
+        lines.append(
+            "| "
+            + " | ".join(
+                _cell(v)
+                for v in (
+                    row.get("uid", ""),
+                    row.get("n_items", ""),
+                    row.get("n_responses", ""),
+                    _share(row.get("micro")),
+                    interval,
+                    _share(row.get("majority_accuracy")),
+                    "yes" if row.get("included") else "no (below the rule)",
+                )
+            )
+            + " |"
+        )
+    return lines
+
+
 def _features() -> dict[str, object]:
     """Return the Parquet columns as `datasets` Features (the JSON layout of datasets 4 and later)."""
 
@@ -289,5 +352,6 @@ def dataset_info(dataset: Dataset, files: Sequence[ParadigmFile]) -> dict[str, o
             "balanced_words_only": dataset.balanced_words_only,
             "created_at": dataset.created_at.isoformat(),
             "paradigms": [{**_paradigm_facts(f.paradigm), "file": f.path} for f in files],
+            "validation": dataset.validation or None,
         },
     }

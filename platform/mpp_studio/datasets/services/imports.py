@@ -59,8 +59,16 @@ class DatasetImport:
     result: ReadResult
 
 
+LEARNER_READ_ONLY_MESSAGE = (
+    "“{name}” holds learner triplets: it is read-only, so it cannot be regenerated or edited. "
+    "Browse, export and score it, or start a new triplet run from its learner corpus."
+)
+
+
 def dataset_read_only_message(dataset: Dataset) -> str:
-    """Return why an imported dataset refuses regeneration and editing."""
+    """Return why an imported (or learner-triplet) dataset refuses regeneration and editing."""
+    if dataset.origin == Dataset.Origin.LEARNER:
+        return LEARNER_READ_ONLY_MESSAGE.format(name=dataset.name)
     return READ_ONLY_MESSAGE.format(name=dataset.name)
 
 
@@ -70,7 +78,7 @@ def dataset_require_generated(*, dataset: Dataset) -> None:
     Raises:
         ValidationError: naming the dataset as imported and read-only.
     """
-    if dataset.is_imported:
+    if dataset.is_read_only:
         raise ValidationError(dataset_read_only_message(dataset), code="read_only")
 
 

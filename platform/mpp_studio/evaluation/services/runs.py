@@ -24,7 +24,7 @@ from mpp_studio.evaluation.models import (
     ScoringRun,
 )
 from mpp_studio.evaluation.services.language_models import language_model_unigram_ensure
-from mpp_studio.evaluation.services.sentences import chunk_plan
+from mpp_studio.evaluation.services.sentences import chunk_plan, sentences_per_pair
 from mpp_studio.jobs.models import Job
 from mpp_studio.jobs.services import job_cancel, job_create
 from scoring.errors import ScoringError
@@ -214,7 +214,9 @@ def run_create(
     if empty:
         raise ValidationError({"datasets": [f"'{name}' has no pairs to score." for name in empty]})
 
-    per_config = 2 * sum(count for plan in plans.values() for _ranges, count in plan)
+    # Two sentences per pair, three per triplet (a learner dataset's artificial sentence).
+    slots = {dataset.pk: sentences_per_pair(dataset) for dataset in chosen_datasets}
+    per_config = sum(slots[pk] * count for pk, plan in plans.items() for _ranges, count in plan)
     job = job_create(
         project=project,
         kind=JOB_KIND,
@@ -242,7 +244,7 @@ def run_create(
             dataset=dataset,
             index=index,
             ranges=ranges,
-            n_sentences=2 * count,
+            n_sentences=slots[dataset.pk] * count,
         )
         for config in configs
         for dataset in chosen_datasets

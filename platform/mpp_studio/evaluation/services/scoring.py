@@ -24,7 +24,12 @@ from django.db.models import F, Sum
 from mpp_studio.evaluation import scorer_cache
 from mpp_studio.evaluation.models import ScoreConfig, ScoringChunk, ScoringRun, SentenceScore
 from mpp_studio.evaluation.services.runs import config_settings
-from mpp_studio.evaluation.services.sentences import dataset_pairs, distinct_sentences, pair_keys_store
+from mpp_studio.evaluation.services.sentences import (
+    dataset_pairs,
+    distinct_sentences,
+    pair_keys_store,
+    sentences_per_pair,
+)
 from mpp_studio.jobs.selectors import job_is_open
 from mpp_studio.jobs.services import job_fail, job_finish, job_progress, job_start
 from scoring.errors import ModelLoadError, OutOfMemoryError, ScoringError, SentenceTooLongError
@@ -246,7 +251,7 @@ def _store(config: ScoreConfig, keys: Sequence[str], results: Sequence[EngineSco
 def _where(chunk: ScoringChunk, message: str) -> str:
     """Return " (paradigm <uid>, pair <index>)" for the chunk's first sentence named in `message`."""
     for pair in dataset_pairs(chunk.dataset, ranges=chunk.ranges):
-        for sentence in (pair.good, pair.bad):
+        for _key, sentence in pair.sentences():
             # Engine messages quote the sentence, clipped to its first ~60 characters.
             if sentence.text and sentence.text[:40] in message:
                 return f" (paradigm {pair.uid}, pair {pair.index})"
@@ -296,13 +301,26 @@ def run_finish_if_complete(*, run_id: int) -> None:
     if failed is not None:
         job_fail(job_id=run.job_id, message=failed.message or "A chunk failed.")
         return
-    totals = chunks.aggregate(slots=Sum("n_sentences"), scored=Sum("scored"))
+    totals = chunks.aggregate(scored=Sum("scored"))
     notes = sorted(set(chunks.exclude(message="").values_list("message", flat=True)))
     n_configs = run.configs.count()
-    n_datasets = run.datasets.count()
-    pairs = int(totals["slots"] or 0) // 2 // max(1, n_configs)
+    datasets = list(run.datasets.all())
+    n_datasets = len(datasets)
+    # Slots per dataset: two per pair, three per triplet.
+    slots = dict(chunks.values("dataset_id").annotate(n=Sum("n_sentences")).values_list("dataset_id", "n"))
+    pairs = triplets = 0
+    for dataset in datasets:
+        per_pair = sentences_per_pair(dataset)
+        count = int(slots.get(dataset.pk) or 0) // per_pair // max(1, n_configs)
+        if per_pair == 3:
+            triplets += count
+        else:
+            pairs += count
+    items = f"{pairs:,} pairs" if not triplets else f"{_plural(triplets, 'triplet')}"
+    if pairs and triplets:
+        items = f"{pairs:,} pairs and {_plural(triplets, 'triplet')}"
     message = (
-        f"Scored the {pairs:,} pairs of {_plural(n_datasets, 'dataset')} with "
+        f"Scored the {items} of {_plural(n_datasets, 'dataset')} with "
         f"{_plural(n_configs, 'configuration')} ({_plural(int(totals['scored'] or 0), 'sentence')} scored "
         "now; sentences scored before are reused)."
     )

@@ -3,8 +3,11 @@
 A dataset's sentences are its pairs' good and bad sentences, in the order (paradigm uid, pair
 index), good before bad. Each carries the word spans of the record's `words_good` /
 `words_bad` (None where the record has none or a word is not found: the scorer then splits the
-sentence itself). A sentence's key hashes its text and those spans, so the same sentence scored
-the same way is stored once, whichever pairs, paradigms or datasets hold it.
+sentence itself). A learner triplet dataset (BLiSS: origin "learner", its pairs' records
+holding `artificial_error`) adds each pair's artificial sentence as a third, after the bad
+(learner) one, without word spans (as `mpp score` reads a BLiSS line). A sentence's key
+hashes its text and those spans, so the same sentence scored the same way is stored once,
+whichever pairs, paradigms or datasets hold it.
 """
 
 import hashlib
@@ -23,6 +26,34 @@ from scoring.words import spans_of_words
 Range = list[int]
 # Pairs read from the database at once while walking a dataset (two texts and two word lists each).
 READ_BATCH = 2_000
+# `Dataset.origin` of the learner app's triplet datasets (compared as a string: the datasets
+# app names it `Dataset.Origin.LEARNER`).
+LEARNER_ORIGIN = "learner"
+# The record key of a triplet's third sentence (BLiSS layout).
+ARTIFICIAL = "artificial_error"
+
+
+def is_triplet_dataset(dataset: Dataset) -> bool:
+    """Return whether the dataset holds BLiSS triplets: a learner dataset, or one whose pairs'
+    records carry an artificial sentence."""
+    if dataset.origin == LEARNER_ORIGIN:
+        return True
+    # A dataset's records share one layout, so its first pair tells; asking whether any record
+    # has the key would read every record of a large minimal-pair dataset on each page.
+    first = Pair.objects.filter(paradigm__dataset=dataset).values_list(f"record__{ARTIFICIAL}", flat=True)[:1]
+    return any(artificial_sentence(value) is not None for value in first)
+
+
+def sentences_per_pair(dataset: Dataset) -> int:
+    """Return the sentence slots of each pair of the dataset: 3 for triplets, else 2."""
+    return 3 if is_triplet_dataset(dataset) else 2
+
+
+def artificial_sentence(value: object) -> Sentence | None:
+    """Return the Sentence of a record's `artificial_error` (None when it has none)."""
+    if isinstance(value, str) and value.strip():
+        return Sentence(value)
+    return None
 
 
 def sentence_key(sentence: Sentence) -> str:
@@ -42,7 +73,8 @@ def sentence_of(text: str, words: object) -> Sentence:
 
 @dataclass(frozen=True, slots=True)
 class PairSentences:
-    """One pair with its two sentences and their keys."""
+    """One pair with its two sentences and their keys; a triplet's artificial sentence and its
+    key too (None and "" for a minimal pair)."""
 
     pair_id: int
     paradigm_id: int
@@ -53,6 +85,15 @@ class PairSentences:
     bad: Sentence
     good_key: str
     bad_key: str
+    artificial: Sentence | None = None
+    artificial_key: str = ""
+
+    def sentences(self) -> list[tuple[str, Sentence]]:
+        """Return (key, sentence) of the pair's sentences: good, bad, then the artificial one."""
+        out = [(self.good_key, self.good), (self.bad_key, self.bad)]
+        if self.artificial is not None:
+            out.append((self.artificial_key, self.artificial))
+        return out
 
     @property
     def item_id(self) -> str:
@@ -74,8 +115,9 @@ _FIELDS = (
 
 
 def _pair_sentences(row: tuple[object, ...]) -> PairSentences:
-    pk, paradigm_id, uid, phenomenon, index, good_text, bad_text, words_good, words_bad = row
+    pk, paradigm_id, uid, phenomenon, index, good_text, bad_text, words_good, words_bad = row[:9]
     good, bad = sentence_of(str(good_text), words_good), sentence_of(str(bad_text), words_bad)
+    artificial = artificial_sentence(row[9]) if len(row) > 9 else None
     return PairSentences(
         pair_id=int(pk),  # type: ignore[call-overload]
         paradigm_id=int(paradigm_id),  # type: ignore[call-overload]
@@ -86,6 +128,8 @@ def _pair_sentences(row: tuple[object, ...]) -> PairSentences:
         bad=bad,
         good_key=sentence_key(good),
         bad_key=sentence_key(bad),
+        artificial=artificial,
+        artificial_key=sentence_key(artificial) if artificial is not None else "",
     )
 
 
@@ -94,8 +138,10 @@ def dataset_pairs(
 ) -> Iterator[PairSentences]:
     """Yield the dataset's pairs in order (paradigm uid, pair index) with their sentences.
 
-    `uid` keeps one paradigm; `ranges` keeps the pairs of those index ranges (a chunk).
+    `uid` keeps one paradigm; `ranges` keeps the pairs of those index ranges (a chunk). The
+    pairs of a triplet dataset carry their artificial sentence.
     """
+    fields = (*_FIELDS, f"record__{ARTIFICIAL}") if is_triplet_dataset(dataset) else _FIELDS
     pairs = Pair.objects.filter(paradigm__dataset=dataset)
     if uid:
         pairs = pairs.filter(paradigm__uid=uid)
@@ -106,14 +152,15 @@ def dataset_pairs(
         for paradigm_id, first, last in ranges:
             condition |= Q(paradigm_id=paradigm_id, index__gte=first, index__lte=last)
         pairs = pairs.filter(condition)
-    rows = pairs.order_by("paradigm__uid", "index").values_list(*_FIELDS)
+    rows = pairs.order_by("paradigm__uid", "index").values_list(*fields)
     for row in rows.iterator(chunk_size=READ_BATCH):
         yield _pair_sentences(row)
 
 
 @dataclass(frozen=True, slots=True)
 class PairRef:
-    """A pair as results need it: where it is, its two texts and their sentence keys."""
+    """A pair as results need it: where it is, its two texts and their sentence keys; for a
+    triplet, its artificial sentence and key ("" for a minimal pair)."""
 
     pair_id: int
     paradigm_id: int
@@ -124,6 +171,8 @@ class PairRef:
     bad_text: str
     good_key: str
     bad_key: str
+    artificial_text: str = ""
+    artificial_key: str = ""
 
     @property
     def item_id(self) -> str:
@@ -131,35 +180,50 @@ class PairRef:
         return f"{self.uid}/{self.index}"
 
 
+_REF_FIELDS = (
+    "pk",
+    "paradigm_id",
+    "paradigm__uid",
+    "paradigm__phenomenon",
+    "index",
+    "sentence_good",
+    "sentence_bad",
+    "sentence_keys__good_key",
+    "sentence_keys__bad_key",
+)
+_TRIPLET_REF_FIELDS = (*_REF_FIELDS, f"record__{ARTIFICIAL}", "sentence_keys__artificial_key")
+
+
 def dataset_pair_refs(dataset: Dataset, *, uid: str = "") -> list[PairRef]:
-    """Return the dataset's pairs (or paradigm `uid`'s) in order with their sentence keys.
+    """Return the dataset's pairs (or paradigm `uid`'s) in order with their sentence keys (and,
+    in a triplet dataset, each artificial sentence with its key).
 
     The keys come from the PairKey rows the scoring chunks recorded; a pair without one (its
     chunk has not run) gets its keys computed here from its record, as a chunk would.
     """
+    triplets = is_triplet_dataset(dataset)
     pairs = Pair.objects.filter(paradigm__dataset=dataset)
     if uid:
         pairs = pairs.filter(paradigm__uid=uid)
     rows = pairs.order_by("paradigm__uid", "index").values_list(
-        "pk",
-        "paradigm_id",
-        "paradigm__uid",
-        "paradigm__phenomenon",
-        "index",
-        "sentence_good",
-        "sentence_bad",
-        "sentence_keys__good_key",
-        "sentence_keys__bad_key",
+        *(_TRIPLET_REF_FIELDS if triplets else _REF_FIELDS)
     )
     refs: list[PairRef] = []
     missing: list[int] = []
-    for pk, paradigm_id, puid, phenomenon, index, good, bad, good_key, bad_key in rows.iterator(
-        chunk_size=10_000
-    ):
+    for row in rows.iterator(chunk_size=10_000):
+        pk, paradigm_id, puid, phenomenon, index, good, bad, good_key, bad_key = row[:9]
+        artificial_text, artificial_key = "", ""
+        if triplets:
+            artificial = artificial_sentence(row[9])
+            artificial_text = artificial.text if artificial is not None else ""
+            artificial_key = row[10] or ""
+            if artificial is not None and not artificial_key:
+                artificial_key = sentence_key(artificial)  # no words: no need to read the record
         if good_key is None or bad_key is None:
             missing.append(len(refs))
         keys = (good_key or "", bad_key or "")
-        refs.append(PairRef(pk, paradigm_id, puid, phenomenon, index, good, bad, *keys))
+        third = (artificial_text, artificial_key)
+        refs.append(PairRef(pk, paradigm_id, puid, phenomenon, index, good, bad, *keys, *third))
     for start in range(0, len(missing), READ_BATCH):
         block = missing[start : start + READ_BATCH]
         ids = [refs[i].pair_id for i in block]
@@ -182,25 +246,38 @@ def dataset_pair_refs(dataset: Dataset, *, uid: str = "") -> list[PairRef]:
                 ref.bad_text,
                 sentence_key(sentence_of(ref.good_text, words_good)),
                 sentence_key(sentence_of(ref.bad_text, words_bad)),
+                ref.artificial_text,
+                ref.artificial_key,
             )
     return refs
 
 
 def pair_keys_store(dataset: Dataset, pairs: Sequence[PairSentences]) -> None:
-    """Record the sentence keys of these pairs of the dataset (kept if already recorded)."""
+    """Record the sentence keys of these pairs of the dataset (kept if already recorded); a
+    triplet's artificial key too."""
     PairKey.objects.bulk_create(
-        [PairKey(pair_id=p.pair_id, dataset=dataset, good_key=p.good_key, bad_key=p.bad_key) for p in pairs],
+        [
+            PairKey(
+                pair_id=p.pair_id,
+                dataset=dataset,
+                good_key=p.good_key,
+                bad_key=p.bad_key,
+                artificial_key=p.artificial_key or None,
+            )
+            for p in pairs
+        ],
         batch_size=READ_BATCH,
         ignore_conflicts=True,
     )
 
 
 def distinct_sentences(pairs: Iterable[PairSentences]) -> list[tuple[str, Sentence]]:
-    """Return the distinct sentences of these pairs as (key, sentence), in their order."""
+    """Return the distinct sentences of these pairs (a triplet's three) as (key, sentence), in
+    their order."""
     seen: dict[str, Sentence] = {}
     for pair in pairs:
-        seen.setdefault(pair.good_key, pair.good)
-        seen.setdefault(pair.bad_key, pair.bad)
+        for key, sentence in pair.sentences():
+            seen.setdefault(key, sentence)
     return list(seen.items())
 
 
@@ -211,11 +288,12 @@ def chunk_sentences(dataset: Dataset, ranges: Sequence[Range]) -> list[tuple[str
 
 def chunk_plan(dataset: Dataset, chunk_size: int) -> list[tuple[list[Range], int]]:
     """Split the dataset's pairs, in order, into chunks of at most `chunk_size` sentences (two
-    per pair; at least one pair per chunk). Return each chunk's ranges and its pair count.
+    per pair, three per triplet; at least one pair per chunk). Return each chunk's ranges and
+    its pair count.
 
     The plan depends only on the stored pairs and `chunk_size`, so it is the same every time.
     """
-    pairs_per_chunk = max(1, chunk_size // 2)
+    pairs_per_chunk = max(1, chunk_size // sentences_per_pair(dataset))
     rows = (
         Pair.objects.filter(paradigm__dataset=dataset)
         .order_by("paradigm__uid", "index")
@@ -225,7 +303,10 @@ def chunk_plan(dataset: Dataset, chunk_size: int) -> list[tuple[list[Range], int
     ranges: list[Range] = []
     count = 0
     for paradigm_id, index in rows.iterator(chunk_size=10_000):
-        if ranges and ranges[-1][0] == paradigm_id and ranges[-1][2] == index - 1:
+        # A paradigm's pairs follow one another in this order, so a chunk holds one range per
+        # paradigm even where indexes leave gaps (the learner app numbers a source pair's
+        # triplets apart: source * slots + k).
+        if ranges and ranges[-1][0] == paradigm_id:
             ranges[-1][2] = index
         else:
             ranges.append([paradigm_id, index, index])

@@ -1,0 +1,150 @@
+"""Cache-based rate limits and the client-address hash they (and the login lockout) key on.
+
+No raw IP address is ever stored: `client_key` turns the client's address prefix (the whole IPv4
+address, the /64 of an IPv6 one) into an HMAC with the secret key, and only that hash appears in
+cache keys, which expire with their window. Nothing here touches the database.
+
+The counters live in Django's cache: Redis when REDIS_URL is set (so every gunicorn worker shares
+them), a per-process LocMemCache otherwise. A limit is written "COUNT/PERIOD" with PERIOD one of
+s, m, h (or a number of seconds, "20/30"); an empty string or "0" turns it off.
+"""
+
+import hashlib
+import hmac
+import ipaddress
+import math
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+_PERIODS = {"s": 1, "m": 60, "h": 3600}
+
+
+def now() -> float:
+    """Return the current time in seconds; the one clock of rate limits and lockout (tests patch it)."""
+    return time.time()
+
+
+@dataclass(frozen=True)
+class Rate:
+    """At most `count` requests per `seconds`."""
+
+    count: int
+    seconds: int
+
+
+def parse_rate(text: str) -> Rate | None:
+    """Return the rate written as "COUNT/PERIOD" ("20/m", "120/60"), or None when it is off
+    ("" or "0"); raise ValueError, naming the text, when it cannot be read."""
+    text = (text or "").strip().lower()
+    if text in {"", "0", "off", "none"}:
+        return None
+    count_text, _, period_text = text.partition("/")
+    try:
+        count = int(count_text)
+        period = period_text.strip() or "m"
+        seconds = _PERIODS[period] if period in _PERIODS else int(period)
+    except (KeyError, ValueError):
+        raise ValueError(f"rate limit {text!r}: write it as COUNT/PERIOD, e.g. 20/m") from None
+    if count <= 0 or seconds <= 0:
+        return None
+    return Rate(count, seconds)
+
+
+def client_address(request: HttpRequest) -> str:
+    """Return the client's address: REMOTE_ADDR, or, behind MPP_TRUSTED_PROXY_COUNT proxies, the
+    address the outermost trusted proxy saw (counted from the right of X-Forwarded-For)."""
+    proxies = int(getattr(settings, "MPP_TRUSTED_PROXY_COUNT", 0))
+    if proxies > 0:
+        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        forwarded = [part for part in forwarded if part]
+        if len(forwarded) >= proxies:
+            return forwarded[-proxies]
+    return str(request.META.get("REMOTE_ADDR", "") or "")
+
+
+def address_prefix(address: str) -> str:
+    """Return the part of an address that names one client: the whole IPv4 address, the /64
+    network of an IPv6 one (one household or phone), or "" when it is not an address."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return ""
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(parsed)
+
+
+def secret_hash(*parts: str) -> str:
+    """Return a short HMAC-SHA256 (keyed with the secret key) of the parts: what cache keys hold
+    instead of addresses, user names or tokens."""
+    message = "\x1f".join(parts).encode("utf-8")
+    digest = hmac.new(settings.SECRET_KEY.encode("utf-8"), message, hashlib.sha256)
+    return digest.hexdigest()[:32]
+
+
+def client_key(request: HttpRequest) -> str:
+    """Return the hash of the client's address prefix, or "" when the address is unknown."""
+    prefix = address_prefix(client_address(request))
+    return secret_hash("address", prefix) if prefix else ""
+
+
+def hit(scope: str, key: str, rate: Rate | None) -> int | None:
+    """Count one request of `scope` by `key` (a hash) in the current window; return the seconds to
+    wait when it is over the rate, None when it is allowed (or the limit is off)."""
+    if rate is None or not key:
+        return None
+    moment = now()
+    window = int(moment // rate.seconds)
+    cache_key = f"ratelimit:{scope}:{key}:{window}"
+    cache.add(cache_key, 0, timeout=rate.seconds + 1)
+    try:
+        count = cache.incr(cache_key)
+    except ValueError:  # expired between add and incr
+        cache.set(cache_key, 1, timeout=rate.seconds + 1)
+        count = 1
+    if count <= rate.count:
+        return None
+    return max(1, math.ceil((window + 1) * rate.seconds - moment))
+
+
+def setting_rate(name: str, default: str) -> Rate | None:
+    """Return the rate in the setting `name` (default when unset), None when it is off."""
+    return parse_rate(str(getattr(settings, name, default)))
+
+
+def wait_words(seconds: int) -> str:
+    """Return a wait in plain words: "30 seconds", "1 minute", "15 minutes"."""
+    if seconds < 60:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def too_many_message(retry_after: int) -> str:
+    """Return the plain-words message of a rate-limited request."""
+    return (
+        f"Too many requests from your connection in a short time. Please wait {wait_words(retry_after)} "
+        "and try again."
+    )
+
+
+def too_many_json(retry_after: int, message: str = "") -> JsonResponse:
+    """Return a 429 JSON answer {"error": ...} with Retry-After."""
+    response = JsonResponse(
+        {"error": message or too_many_message(retry_after), "retry_after": retry_after}, status=429
+    )
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def with_retry_after(response: HttpResponse, retry_after: int) -> HttpResponse:
+    """Return the response with status 429 and its Retry-After header set."""
+    response.status_code = 429
+    response["Retry-After"] = str(retry_after)
+    return response

@@ -1,0 +1,56 @@
+"""Celery tasks of learner triplets: thin wrappers that call a service by id.
+
+`learner.make_triplets_chunk` goes to the default `cpu` queue. The work is
+`services.make_triplets_chunk`, safe to run twice: tasks are acknowledged late, and redelivered
+when their worker process dies. spaCy and ERRANT load once per worker process
+(`generator.triplets.annotate.annotator` is cached).
+"""
+
+from typing import Any
+
+from billiard.einfo import ExceptionInfo
+from celery import shared_task
+from celery.contrib.django.task import DjangoTask
+from django.db import InterfaceError, OperationalError
+
+
+class TripletChunkTask(DjangoTask):
+    """Fails the run in words when the task gives up (retries spent, time limit)."""
+
+    def on_failure(
+        self,
+        exc: Exception,
+        task_id: str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        einfo: ExceptionInfo,
+    ) -> None:
+        from mpp_studio.learner.services import run_give_up
+
+        chunk_id = kwargs.get("chunk_id", args[0] if args else None)
+        if chunk_id is not None:
+            run_give_up(
+                chunk_id=int(chunk_id),
+                message=f"the worker could not finish it ({type(exc).__name__}: {exc}).",
+            )
+
+
+@shared_task(
+    name="learner.make_triplets_chunk",  # stable: queued messages name it; never rename without an alias
+    bind=True,
+    base=TripletChunkTask,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_jitter=True,
+    max_retries=5,
+    # 500 pairs take seconds to a minute once spaCy is loaded; an hour means it is stuck.
+    time_limit=60 * 60,
+)
+def make_triplets_chunk(self: TripletChunkTask, chunk_id: int) -> None:
+    """Make and store one chunk's triplets (see services.make_triplets_chunk)."""
+    from mpp_studio.learner.services import make_triplets_chunk as make
+
+    make(chunk_id=chunk_id)

@@ -1,0 +1,134 @@
+"""The study settings form: datasets, the design's settings, the participant texts and how the
+study runs. The services check everything again (the engine says what a design cannot do)."""
+
+from typing import Any, ClassVar
+
+from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
+
+from mpp_studio.accounts.models import Project
+from mpp_studio.studies.models import Study
+from mpp_studio.studies.selectors import dataset_choices
+from mpp_studio.studies.services import DESIGN_FIELDS
+
+MAX_SEED = 2**62
+
+
+class DatasetChoiceField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        kind = "learner triplets" if obj.origin == "learner" else obj.get_origin_display().lower()
+        return f"{obj.name} ({kind})"
+
+
+class StudyForm(forms.ModelForm):
+    datasets = DatasetChoiceField(
+        queryset=None,  # set per project in __init__
+        widget=forms.CheckboxSelectMultiple,
+        label="Datasets",
+        help_text="Pairs, or learner triplets (corrected, learner and artificial sentence).",
+        error_messages={"required": "Choose at least one dataset."},
+    )
+    prolific_completion_url = forms.URLField(
+        required=False,
+        max_length=500,
+        assume_scheme="https",
+        label="Prolific completion URL (optional)",
+        help_text="When set, finished participants are sent there instead of seeing the code, e.g. "
+        "https://app.prolific.com/submissions/complete?cc=CODE.",
+    )
+
+    class Meta:
+        model = Study
+        fields = (
+            "name",
+            "datasets",
+            "items_per_paradigm",
+            "n_lists",
+            "target_responses",
+            "replication",
+            "catch_per_list",
+            "practice_items",
+            "catch_pairs",
+            "filler_pairs",
+            "task",
+            "confidence",
+            "seed",
+            "language",
+            "instructions",
+            "consent_text",
+            "consent_version",
+            "lease_ttl_minutes",
+            "completion_code",
+            "prolific_completion_url",
+            "prolific_study_id",
+        )
+        labels: ClassVar[dict[str, str]] = {
+            "items_per_paradigm": "Items per paradigm (k)",
+            "n_lists": "Lists",
+            "target_responses": "Responses per item",
+            "replication": "Lists per item",
+            "catch_per_list": "Catch trials per list",
+            "practice_items": "Practice items",
+            "catch_pairs": "Hand-written catch trials (optional)",
+            "filler_pairs": "Filler items (optional)",
+            "task": "Task",
+            "confidence": "Ask for a confidence rating after each choice",
+            "language": "Interface language",
+            "consent_text": "Consent text",
+            "lease_ttl_minutes": "Time to finish (minutes)",
+            "prolific_completion_url": "Prolific completion URL (optional)",
+            "prolific_study_id": "Prolific STUDY_ID (optional)",
+        }
+        help_texts: ClassVar[dict[str, str]] = {
+            "items_per_paradigm": "Sampled at random (seeded) from each paradigm; all of them when it has "
+            "fewer.",
+            "n_lists": "The items are spread over this many lists, each paradigm balanced across them; "
+            "each participant answers one list.",
+            "target_responses": "How many participants should judge each item.",
+            "replication": "In how many lists each item appears (1: each list holds different items).",
+            "catch_per_list": "Scrambled sentences nobody who reads can prefer; used to exclude inattentive "
+            "participants.",
+            "practice_items": "Shown first in every list, with feedback; drawn from items the sample left "
+            "out; not analysed.",
+            "catch_pairs": "One a line: the good sentence, a vertical bar |, the bad sentence. Used "
+            "first; the rest are scrambles of the study's own good sentences.",
+            "filler_pairs": "One a line: the expected sentence, a vertical bar |, the other. Shown in every "
+            "list among the items, so participants do not see only the tested contrast; not analysed.",
+            "task": "Triplets: two-sentence choices give one trial per comparison.",
+            "seed": "Every random choice of the design derives from it.",
+            "instructions": "In the study's language. Empty: a default text.",
+            "consent_text": "In the study's language. Empty: a default text.",
+            "consent_version": "Stored with each participant's consent; change it when you change the text.",
+            "lease_ttl_minutes": "A participant who has not finished by then no longer holds a place "
+            "in their list (they may still come back and finish).",
+            "completion_code": "Shown to participants once their last answer is saved.",
+            "prolific_completion_url": "When set, finished participants are sent there instead of "
+            "seeing the code, e.g. https://app.prolific.com/submissions/complete?cc=CODE.",
+            "prolific_study_id": "When set, a participant arriving with another STUDY_ID is turned away.",
+        }
+        widgets: ClassVar[dict[str, forms.Widget]] = {
+            "instructions": forms.Textarea(attrs={"rows": 5}),
+            "consent_text": forms.Textarea(attrs={"rows": 5}),
+            "catch_pairs": forms.Textarea(attrs={"rows": 3}),
+            "filler_pairs": forms.Textarea(attrs={"rows": 3}),
+        }
+
+    def __init__(self, *args: Any, project: Project, frozen: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["datasets"].queryset = dataset_choices(project=project)  # type: ignore[attr-defined]
+        self.fields["seed"].validators += [MinValueValidator(0), MaxValueValidator(MAX_SEED)]
+        for name in ("items_per_paradigm", "n_lists", "target_responses", "replication", "lease_ttl_minutes"):
+            self.fields[name].validators.append(MinValueValidator(1))
+            self.fields[name].widget.attrs["min"] = 1
+        self.frozen = frozen
+        if frozen:
+            # An opened study: its design, datasets and consent version no longer change.
+            for name in ("datasets", *DESIGN_FIELDS, "consent_version"):
+                self.fields[name].disabled = True
+                self.fields[name].required = False
+
+    def clean_completion_code(self) -> str:
+        code = str(self.cleaned_data.get("completion_code") or "").strip()
+        if not code:
+            raise forms.ValidationError("A completion code is needed: participants show it to be paid.")
+        return code

@@ -1,0 +1,128 @@
+"""The participant pages' interface strings, in each study language (English and Chinese).
+
+The researcher writes the instructions and consent text in the study's language; everything
+else a participant reads comes from here, so a Chinese study shows no English button.
+`DEFAULT_INSTRUCTIONS` and `DEFAULT_CONSENT` fill a new study's texts.
+"""
+
+LANGUAGES = ("en", "zh")
+
+UI: dict[str, dict[str, str]] = {
+    "en": {
+        "study": "Study",
+        "consent_title": "Consent",
+        "consent_version": "Consent text version",
+        "consent_checkbox": "I have read the text above and agree to take part.",
+        "consent_required": "Please tick the box to agree before you start.",
+        "start": "Start",
+        "continue": "Continue",
+        "instructions_title": "Instructions",
+        "question_2afc": "Which sentence sounds more natural?",
+        "question_rank3": "Tap the sentences from the most natural to the least natural.",
+        "rank_reset": "Start the ranking again",
+        "confidence_question": "How sure are you?",
+        "confidence_1": "Not sure",
+        "confidence_2": "Fairly sure",
+        "confidence_3": "Very sure",
+        "progress": "Trial {n} of {total}",
+        "practice": "Practice",
+        "feedback_right": "Yes: most people choose that sentence.",
+        "feedback_wrong": "Most people choose the other sentence.",
+        "next": "Next",
+        "saving": "Saving…",
+        "retrying": "No connection. Trying again…",
+        "save_failed": "Your answer could not be saved. Check your connection; we keep trying.",
+        "done_title": "Thank you!",
+        "done_text": "You have completed the study. Your completion code is:",
+        "done_redirect": "You have completed the study. Taking you back to Prolific…",
+        "already_done": "You have already completed this study. Thank you!",
+        "withdraw": "Withdraw from the study",
+        "withdraw_title": "Withdraw from the study",
+        "withdraw_text": "If you withdraw, every answer you gave is deleted and you cannot take "
+        "part in this study again. You will not receive a completion code.",
+        "withdraw_confirm": "Yes, withdraw and delete my answers",
+        "withdraw_cancel": "No, go back to the study",
+        "withdrawn_title": "You have withdrawn",
+        "withdrawn_text": "Your answers have been deleted. You can close this page.",
+        "not_open": "This study is not open at the moment.",
+        "not_found": "There is no study at this address. Check the link you were given.",
+        "bad_link": "This link is not valid or has expired.",
+        "restart": "Go to the start of the study",
+        "wrong_study_id": "This link belongs to a different Prolific study. Please use the link "
+        "shown in Prolific.",
+        "wrong_participant": "This page belongs to a different participant.",
+        "error_title": "Something went wrong",
+        "busy": "The server is busy. Please try again in a moment; your answers are safe.",
+        "trial_label": "Sentence {n}",
+    },
+    "zh": {
+        "study": "研究",
+        "consent_title": "知情同意",
+        "consent_version": "同意书版本",
+        "consent_checkbox": "我已阅读以上内容，同意参加本研究。",
+        "consent_required": "开始之前，请勾选同意。",
+        "start": "开始",
+        "continue": "继续",
+        "instructions_title": "说明",
+        "question_2afc": "哪个句子听起来更自然？",
+        "question_rank3": "请按从最自然到最不自然的顺序依次点击句子。",
+        "rank_reset": "重新排序",
+        "confidence_question": "你有多确定？",
+        "confidence_1": "不确定",
+        "confidence_2": "比较确定",
+        "confidence_3": "非常确定",
+        "progress": "第 {n} 题，共 {total} 题",
+        "practice": "练习",
+        "feedback_right": "对：大多数人选择这个句子。",
+        "feedback_wrong": "大多数人选择另一个句子。",
+        "next": "下一题",
+        "saving": "正在保存…",
+        "retrying": "网络连接中断，正在重试…",
+        "save_failed": "你的回答暂时无法保存。请检查网络连接；我们会继续尝试。",
+        "done_title": "谢谢！",
+        "done_text": "你已完成本研究。你的完成码是：",
+        "done_redirect": "你已完成本研究，正在返回 Prolific…",
+        "already_done": "你已经完成了本研究。谢谢！",
+        "withdraw": "退出研究",
+        "withdraw_title": "退出研究",
+        "withdraw_text": "如果退出，你的所有回答都会被删除，并且不能再次参加本研究。你不会得到完成码。",
+        "withdraw_confirm": "确认退出并删除我的回答",
+        "withdraw_cancel": "不，返回研究",
+        "withdrawn_title": "你已退出",
+        "withdrawn_text": "你的回答已被删除。你可以关闭此页面。",
+        "not_open": "本研究目前未开放。",
+        "not_found": "此地址没有研究。请检查你收到的链接。",
+        "bad_link": "此链接无效或已过期。",
+        "restart": "回到研究的开始页面",
+        "wrong_study_id": "此链接属于另一个 Prolific 研究。请使用 Prolific 中显示的链接。",
+        "wrong_participant": "此页面属于另一位参与者。",
+        "error_title": "出错了",
+        "busy": "服务器繁忙，请稍后再试；你的回答已保存。",
+        "trial_label": "句子 {n}",
+    },
+}
+
+DEFAULT_INSTRUCTIONS = {
+    "en": "On each screen you see two sentences. Choose the one that sounds more natural to you "
+    "as a native speaker. There are no right or wrong answers in general, and no time limit: go "
+    "with your first impression. Your answers are saved as you go; if you close the page, open "
+    "the link again to continue where you stopped.",
+    "zh": "每个页面上有两个句子。请以母语者的语感，选择听起来更自然的那一个。没有时间限制，"
+    "凭第一感觉作答即可。你的回答会随时保存；如果关闭了页面，再次打开链接即可从中断处继续。",
+}
+
+DEFAULT_CONSENT = {
+    "en": "This study collects your judgements of sentences for language research. It takes "
+    "about 10 minutes. We store your answers, response times and the time you gave consent; we "
+    "do not store your IP address. Your Prolific ID is used only to pay you and is removed from "
+    "any data we share. You can withdraw at any time with the link at the bottom of each page, "
+    "which deletes your answers.",
+    "zh": "本研究收集你对句子的判断，用于语言研究，约需 10 分钟。我们保存你的回答、反应时间和"
+    "你同意参加的时间；不保存你的 IP 地址。你的 Prolific ID 仅用于支付报酬，共享数据前会被删除。"
+    "你可以随时通过每页底部的链接退出，退出后你的回答将被删除。",
+}
+
+
+def ui_strings(language: str) -> dict[str, str]:
+    """Return the interface strings of `language` (English for any other code)."""
+    return UI.get(language, UI["en"])

@@ -1,0 +1,398 @@
+"""The participant's pages, public (no sign-in), mounted at /s/ (namespace `studies_public`).
+
+    GET  /s/<slug>/                       consent page (PROLIFIC_PID, STUDY_ID, SESSION_ID captured)
+    POST /s/<slug>/                       consent given: create or resume the participation
+    GET  /s/<slug>/run/<token>/           instructions, then the trials (one at a time)
+    GET  /s/<slug>/run/<token>/trial/     JSON: the next trial's public view (or done)
+    POST /s/<slug>/run/<token>/answer/    JSON: save {trial_index, choice, confidence, rt_ms}
+    GET  /s/<slug>/run/<token>/done/      the completion code (or the Prolific redirect)
+    GET/POST /s/<slug>/run/<token>/withdraw/  confirm, then delete the answers
+
+Rate limits (core/ratelimit.py, 429 with Retry-After): consents per client address (hashed,
+MPP_RATE_LIMIT_STUDY_START, high: a classroom shares one address); answers
+(MPP_RATE_LIMIT_ANSWER) and the other token pages (MPP_RATE_LIMIT_PARTICIPANT_PAGE) per
+participation only, never per address, so participants behind one NAT never slow each other.
+
+Every endpoint reads the participation from the signed token only (see tokens.py), sends only
+`Trial.public_view()` (never the gold answer, paradigm, item id or trial kind), and answers
+every problem with a page (or JSON) in plain words in the study's language, never a 500.
+"""
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.db import OperationalError
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from mpp_studio.core import ratelimit
+from mpp_studio.studies.i18n import ui_strings
+from mpp_studio.studies.models import Participation, Study
+from mpp_studio.studies.selectors import study_by_slug
+from mpp_studio.studies.services import (
+    ParticipantProblem,
+    next_trial_index,
+    participation_of_pid,
+    participation_seen,
+    participation_start,
+    participation_withdraw,
+    response_save,
+    schedule_of,
+)
+from mpp_studio.studies.tokens import (
+    TOKEN_MAX_AGE,
+    cookie_name,
+    participant_token,
+    participation_from_token,
+)
+
+PARAMS = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
+
+
+def _context(study: Study | None, **extra: object) -> dict[str, object]:
+    language = study.language if study is not None else "en"
+    return {"study": study, "lang": language, "t": ui_strings(language), **extra}
+
+
+def _problem_page(request: HttpRequest, study: Study | None, problem: ParticipantProblem) -> HttpResponse:
+    strings = ui_strings(study.language if study is not None else "en")
+    message = strings.get(problem.code, strings["error_title"])
+    restart = reverse("studies_public:start", args=[study.slug]) if study is not None else ""
+    context = _context(study, message=message, detail=problem.detail, restart_url=restart)
+    status = problem.status if problem.status >= 400 else 400
+    response = render(request, "studies/participant/problem.html", context, status=status)
+    if status == 503:
+        response["Retry-After"] = "1"
+    return response
+
+
+def _json_problem(study: Study, problem: ParticipantProblem) -> JsonResponse:
+    strings = ui_strings(study.language)
+    message = strings.get(problem.code, strings["error_title"])
+    if problem.detail:
+        message = f"{message} ({problem.detail})"
+    status = problem.status if problem.status >= 400 else 400
+    return JsonResponse(
+        {"error": message, "restart_url": reverse("studies_public:start", args=[study.slug])}, status=status
+    )
+
+
+def _study_or_page(request: HttpRequest, slug: str) -> Study | HttpResponse:
+    study = study_by_slug(slug)
+    if study is None or study.status == Study.Status.DRAFT:
+        code = "not_found" if study is None else "not_open"
+        return _problem_page(request, None, ParticipantProblem(code, 404))
+    return study
+
+
+def _run_url(study: Study, participation: Participation) -> str:
+    return reverse("studies_public:run", args=[study.slug, participant_token(participation)])
+
+
+def _done_page(request: HttpRequest, study: Study, participation: Participation) -> HttpResponse:
+    if study.prolific_completion_url:
+        return redirect(study.prolific_completion_url)
+    context = _context(study, participation=participation, token=participant_token(participation))
+    return render(request, "studies/participant/done.html", context)
+
+
+Handler = Callable[..., HttpResponseBase]
+
+
+def _limited_page(request: HttpRequest, study: Study | None, wait: int) -> HttpResponse:
+    context = _context(study, message=ratelimit.too_many_message(wait), detail="", restart_url="")
+    response = render(request, "studies/participant/problem.html", context)
+    return ratelimit.with_retry_after(response, wait)
+
+
+def _participant_wait(request: HttpRequest, participation: Participation, view_name: str) -> int | None:
+    """Count one request of this participation to `view_name`; return the seconds to wait when
+    over its rate (answers: MPP_RATE_LIMIT_ANSWER; other pages: MPP_RATE_LIMIT_PARTICIPANT_PAGE)."""
+    if view_name == "answer_view":
+        rate = ratelimit.setting_rate("MPP_RATE_LIMIT_ANSWER", "120/m")
+    else:
+        rate = ratelimit.setting_rate("MPP_RATE_LIMIT_PARTICIPANT_PAGE", "60/m")
+    key = ratelimit.secret_hash("participation", str(participation.pk))
+    return ratelimit.hit(f"participant:{view_name}", key, rate)
+
+
+def with_participation(json_answer: bool) -> Callable[[Handler], Handler]:
+    """Decorate a view taking (request, study, participation): the study from the slug, the
+    participation from the token, every problem as a page (or JSON) in plain words."""
+
+    def decorate(view: Handler) -> Handler:
+        @wraps(view)
+        def wrapped(request: HttpRequest, slug: str, token: str) -> HttpResponseBase:
+            study = study_by_slug(slug)
+            if study is None or study.status == Study.Status.DRAFT:
+                problem = ParticipantProblem("not_found" if study is None else "not_open", 404)
+                if json_answer:
+                    return JsonResponse({"error": ui_strings("en")[problem.code]}, status=404)
+                return _problem_page(request, None, problem)
+            try:
+                participation = participation_from_token(study=study, token=token)
+                wait = _participant_wait(request, participation, view.__name__)
+                if wait is not None:
+                    if json_answer:
+                        return ratelimit.too_many_json(wait)
+                    return _limited_page(request, study, wait)
+                return view(request, study, participation)
+            except OperationalError:
+                # The database is busy (SQLite under many writers): the page's script retries.
+                problem = ParticipantProblem("busy", 503)
+                if json_answer:
+                    return _json_problem(study, problem)
+                return _problem_page(request, study, problem)
+            except ParticipantProblem as problem:
+                if json_answer:
+                    return _json_problem(study, problem)
+                return _problem_page(request, study, problem)
+
+        return wrapped
+
+    return decorate
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def start_view(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """GET: the consent page (or straight back to one's own session when this browser has one);
+    POST: consent given, create or resume the participation and go to its trials."""
+    found = _study_or_page(request, slug)
+    if isinstance(found, HttpResponse):
+        return found
+    study = found
+    if request.method == "POST":
+        rate = ratelimit.setting_rate("MPP_RATE_LIMIT_STUDY_START", "300/m")
+        wait = ratelimit.hit("study_start", ratelimit.client_key(request), rate)
+        if wait is not None:
+            return _limited_page(request, study, wait)
+    source = request.POST if request.method == "POST" else request.GET
+    params = {name: str(source.get(name, "") or "").strip()[:100] for name in PARAMS}
+    try:
+        if study.prolific_study_id and params["STUDY_ID"] and params["STUDY_ID"] != study.prolific_study_id:
+            raise ParticipantProblem("wrong_study_id", 403)
+        if request.method == "GET":
+            resumed = _resume_from_cookie(request, study, params["PROLIFIC_PID"])
+            if resumed is not None:
+                return resumed
+            returning = participation_of_pid(study=study, prolific_pid=params["PROLIFIC_PID"])
+            if returning is not None:
+                # A PID that has consented before (another browser, a closed tab): no second
+                # consent; resumed, or told it is done or withdrawn.
+                participation = participation_start(
+                    study=study,
+                    prolific_pid=params["PROLIFIC_PID"],
+                    study_id=params["STUDY_ID"],
+                    session_id=params["SESSION_ID"],
+                    consent_version=returning.consent_version,
+                )
+                response = redirect(_run_url(study, participation))
+                _set_cookie(request, response, study, participation)
+                return response
+            if not study.is_open:
+                raise ParticipantProblem("not_open", 403)
+            return render(request, "studies/participant/consent.html", _context(study, params=params))
+        if source.get("consent") != "yes":
+            context = _context(study, params=params, consent_error=True)
+            return render(request, "studies/participant/consent.html", context, status=400)
+        participation = participation_start(
+            study=study,
+            prolific_pid=params["PROLIFIC_PID"],
+            study_id=params["STUDY_ID"],
+            session_id=params["SESSION_ID"],
+            consent_version=str(source.get("consent_version", "")),
+        )
+    except OperationalError:
+        return _problem_page(request, study, ParticipantProblem("busy", 503))
+    except ParticipantProblem as problem:
+        if problem.code == "already_done":
+            return _already_done(request, study)
+        return _problem_page(request, study, problem)
+    response = redirect(_run_url(study, participation))
+    _set_cookie(request, response, study, participation)
+    return response
+
+
+def _already_done(request: HttpRequest, study: Study) -> HttpResponse:
+    return render(request, "studies/participant/already_done.html", _context(study))
+
+
+def _set_cookie(
+    request: HttpRequest, response: HttpResponseBase, study: Study, participation: Participation
+) -> None:
+    response.set_cookie(
+        cookie_name(study),
+        participant_token(participation),
+        max_age=TOKEN_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+        path=reverse("studies_public:start", args=[study.slug]),
+    )
+
+
+def _resume_from_cookie(request: HttpRequest, study: Study, pid: str) -> HttpResponse | None:
+    """Return a redirect to this browser's own session of the study, if its cookie holds a valid
+    token whose participant is still working (and has the same PID, when one is given)."""
+    token = request.COOKIES.get(cookie_name(study))
+    if not token:
+        return None
+    try:
+        participation = participation_from_token(study=study, token=token)
+    except ParticipantProblem:
+        return None
+    if participation.status == Participation.Status.WITHDRAWN:
+        return None
+    if pid and participation.prolific_pid != pid:
+        return None
+    if participation.status == Participation.Status.COMPLETED:
+        return _already_done(request, study)
+    return redirect(_run_url(study, participation))
+
+
+@never_cache
+@require_GET
+@with_participation(json_answer=False)
+def run_view(request: HttpRequest, study: Study, participation: Participation) -> HttpResponseBase:
+    """The session page: instructions (before the first answer), then one trial at a time,
+    fetched and answered with JavaScript; the token in the URL makes a reload resume."""
+    if participation.status == Participation.Status.WITHDRAWN:
+        raise ParticipantProblem("withdrawn_text", 403)
+    if participation.status == Participation.Status.COMPLETED:
+        return redirect("studies_public:done", slug=study.slug, token=participant_token(participation))
+    participation_seen(participation=participation)
+    token = participant_token(participation)
+    urls = {
+        "trial": reverse("studies_public:trial", args=[study.slug, token]),
+        "answer": reverse("studies_public:answer", args=[study.slug, token]),
+        "done": reverse("studies_public:done", args=[study.slug, token]),
+    }
+    strings = ui_strings(study.language)
+    client_strings = {
+        k: strings[k]
+        for k in (
+            "question_2afc",
+            "question_rank3",
+            "rank_reset",
+            "confidence_question",
+            "confidence_1",
+            "confidence_2",
+            "confidence_3",
+            "progress",
+            "practice",
+            "feedback_right",
+            "feedback_wrong",
+            "next",
+            "saving",
+            "retrying",
+            "save_failed",
+            "trial_label",
+        )
+    }
+    context = _context(
+        study,
+        participation=participation,
+        token=token,
+        first=next_trial_index(participation) == 0,
+        config={"urls": urls, "strings": client_strings, "lang": study.language},
+    )
+    response = render(request, "studies/participant/run.html", context)
+    _set_cookie(request, response, study, participation)
+    return response
+
+
+def _trial_payload(participation: Participation, index: int | None) -> dict[str, Any]:
+    """Return the JSON of the trial to show: its public view, its number and the total."""
+    total = participation.trial_count
+    if index is None:
+        return {"done": True, "total": total}
+    trial = schedule_of(participation).trials[index]
+    return {
+        "done": False,
+        "total": total,
+        "number": index + 1,
+        "practice": trial.kind == "practice",
+        "trial": trial.public_view(),
+    }
+
+
+@never_cache
+@require_GET
+@with_participation(json_answer=True)
+def trial_view(request: HttpRequest, study: Study, participation: Participation) -> HttpResponseBase:
+    """JSON: the first unanswered trial (a resumed session starts there), or {"done": true}."""
+    if participation.status == Participation.Status.WITHDRAWN:
+        raise ParticipantProblem("withdrawn_text", 403)
+    participation_seen(participation=participation)
+    return JsonResponse(_trial_payload(participation, next_trial_index(participation)))
+
+
+# The token in the URL, not a cookie, authorises the answer, so CSRF (which protects cookie
+# sessions) does not apply; the browser still sends the CSRF header.
+@csrf_exempt
+@never_cache
+@require_POST
+@with_participation(json_answer=True)
+def answer_view(request: HttpRequest, study: Study, participation: Participation) -> HttpResponseBase:
+    """JSON: save an answer ({trial_index, choice, confidence, rt_ms}); 201 when new, 200 with
+    the saved answer when the trial had been answered; then the next trial (or done)."""
+    try:
+        payload = json.loads(request.body.decode("utf-8") or "{}")
+    except (UnicodeDecodeError, ValueError):
+        raise ParticipantProblem("error_title", 400, "the answer is not JSON") from None
+    if not isinstance(payload, dict):
+        raise ParticipantProblem("error_title", 400, "the answer is not a JSON object")
+    outcome = response_save(participation=participation, payload=payload)
+    saved = outcome.response
+    body: dict[str, Any] = {
+        "saved": {
+            "trial_index": saved.trial_index,
+            "choice": saved.ranking if saved.ranking else saved.choice,
+            "confidence": saved.confidence,
+        },
+        "created": outcome.created,
+        "next": _trial_payload(participation, next_trial_index(participation)),
+    }
+    if outcome.feedback is not None:
+        body["feedback"] = "right" if outcome.feedback else "wrong"
+    if outcome.completed:
+        body["done_url"] = reverse("studies_public:done", args=[study.slug, participant_token(participation)])
+    return JsonResponse(body, status=201 if outcome.created else 200)
+
+
+@never_cache
+@require_GET
+@with_participation(json_answer=False)
+def done_view(request: HttpRequest, study: Study, participation: Participation) -> HttpResponseBase:
+    """The end: the completion code (or the redirect to Prolific), only once the server has
+    every answer; before that, back to the trials."""
+    if participation.status == Participation.Status.WITHDRAWN:
+        raise ParticipantProblem("withdrawn_text", 403)
+    if participation.status != Participation.Status.COMPLETED:
+        return redirect("studies_public:run", slug=study.slug, token=participant_token(participation))
+    return _done_page(request, study, participation)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@with_participation(json_answer=False)
+def withdraw_view(request: HttpRequest, study: Study, participation: Participation) -> HttpResponseBase:
+    """GET: what withdrawing does, and a confirm button; POST: delete the answers, mark the
+    participation withdrawn and forget this browser's token."""
+    if participation.status == Participation.Status.WITHDRAWN:
+        return render(request, "studies/participant/withdrawn.html", _context(study))
+    if request.method == "GET":
+        back = _run_url(study, participation)
+        context = _context(study, back_url=back, token=participant_token(participation))
+        return render(request, "studies/participant/withdraw.html", context)
+    participation_withdraw(participation=participation)
+    response = render(request, "studies/participant/withdrawn.html", _context(study))
+    response.delete_cookie(cookie_name(study), path=reverse("studies_public:start", args=[study.slug]))
+    return response

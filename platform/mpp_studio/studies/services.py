@@ -1,0 +1,665 @@
+"""What changes studies, participations and responses.
+
+Researcher side: `study_create` / `study_update` build the design with the study engine
+(`generator.study`) from the chosen datasets, `study_open` / `study_close` change its status
+(the design is frozen once it has opened).
+
+Participant side: `participation_start` assigns a list on the server (the least-filled one,
+counting completed participations and live leases, in a transaction that serialises starts of
+one study), `response_save` stores an answer idempotently, `participation_withdraw` deletes a
+participant's answers. The signed participant token is made and read in `tokens.py`.
+"""
+
+import dataclasses
+import random
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, OperationalError, transaction
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+
+from generator.study.assignment import Lease, assign_list
+from generator.study.design import DesignSettings, StudyDesign, build_design, sample_items
+from generator.study.errors import StudyError
+from generator.study.items import StudyItem, item_from_pair_record, item_from_triplet_record
+from generator.study.order import ParticipantSchedule, Trial, build_schedule
+from generator.study.seeds import derive_seed
+from mpp_studio.accounts.models import Project
+from mpp_studio.datasets.models import Dataset, Pair
+from mpp_studio.studies.i18n import DEFAULT_CONSENT, DEFAULT_INSTRUCTIONS
+from mpp_studio.studies.models import Participation, Response, Study
+
+CONFIDENCE_LEVELS = (1, 2, 3)
+MAX_RT_MS = 24 * 60 * 60 * 1000  # longer than a day is no response time
+PID_SALT = "mpp_studio.studies.prolific_pid"
+SEEN_EVERY = timedelta(minutes=1)  # how often reads refresh a participation's last_seen_at
+LOCK_ATTEMPTS = 6  # tries of a write SQLite refused as locked (waits 0.05 s, 0.1 s, ... between)
+# The record keys a study item is made from (the last pair key: the good sentence's fillers).
+PAIR_KEYS = ("UID", "phenomenon", "provenance__fillers__good")
+TRIPLET_KEYS = ("UID", "error_type", "corrected", "learner_error", "artificial_error")
+# The fields a draft's settings form may change; the design is rebuilt from them.
+DESIGN_FIELDS = (
+    "seed",
+    "items_per_paradigm",
+    "n_lists",
+    "target_responses",
+    "replication",
+    "catch_per_list",
+    "practice_items",
+    "catch_pairs",
+    "filler_pairs",
+    "task",
+    "confidence",
+)
+TEXT_FIELDS = (
+    "name",
+    "language",
+    "instructions",
+    "consent_text",
+    "consent_version",
+    "lease_ttl_minutes",
+    "completion_code",
+    "prolific_completion_url",
+    "prolific_study_id",
+)
+
+
+class ParticipantProblem(Exception):
+    """Something a participant cannot do, said in words: `code` picks the interface string
+    (i18n.UI) the page shows, `status` the HTTP status."""
+
+    def __init__(self, code: str, status: int = 400, detail: str = "") -> None:
+        super().__init__(detail or code)
+        self.code = code
+        self.status = status
+        self.detail = detail
+
+
+# -- Researcher side -----------------------------------------------------------------------
+
+
+def is_triplet_dataset(dataset: Dataset) -> bool:
+    """Return True for a learner triplet dataset (origin "learner", or records with an
+    `artificial_error`)."""
+    if dataset.origin == Dataset.Origin.LEARNER:
+        return True
+    first = Pair.objects.filter(paradigm__dataset=dataset).values_list("record", flat=True).first()
+    return isinstance(first, dict) and "artificial_error" in first
+
+
+def dataset_items(datasets: Iterable[Dataset]) -> list[StudyItem]:
+    """Return a StudyItem for every pair (or triplet) of the datasets, its id the Pair's pk.
+
+    Pairs take their sentences from the Pair row and their paradigm from the dataset
+    paradigm's uid when the record has none (imported datasets); triplets are read with
+    `item_from_triplet_record`. A record the engine refuses is a ValidationError naming the
+    dataset, paradigm and pair.
+    """
+    items: list[StudyItem] = []
+    for dataset in datasets:
+        triplets = is_triplet_dataset(dataset)
+        # Only the record keys an item needs, not whole records (regions, provenance).
+        keys = TRIPLET_KEYS if triplets else PAIR_KEYS
+        rows = (
+            Pair.objects.filter(paradigm__dataset=dataset)
+            .order_by("paradigm__uid", "index")
+            .values_list(
+                "pk",
+                "index",
+                "sentence_good",
+                "sentence_bad",
+                "paradigm__uid",
+                "paradigm__phenomenon",
+                *(f"record__{key}" for key in keys),
+            )
+        )
+        for pk, index, good, bad, uid, phenomenon, *values in rows.iterator(chunk_size=2000):
+            record = {key.split("__")[0]: value for key, value in zip(keys, values, strict=True)}
+            try:
+                if triplets:
+                    item = item_from_triplet_record(record)
+                else:
+                    fillers = {"good": values[-1] if isinstance(values[-1], dict) else {}}
+                    record.update(sentence_good=good, sentence_bad=bad, item_id=str(pk))
+                    record["provenance"] = {"fillers": fillers}
+                    item = item_from_pair_record(record)
+                item = dataclasses.replace(
+                    item,
+                    item_id=str(pk),
+                    paradigm=item.paradigm or uid,
+                    phenomenon=item.phenomenon or phenomenon,
+                )
+            except StudyError as error:
+                raise ValidationError(
+                    f"Dataset “{dataset.name}”, paradigm {uid}, pair {index}: {error}"
+                ) from None
+            items.append(item)
+    return items
+
+
+def design_settings_of(study: Study) -> DesignSettings:
+    """Return the engine's DesignSettings of the study's fields (a StudyError if invalid)."""
+    return DesignSettings(
+        seed=int(study.seed),
+        items_per_paradigm=int(study.items_per_paradigm),
+        n_lists=int(study.n_lists),
+        target_responses=int(study.target_responses),
+        replication=int(study.replication),
+        catch_per_list=int(study.catch_per_list),
+        task="2afc",
+        confidence=bool(study.confidence),
+        triplet_task="rank3" if study.task == Study.Task.RANK3 else "pairwise",
+    )
+
+
+def parse_catch_pairs(text: str, field: str = "catch_pairs") -> list[tuple[str, str]]:
+    """Return the hand-written pairs of a settings field (catch trials or fillers): one
+    "good | bad" pair a line (a tab also separates them; empty lines are skipped). A line without
+    two sentences is a ValidationError naming the field and its line number."""
+    pairs = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.split("|") if "|" in line else line.split("\t")
+        if len(parts) != 2 or not all(p.strip() for p in parts):
+            raise ValidationError({field: f"Line {number}: write the good sentence, then | and the bad one."})
+        pairs.append((parts[0].strip(), parts[1].strip()))
+    return pairs
+
+
+FILLER_PARADIGM = "filler"  # the paradigm label of the researcher's filler items
+
+
+def filler_items(text: str) -> list[StudyItem]:
+    """Return the filler items of the settings field ("good | bad" a line): shown in every list,
+    never analysed for agreement (an optional exclusion rule may use them)."""
+    return [
+        StudyItem(f"filler-{n}", FILLER_PARADIGM, FILLER_PARADIGM, "pair", (good, bad))
+        for n, (good, bad) in enumerate(parse_catch_pairs(text, "filler_pairs"), start=1)
+    ]
+
+
+def _practice(items: Sequence[StudyItem], settings: DesignSettings, wanted: int) -> list[StudyItem]:
+    """Return `wanted` practice items drawn (seeded) from the items the sample leaves out, one
+    paradigm after another so practice shows several paradigms."""
+    if wanted == 0:
+        return []
+    sampled, _ = sample_items(items, settings.items_per_paradigm, settings.seed)
+    taken = {i.item_id for i in sampled}
+    rng = random.Random(derive_seed("mpp-study", settings.seed, "practice"))
+    by_paradigm: dict[str, list[StudyItem]] = {}
+    for item in items:
+        if item.item_id not in taken:
+            by_paradigm.setdefault(item.paradigm, []).append(item)
+    pools = [by_paradigm[p] for p in sorted(by_paradigm)]
+    for pool in pools:
+        rng.shuffle(pool)
+    rng.shuffle(pools)
+    chosen: list[StudyItem] = []
+    while len(chosen) < wanted and any(pools):
+        for pool in pools:
+            if pool and len(chosen) < wanted:
+                chosen.append(pool.pop())
+    if len(chosen) < wanted:
+        raise ValidationError(
+            {
+                "practice_items": f"Only {len(chosen)} items are left over for practice after sampling "
+                f"{settings.items_per_paradigm} per paradigm; ask for fewer practice items or sample fewer."
+            }
+        )
+    return chosen
+
+
+def study_build_design(study: Study, datasets: Sequence[Dataset]) -> StudyDesign:
+    """Return the design of the study's settings over `datasets`, and store it (with its
+    settings) on the study without saving. A ValidationError says, by field where it can,
+    what the engine could not do."""
+    if not datasets:
+        raise ValidationError({"datasets": "Choose at least one dataset."})
+    triplet_sets = [d for d in datasets if is_triplet_dataset(d)]
+    if study.task == Study.Task.RANK3 and len(triplet_sets) != len(datasets):
+        raise ValidationError(
+            {"task": "Ranking three sentences needs learner triplet datasets only; pairs have two sentences."}
+        )
+    try:
+        settings = design_settings_of(study)
+        items = dataset_items(datasets)
+        if study.paradigm_filter:  # a re-validation study keeps to the paradigms it was made for
+            items = [i for i in items if i.paradigm in set(study.paradigm_filter)]
+        practice = _practice(items, settings, int(study.practice_items))
+        chosen = {p.item_id for p in practice}
+        design = build_design(
+            [i for i in items if i.item_id not in chosen],
+            settings,
+            practice=practice,
+            fillers=filler_items(study.filler_pairs),
+            catch_pairs=parse_catch_pairs(study.catch_pairs),
+        )
+    except StudyError as error:
+        raise ValidationError(str(error)) from None
+    study.design_settings = settings.to_dict()
+    study.design = design.to_dict()
+    return design
+
+
+def _fill_texts(study: Study) -> None:
+    language = study.language if study.language in DEFAULT_INSTRUCTIONS else "en"
+    if not study.instructions.strip():
+        study.instructions = DEFAULT_INSTRUCTIONS[language]
+    if not study.consent_text.strip():
+        study.consent_text = DEFAULT_CONSENT[language]
+
+
+def study_create(
+    *, project: Project, datasets: Sequence[Dataset], created_by: object = None, **fields: Any
+) -> Study:
+    """Return a new draft study of the project with its design built from `datasets` (which
+    must belong to the project). Empty instructions and consent get the language's defaults.
+    A ValidationError leaves nothing behind."""
+    foreign = [d.name for d in datasets if d.project_id != project.pk]
+    if foreign:
+        raise ValidationError({"datasets": f"Not datasets of this project: {', '.join(foreign)}."})
+    allowed = set(DESIGN_FIELDS) | set(TEXT_FIELDS)
+    study = Study(project=project, created_by=created_by, **{k: v for k, v in fields.items() if k in allowed})
+    _fill_texts(study)
+    study_build_design(study, datasets)
+    with transaction.atomic():
+        study.save()
+        study.datasets.set(datasets)
+    return study
+
+
+def study_update(*, study: Study, datasets: Sequence[Dataset] | None = None, **fields: Any) -> Study:
+    """Change a study's settings and return it. While it is a draft every setting may change and
+    the design is rebuilt; once it has opened, the design, datasets and consent version (which
+    participants agreed to) are frozen and only texts that do not change the design may."""
+    if study.is_draft:
+        for key, value in fields.items():
+            if key in DESIGN_FIELDS or key in TEXT_FIELDS:
+                setattr(study, key, value)
+        chosen = list(datasets) if datasets is not None else list(study.datasets.all())
+        foreign = [d.name for d in chosen if d.project_id != study.project_id]
+        if foreign:
+            raise ValidationError({"datasets": f"Not datasets of this project: {', '.join(foreign)}."})
+        _fill_texts(study)
+        study_build_design(study, chosen)
+        with transaction.atomic():
+            study.save()
+            study.datasets.set(chosen)
+        return study
+    frozen = [k for k in fields if k in DESIGN_FIELDS or k == "consent_version"]
+    changed = [k for k in frozen if getattr(study, k) != fields[k]]
+    if changed or datasets is not None:
+        raise ValidationError(
+            "This study has opened: its design, datasets and consent version are frozen. "
+            "Make a new study to change them."
+        )
+    for key, value in fields.items():
+        if key in TEXT_FIELDS:
+            setattr(study, key, value)
+    study.save()
+    return study
+
+
+def study_design(study: Study) -> StudyDesign:
+    """Return the study's stored StudyDesign (a ValidationError when none was built)."""
+    if not study.design:
+        raise ValidationError("This study has no design yet: save its settings first.")
+    try:
+        return StudyDesign.from_dict(study.design)
+    except StudyError as error:
+        raise ValidationError(str(error)) from None
+
+
+def study_open(*, study: Study) -> Study:
+    """Open the study to participants (from draft or closed) and return it; its design is
+    frozen from now on."""
+    study_design(study)
+    if study.is_open:
+        return study
+    study.status = Study.Status.OPEN
+    if study.opened_at is None:
+        study.opened_at = timezone.now()
+    study.closed_at = None
+    study.save(update_fields=["status", "opened_at", "closed_at", "updated_at"])
+    return study
+
+
+def study_close(*, study: Study) -> Study:
+    """Close the study to new participants and return it (those working may finish)."""
+    if study.status != Study.Status.OPEN:
+        raise ValidationError("Only an open study can be closed.")
+    study.status = Study.Status.CLOSED
+    study.closed_at = timezone.now()
+    study.save(update_fields=["status", "closed_at", "updated_at"])
+    return study
+
+
+# -- Participant side ----------------------------------------------------------------------
+
+
+def pid_hash(pid: str) -> str:
+    """Return the HMAC-SHA256 of a Prolific PID with the server's secret (64 hex characters):
+    the same PID gives the same hash in every study, so it can also exclude people across
+    studies without storing the PID."""
+    return salted_hmac(PID_SALT, pid.strip(), algorithm="sha256").hexdigest()
+
+
+def lease_ttl(study: Study) -> timedelta:
+    """Return how long a started participation holds its list slot."""
+    return timedelta(minutes=max(1, int(study.lease_ttl_minutes)))
+
+
+def mark_abandoned(*, study: Study, now: datetime | None = None) -> int:
+    """Mark the study's active participations whose lease has expired as abandoned; return how
+    many. (Assignment already ignores them; this makes the status panel say so.)"""
+    now = now or timezone.now()
+    return Participation.objects.filter(
+        study=study, status=Participation.Status.ACTIVE, lease_started_at__lt=now - lease_ttl(study)
+    ).update(status=Participation.Status.ABANDONED)
+
+
+def _leases(study: Study) -> list[Lease]:
+    rows = Participation.objects.filter(study=study).values_list(
+        "token_id", "list_index", "lease_started_at", "completed_at", "status"
+    )
+    return [
+        Lease(token, index, started, completed, released=status == Participation.Status.WITHDRAWN)
+        for token, index, started, completed, status in rows
+    ]
+
+
+def _resume(participation: Participation, now: datetime) -> Participation:
+    if participation.status == Participation.Status.COMPLETED:
+        raise ParticipantProblem("already_done", 200)
+    if participation.status == Participation.Status.WITHDRAWN:
+        raise ParticipantProblem("withdrawn_text", 403)
+    # A return renews the lease: the participant keeps their list and their answers.
+    participation.status = Participation.Status.ACTIVE
+    participation.lease_started_at = now
+    participation.last_seen_at = now
+    participation.save(update_fields=["status", "lease_started_at", "last_seen_at"])
+    return participation
+
+
+def participation_of_pid(*, study: Study, prolific_pid: str) -> Participation | None:
+    """Return the study's participation of this Prolific PID (None without a PID or when it
+    has none)."""
+    pid = prolific_pid.strip()[:100]
+    if not pid:
+        return None
+    return Participation.objects.filter(study=study, pid_hash=pid_hash(pid)).first()
+
+
+def participation_start(
+    *,
+    study: Study,
+    prolific_pid: str = "",
+    study_id: str = "",
+    session_id: str = "",
+    consent_version: str,
+    now: datetime | None = None,
+) -> Participation:
+    """Return the participation of a participant who has just consented: their own earlier one
+    when their PROLIFIC_PID has one (resumed, its lease renewed), else a new one on the
+    least-filled list (completed + live leases) with its schedule built.
+
+    Starts of one study are serialised (the study row is written first inside the transaction,
+    which locks it in PostgreSQL and takes SQLite's write lock), so concurrent starts see each
+    other's leases and lists stay balanced.
+
+    Raises:
+        ParticipantProblem: the study is a draft, or closed to new participants, STUDY_ID
+            differs from the configured one, the consent version is not the current one, or the
+            PID completed or withdrew.
+    """
+    now = now or timezone.now()
+    if study.is_draft:
+        raise ParticipantProblem("not_open", 403)
+    if study.prolific_study_id and study_id.strip() != study.prolific_study_id:
+        raise ParticipantProblem("wrong_study_id", 403)
+    pid = prolific_pid.strip()[:100]
+    earlier = participation_of_pid(study=study, prolific_pid=pid)
+    # A returning PID resumes under the consent it gave; a new one must consent to the current text.
+    if consent_version != (earlier.consent_version if earlier else study.consent_version):
+        raise ParticipantProblem("consent_required", 400)
+    design = study_design(study)
+    hashed = pid_hash(pid) if pid else None
+    for attempt in range(LOCK_ATTEMPTS):
+        try:
+            return _start_locked(study, design, hashed, pid, study_id, session_id, consent_version, now)
+        except OperationalError as error:
+            # SQLite answers "database is locked" when a writer waited longer than its timeout
+            # (many starts at once); wait a little and try again. Other databases wait on the lock.
+            if "locked" not in str(error) or attempt == LOCK_ATTEMPTS - 1:
+                raise
+            time.sleep(0.05 * 2**attempt)
+    raise AssertionError("unreachable")
+
+
+def _start_locked(
+    study: Study,
+    design: StudyDesign,
+    hashed: str | None,
+    pid: str,
+    study_id: str,
+    session_id: str,
+    consent_version: str,
+    now: datetime,
+) -> Participation:
+    """Create or resume the participation inside the per-study lock (see participation_start)."""
+    try:
+        with transaction.atomic():
+            Study.objects.filter(pk=study.pk).update(updated_at=now)  # the per-study lock
+            if hashed is not None:
+                existing = Participation.objects.filter(study=study, pid_hash=hashed).first()
+                if existing is not None:
+                    return _resume(existing, now)
+            if not study.is_open:  # closed: those who started may come back, nobody new starts
+                raise ParticipantProblem("not_open", 403)
+            mark_abandoned(study=study, now=now)
+            participation = Participation(
+                study=study,
+                pid_hash=hashed,
+                prolific_pid=pid,
+                study_id_param=study_id.strip()[:100],
+                session_id_param=session_id.strip()[:100],
+                consent_version=consent_version,
+                consented_at=now,
+                started_at=now,
+                lease_started_at=now,
+                last_seen_at=now,
+            )
+            assignment = assign_list(
+                participation.token_id, len(design.lists), _leases(study), now, lease_ttl(study)
+            )
+            schedule = build_schedule(design, assignment.list_index, participation.token_id)
+            participation.list_index = assignment.list_index
+            participation.schedule = schedule.to_dict()
+            participation.trial_count = len(schedule.trials)
+            participation.save()
+            return participation
+    except IntegrityError:
+        # The same PID started twice at once: the other request made it; resume that one.
+        existing = Participation.objects.filter(study=study, pid_hash=hashed).first()
+        if hashed is None or existing is None:
+            raise
+        return _resume(existing, now)
+
+
+def schedule_of(participation: Participation) -> ParticipantSchedule:
+    """Return the participation's ParticipantSchedule (server side: gold included)."""
+    return ParticipantSchedule.from_dict(participation.schedule)
+
+
+def answered_indices(participation: Participation) -> set[int]:
+    """Return the trial indices the participation has answered."""
+    return set(Response.objects.filter(participation=participation).values_list("trial_index", flat=True))
+
+
+def next_trial_index(participation: Participation) -> int | None:
+    """Return the first unanswered trial index (None when every trial is answered)."""
+    answered = answered_indices(participation)
+    return next((i for i in range(participation.trial_count) if i not in answered), None)
+
+
+@dataclass(frozen=True, slots=True)
+class SaveOutcome:
+    """What saving an answer did: the stored response (the first one when the trial had been
+    answered: `created` False), the feedback of a practice trial (True: the answer agrees with
+    the expected one; None for other trials), and whether the participation is now complete."""
+
+    response: Response
+    created: bool
+    feedback: bool | None
+    completed: bool
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_answer(trial: Trial, payload: Mapping[str, object]) -> tuple[int, list[int], int | None, bool]:
+    """Return (choice, ranking, confidence, correct) of a posted answer, or a ParticipantProblem."""
+    raw = payload.get("choice")
+    if trial.task == "rank3":
+        if not isinstance(raw, list) or sorted(raw) != [0, 1, 2] or not all(_is_int(v) for v in raw):
+            raise ParticipantProblem("error_title", 400, "choice must rank the three sentences: [2, 0, 1]")
+        ranking = [int(v) for v in raw]
+        choice, correct = ranking[0], tuple(ranking) == tuple(trial.gold_ranking)
+    else:
+        if not _is_int(raw) or raw not in (0, 1):
+            raise ParticipantProblem("error_title", 400, "choice must be 0 or 1")
+        choice, ranking, correct = int(raw), [], int(raw) == trial.gold_index  # type: ignore[call-overload]
+    confidence = payload.get("confidence")
+    if trial.confidence:
+        if not _is_int(confidence) or confidence not in CONFIDENCE_LEVELS:
+            raise ParticipantProblem("error_title", 400, "confidence must be 1, 2 or 3")
+    else:
+        confidence = None
+    return choice, ranking, confidence, correct  # type: ignore[return-value]
+
+
+def _rt(value: object) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return max(0, min(int(value), MAX_RT_MS))
+
+
+def response_save(
+    *, participation: Participation, payload: Mapping[str, object], now: datetime | None = None
+) -> SaveOutcome:
+    """Save one answer ({trial_index, choice, confidence, rt_ms}) and return the SaveOutcome.
+
+    Idempotent: a trial answered before keeps its first answer, which is returned. Trials are
+    answered in order: only the first unanswered one may be answered. The last answer
+    completes the participation.
+
+    Raises:
+        ParticipantProblem: the participation has completed or withdrawn, or the answer is
+            malformed or not for the next trial.
+    """
+    now = now or timezone.now()
+    if participation.status == Participation.Status.WITHDRAWN:
+        raise ParticipantProblem("withdrawn_text", 403)
+    index = payload.get("trial_index")
+    if not _is_int(index) or not 0 <= index < participation.trial_count:  # type: ignore[operator]
+        raise ParticipantProblem("error_title", 400, "trial_index is not a trial of this session")
+    existing = Response.objects.filter(participation=participation, trial_index=index).first()
+    if existing is not None:
+        return SaveOutcome(existing, False, _feedback(participation, existing), _is_complete(participation))
+    if participation.status == Participation.Status.COMPLETED:
+        raise ParticipantProblem("already_done", 409)
+    expected = next_trial_index(participation)
+    if index != expected:
+        raise ParticipantProblem("error_title", 409, f"the next trial to answer is {expected}")
+    trial = schedule_of(participation).trials[index]  # type: ignore[index]
+    choice, ranking, confidence, correct = _check_answer(trial, payload)
+    try:
+        with transaction.atomic():
+            # One transaction, its first statement a write: it locks the participation (and sees a
+            # withdrawal that committed meanwhile, so a withdrawal never leaves an answer behind).
+            back = {"last_seen_at": now}
+            if participation.status == Participation.Status.ABANDONED:
+                # Answering after the lease expired: the participant is back, their slot with them.
+                back.update(status=Participation.Status.ACTIVE, lease_started_at=now)  # type: ignore[arg-type]
+            alive = (
+                Participation.objects.filter(pk=participation.pk)
+                .exclude(status=Participation.Status.WITHDRAWN)
+                .update(**back)
+            )
+            if not alive:
+                raise ParticipantProblem("withdrawn_text", 403)
+            response = Response.objects.create(
+                participation=participation,
+                trial_index=index,
+                item_id=trial.item_id,
+                comparison=trial.comparison,
+                trial_kind=trial.kind,
+                choice=choice,
+                ranking=ranking,
+                confidence=confidence,
+                correct=correct,
+                rt_ms=_rt(payload.get("rt_ms")),
+                received_at=now,
+            )
+            if Response.objects.filter(participation=participation).count() >= participation.trial_count:
+                Participation.objects.filter(pk=participation.pk).update(
+                    completed_at=now, status=Participation.Status.COMPLETED
+                )
+    except IntegrityError:
+        # The same answer arrived twice at once: the first one stays.
+        response = Response.objects.get(participation=participation, trial_index=index)
+        participation.refresh_from_db()
+        return SaveOutcome(response, False, _feedback(participation, response), _is_complete(participation))
+    participation.refresh_from_db()
+    return SaveOutcome(response, True, _feedback(participation, response), _is_complete(participation))
+
+
+def _feedback(participation: Participation, response: Response) -> bool | None:
+    return response.correct if response.trial_kind == "practice" else None
+
+
+def _is_complete(participation: Participation) -> bool:
+    return participation.status == Participation.Status.COMPLETED
+
+
+def participation_seen(*, participation: Participation, now: datetime | None = None) -> None:
+    """Record that the participant is still there (a page or trial was loaded), at most once a
+    minute: a write on every read would make readers queue for SQLite's one write lock."""
+    now = now or timezone.now()
+    if participation.last_seen_at and now - participation.last_seen_at < SEEN_EVERY:
+        return
+    Participation.objects.filter(pk=participation.pk).update(last_seen_at=now)
+
+
+def participation_withdraw(*, participation: Participation, now: datetime | None = None) -> Participation:
+    """Withdraw the participant: delete every response, forget the raw PID and URL parameters
+    (the PID hash stays, so the same person cannot start again), mark it withdrawn; return it."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        # The row first: an answer being saved waits for this transaction, then sees the status.
+        Participation.objects.filter(pk=participation.pk).update(status=Participation.Status.WITHDRAWN)
+        Response.objects.filter(participation=participation).delete()
+        participation.status = Participation.Status.WITHDRAWN
+        participation.withdrawn_at = now
+        participation.completed_at = None
+        participation.prolific_pid = ""
+        participation.study_id_param = ""
+        participation.session_id_param = ""
+        participation.save(
+            update_fields=[
+                "status",
+                "withdrawn_at",
+                "completed_at",
+                "prolific_pid",
+                "study_id_param",
+                "session_id_param",
+            ]
+        )
+    return participation

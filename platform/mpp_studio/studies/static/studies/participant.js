@@ -1,0 +1,193 @@
+// The participant's session: one trial at a time, each answer POSTed and confirmed by the
+// server before the next trial is shown. Only the trial's public view ever arrives here.
+(function () {
+  "use strict";
+  const config = JSON.parse(document.getElementById("study-config").textContent);
+  const S = config.strings;
+  const $ = (id) => document.getElementById(id);
+  const csrf = (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
+  let current = null;      // the payload of the trial on screen
+  let shownAt = 0;         // performance.now() when it appeared
+  let picked = null;       // the choice (index, or ranking) waiting for a confidence rating
+  let ranking = [];        // rank3: displayed indices, best first
+  let busy = false;
+
+  function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+  function format(text, values) { return text.replace(/\{(\w+)\}/g, (_, k) => String(values[k])); }
+
+  // Fetch with retries on network failure or a server error (5xx); a 4xx answer is final.
+  async function request(url, options) {
+    let wait = 500;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await fetch(url, Object.assign({ credentials: "same-origin", cache: "no-store" }, options));
+        if (response.status < 500) {
+          const data = await response.json().catch(() => ({}));
+          return { status: response.status, data: data };
+        }
+      } catch (error) { /* offline: retry */ }
+      if (attempt > 0) $("status").textContent = S.retrying;
+      await sleep(wait);
+      wait = Math.min(wait * 2, 8000);
+    }
+  }
+
+  function showProblem(data) {
+    const status = $("status");
+    status.textContent = data.error || S.save_failed;
+    if (data.restart_url) {
+      const link = document.createElement("a");
+      link.href = data.restart_url;
+      link.textContent = " ↻";
+      status.appendChild(link);
+    }
+  }
+
+  function progress(number, total) {
+    $("progress-bar").style.width = (100 * (number - 1) / Math.max(1, total)) + "%";
+    $("progress-text").textContent = format(S.progress, { n: number, total: total });
+  }
+
+  function render(payload) {
+    if (payload.done) { window.location.assign(config.urls.done); return; }
+    current = payload;
+    picked = null;
+    ranking = [];
+    busy = false;
+    const trial = payload.trial;
+    progress(payload.number, payload.total);
+    $("instructions").hidden = true;
+    $("trial").hidden = false;
+    $("feedback").hidden = true;
+    $("confidence").hidden = true;
+    document.querySelectorAll("#confidence button").forEach((b) => { b.disabled = false; });
+    $("status").textContent = "";
+    $("practice-label").hidden = !payload.practice;
+    $("question").textContent = trial.task === "rank3" ? S.question_rank3 : S.question_2afc;
+    $("rank-reset").hidden = trial.task !== "rank3";
+    const box = $("choices");
+    box.textContent = "";
+    box.className = trial.task === "rank3" ? "choices rank3" : "choices";
+    trial.sentences.forEach((sentence, index) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "choice";
+      button.lang = config.lang;
+      button.dataset.index = String(index);
+      button.setAttribute("aria-label", format(S.trial_label, { n: index + 1 }) + ": " + sentence);
+      const rank = document.createElement("span");
+      rank.className = "rank";
+      rank.setAttribute("aria-hidden", "true");
+      const text = document.createElement("span");
+      text.className = "sentence";
+      text.textContent = sentence;
+      button.append(rank, text);
+      button.addEventListener("click", () => choose(index, button));
+      box.appendChild(button);
+    });
+    shownAt = performance.now();
+    window.scrollTo(0, 0);
+  }
+
+  function setButtons(enabled) {
+    document.querySelectorAll("#choices button, #confidence button").forEach((b) => { b.disabled = !enabled; });
+  }
+
+  function choose(index, button) {
+    if (busy || !current) return;
+    const trial = current.trial;
+    if (trial.task === "rank3") {
+      if (ranking.includes(index)) return;
+      ranking.push(index);
+      button.classList.add("ranked");
+      button.querySelector(".rank").textContent = String(ranking.length);
+      if (ranking.length === trial.sentences.length) {
+        if (trial.confidence) { picked = ranking.slice(); $("confidence").hidden = false; }
+        else submit(ranking.slice(), null);
+      }
+      return;
+    }
+    if (trial.confidence) {
+      picked = index;
+      document.querySelectorAll("#choices .choice").forEach((b) => b.classList.toggle("picked", b === button));
+      $("confidence").hidden = false;
+      return;
+    }
+    button.classList.add("picked");
+    submit(index, null);
+  }
+
+  async function submit(choice, confidence) {
+    busy = true;
+    setButtons(false);
+    $("status").textContent = S.saving;
+    const body = {
+      trial_index: current.trial.trial_index,
+      choice: choice,
+      confidence: confidence,
+      rt_ms: Math.round(performance.now() - shownAt),
+    };
+    const result = await request(config.urls.answer, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(body),
+    });
+    if (result.status !== 200 && result.status !== 201) {
+      showProblem(result.data);
+      if (result.status === 409) { await sleep(1500); load(); }
+      return;
+    }
+    $("status").textContent = "";
+    const data = result.data;
+    const next = () => {
+      if (data.done_url) { window.location.assign(data.done_url); } else { render(data.next); }
+    };
+    if (data.feedback) {
+      $("feedback-text").textContent = data.feedback === "right" ? S.feedback_right : S.feedback_wrong;
+      $("feedback").hidden = false;
+      $("confidence").hidden = true;
+      $("feedback-next").onclick = next;
+      $("feedback-next").focus();
+    } else {
+      next();
+    }
+  }
+
+  async function load() {
+    const result = await request(config.urls.trial, { method: "GET" });
+    if (result.status !== 200) { $("trial").hidden = false; showProblem(result.data); return; }
+    render(result.data);
+  }
+
+  document.querySelectorAll("#confidence .conf").forEach((button) => {
+    button.addEventListener("click", () => {
+      if (busy || picked === null) return;
+      submit(picked, Number(button.dataset.level));
+    });
+  });
+  $("rank-reset").addEventListener("click", () => {
+    if (busy || !current) return;
+    ranking = [];
+    picked = null;
+    $("confidence").hidden = true;
+    document.querySelectorAll("#choices .choice").forEach((b) => {
+      b.classList.remove("ranked");
+      b.querySelector(".rank").textContent = "";
+    });
+  });
+  // Keys as well as buttons: F or 1 for the first sentence, J or 2 for the second, 3 for the third.
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || !current || $("trial").hidden) return;
+    const keys = { f: 0, "1": 0, j: 1, "2": 1, "3": 2 };
+    const index = keys[event.key.toLowerCase()];
+    const buttons = document.querySelectorAll("#choices .choice");
+    if (index === undefined || index >= buttons.length || !$("feedback").hidden) return;
+    event.preventDefault();
+    buttons[index].click();
+  });
+  if ($("instructions").hidden) {
+    load();
+  } else {
+    $("start-button").addEventListener("click", load);
+  }
+})();

@@ -1,0 +1,56 @@
+"""YAML reading: hostile nesting and alias expansion come back as SourceError with a line."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from generator.errors import TemplateError
+from generator.source import MAX_DEPTH, SourceError, load_yaml
+from generator.template import template_from_text
+
+
+def _alias_bomb(levels: int) -> str:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, levels + 1):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def test_alias_bomb_is_refused_quickly() -> None:
+    """Nine levels of ten aliases would be 10^9 values; found by tests/fuzz (it hung)."""
+    started = time.perf_counter()
+    with pytest.raises(SourceError, match="expands to more than") as info:
+        load_yaml(_alias_bomb(9))
+    assert info.value.line is not None
+    assert time.perf_counter() - started < 5
+
+
+def test_alias_inside_its_own_anchor_is_refused() -> None:
+    """`&a [*a]` is a value containing itself; building it recursed until RecursionError."""
+    with pytest.raises(SourceError, match="refers to the value that contains it") as info:
+        load_yaml("good: &a [x, *a]\n")
+    assert info.value.line == 1
+
+
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000 + "]" * 100_000, "- " * 5000 + "x", "{a: " * 3000 + "1" + "}" * 3000]
+)
+def test_deep_nesting_is_refused(text: str) -> None:
+    """100,000 nested lists crashed the process in libyaml (segmentation fault)."""
+    with pytest.raises(SourceError, match=f"more than {MAX_DEPTH} levels deep") as info:
+        load_yaml(text)
+    assert info.value.line == 1
+
+
+def test_template_reports_nesting_as_syntax_problem_with_line() -> None:
+    with pytest.raises(TemplateError) as info:
+        template_from_text("uid: x\ngood:\n  - " + "[" * 500 + "]" * 500 + "\n", file="deep.yaml")
+    assert info.value.codes == ["E_SYNTAX"]
+    assert info.value.problems[0].line == 3
+
+
+def test_ordinary_nesting_and_aliases_still_load() -> None:
+    data = load_yaml("base: &b {pos: NN}\nuse: *b\nnest: " + "[" * 20 + "x" + "]" * 20 + "\n")
+    assert data["use"] == {"pos": "NN"}

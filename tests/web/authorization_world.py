@@ -1,0 +1,103 @@
+"""One project holding an object of every kind a URL can name, for the authorization matrix and
+the API contract tests: a vocabulary (item, feature), templates (a version), a phrase, a generated
+dataset (pair, job, paradigm uid), a learner triplet dataset, a language model and a scoring run
+(config, job), a learner corpus and its run (job), a study with a participant, an invitation.
+
+Built with the apps' own services and the other test packages' helpers; no worker, no model.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.web.conftest import EN_NOUNS_CSV, EN_NOUNS_SCHEMA, write_library
+from tests.web.datasets.conftest import prepare_project, run_generation
+from tests.web.learner.conftest import DEMO_META, DEMO_TSV, upload
+from tests.web.studies.conftest import STUDY_DEFAULTS, make_pair_dataset, make_triplet_dataset, start
+
+
+@dataclass
+class World:
+    """The ids every URL argument is built from (`args`) and the participant's token."""
+
+    args: dict[str, Any]
+    participant_token: str
+    project: Any
+
+
+def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_dir: Path) -> World:
+    """Fill `project` with one object of every kind (and import the tiny grammar library written
+    to `library_dir`); return the URL arguments naming them."""
+    from mpp_studio.accounts.services import invitation_create
+    from mpp_studio.datasets.services import dataset_create
+    from mpp_studio.evaluation.services import language_model_unigram_ensure, run_create
+    from mpp_studio.learner.services import run_create as triplet_run_create
+    from mpp_studio.lexicon.services import Upload, vocabulary_import_upload
+    from mpp_studio.paradigms.models import LibraryTemplate, Phrase
+    from mpp_studio.paradigms.services.library import library_import
+    from mpp_studio.studies.services import study_create, study_open
+    from mpp_studio.studies.tokens import participant_token
+
+    library_import(library_dir=write_library(library_dir))
+    templates = prepare_project(project)
+    vocabulary = vocabulary_import_upload(
+        project=project,
+        table=Upload("matrix_nouns.csv", EN_NOUNS_CSV.encode()),
+        schema_file=Upload("matrix_nouns.schema.yaml", EN_NOUNS_SCHEMA.encode()),
+    )
+    dataset = dataset_create(
+        project=project,
+        name="Matrix set",
+        templates=[templates["en"], templates["zh"]],
+        pairs_per_paradigm=4,
+        seed=0,
+        unique="",
+        created_by=editor,
+    )
+    run_generation(dataset)
+    dataset.refresh_from_db()
+    paradigm = dataset.paradigms.order_by("pk").first()
+    pair = paradigm.pairs.order_by("pk").first()
+    model = language_model_unigram_ensure(project=project, language="en")
+    scoring_run = run_create(
+        project=project, name="Matrix run", language_models=[model], datasets=[dataset], created_by=editor
+    )
+    config = scoring_run.configs.order_by("pk").first()
+    corpus = upload(project, editor, DEMO_TSV, DEMO_META, name="Matrix learners").corpus
+    triplet_run = triplet_run_create(corpus=corpus, dispatch=False, created_by=editor)
+    make_triplet_dataset(project, per_type=2, name="Matrix triplets")
+    pairs_for_study = make_pair_dataset(project, per_paradigm=4, name="Matrix study pairs")
+    study = study_create(project=project, datasets=[pairs_for_study], created_by=editor, **STUDY_DEFAULTS)
+    study_open(study=study)
+    participation = start(study)
+    invitation = invitation_create(project=project, role="viewer", created_by=owner)
+    template = templates["en"]
+    args = {
+        "project_id": project.pk,
+        "vocabulary_id": vocabulary.pk,
+        "item_pk": vocabulary.items.order_by("pk").first().pk,
+        "feature": "number",
+        "fmt": "csv",
+        "template_id": template.pk,
+        "number": template.versions.order_by("number").first().number,
+        "phrase_id": Phrase.objects.filter(project=project).order_by("pk").first().pk,
+        "dataset_id": dataset.pk,
+        "pair_id": pair.pk,
+        "uid": paradigm.uid,
+        "job_id": dataset.job_id,
+        "model_id": model.pk,
+        "run_id": scoring_run.pk,
+        "config_id": config.pk,
+        "scoring_job_id": scoring_run.job_id,
+        "corpus_id": corpus.pk,
+        "learner_run_id": triplet_run.pk,
+        "learner_job_id": triplet_run.job_id,
+        "study_id": study.pk,
+        "slug": study.slug,
+        "what": "responses",
+        "user_id": viewer.pk,
+        "invitation_id": invitation.pk,
+        "invitation_token": invitation.token,
+        "library_template_id": LibraryTemplate.objects.order_by("pk").first().pk,
+    }
+    return World(args=args, participant_token=participant_token(participation), project=project)
