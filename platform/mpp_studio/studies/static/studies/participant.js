@@ -189,5 +189,6 @@
     load();
   } else {
     $("start-button").addEventListener("click", load);
+    $("start-button").disabled = false;
   }
 })();
