@@ -13,22 +13,18 @@ sentence ends up scored exactly once, with the numbers the engine gives in this 
 import json
 import os
 import signal
-import subprocess
-import sys
 import uuid
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from scoring.items import Sentence
 from scoring.registry import load_scorer
 from scoring.settings import ScorerSettings
-from tests.web.conftest import REPO_ROOT, run_manage, subprocess_env
+from tests.web.conftest import run_manage, subprocess_env
 from tests.web.datasets.stack import run_script, wait_until
 from tests.web.test_services_integration import postgres_database_url, redis_url  # noqa: F401 (fixtures)
+from tests.web.worker_faults import children, query, worker
 
 pytestmark = [pytest.mark.integration]
 
@@ -69,10 +65,9 @@ print(json.dumps({"run": run.pk, "job": run.job_id, "config": run.configs.get().
                   "chunks": run.chunks.count(), "pairs": sum(1 for _ in dataset_pairs(dataset))}))
 """
 
-# A celery worker whose CausalScorer pauses SLOW_SCORE_S seconds per call (0: none), and which
-# restores the messages a dead worker held as soon as the visibility timeout has passed.
-WORKER_SCRIPT = """
-import os, sys, time
+# Run by the worker before it starts: its CausalScorer pauses SLOW_SCORE_S seconds per call (0: none).
+SLOW_SCORER = """
+import os, time
 import scoring.causal as causal
 pause = float(os.environ.get("SLOW_SCORE_S", "0"))
 original = causal.CausalScorer.score
@@ -80,62 +75,7 @@ def slow_score(self, sentences, progress=None):
     time.sleep(pause)
     return original(self, sentences, progress)
 causal.CausalScorer.score = slow_score
-# Look for messages of dead workers every second (kombu: every 10 x 10 s by default).
-from mpp_studio.celery import app
-options = dict(app.conf.broker_transport_options or {})
-options.update(unacked_restore_interval=1, unacked_restore_throttle=1)
-app.conf.broker_transport_options = options
-from celery.bin.celery import main
-sys.argv = ["celery", *sys.argv[1:]]
-sys.exit(main())
 """
-
-
-@contextmanager
-def worker(env: Mapping[str, str], log_path: Path, queue: str) -> Iterator[subprocess.Popen[bytes]]:
-    """Run a prefork worker with one child (as the GPU worker runs) in its own process group."""
-    with log_path.open("ab") as log:
-        process = subprocess.Popen(
-            [
-                *(sys.executable, "-c", WORKER_SCRIPT, "-A", "mpp_studio", "worker", "-c", "1", "-l", "info"),
-                *("--without-gossip", "--without-mingle", "--without-heartbeat", "-Q", queue),
-            ],
-            cwd=REPO_ROOT,
-            env=dict(env),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-
-
-def children(pid: int) -> list[int]:
-    """Return the ids of the processes whose parent is `pid` (from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            # "pid (name) state ppid ...": the name may hold spaces, so split after the ")".
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
-def query(url: str, sql: str, *args: object) -> list[tuple[object, ...]]:
-    with psycopg.connect(url) as conn:
-        return conn.execute(sql, args).fetchall()  # type: ignore[arg-type]
 
 
 def test_killed_worker_mid_run_every_sentence_scored_once(
@@ -191,7 +131,7 @@ def test_killed_worker_mid_run_every_sentence_scored_once(
     # killer would): the chunk it held goes back to the queue and a new pool process goes on.
     # Then the whole worker is killed, children and all, in the middle of the run.
     redelivered: list[int] = []
-    with worker({**env, "SLOW_SCORE_S": SLOW_SCORE_S}, log_path, queue) as first:
+    with worker({**env, "SLOW_SCORE_S": SLOW_SCORE_S}, log_path, queue, SLOW_SCORER) as first:
         wait_until(lambda: done_chunks() >= 2, 180, "two chunks to be stored", log)
         redelivered += in_flight()
         for child in children(first.pid):
@@ -206,7 +146,7 @@ def test_killed_worker_mid_run_every_sentence_scored_once(
     assert "exited with 'signal 9 (SIGKILL)'" in log()  # the pool process's death was seen
 
     # 2. A new worker finishes the job, including the chunk the dead one held.
-    with worker(env, log_path, queue):
+    with worker(env, log_path, queue, SLOW_SCORER):
         wait_until(lambda: job()[0] in ("done", "failed", "cancelled"), 240, "the run's job to end", log)
     status, done, total, message = job()
     assert status == "done", message

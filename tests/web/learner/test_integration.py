@@ -14,20 +14,16 @@ merged yield report are those of the same run made chunk by chunk in one process
 import json
 import os
 import signal
-import subprocess
-import sys
 import uuid
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import REPO_ROOT, run_manage, subprocess_env
-from tests.web.datasets.stack import QUIET, run_script, wait_until
-from tests.web.evaluation.test_integration import children, query
+from tests.web.conftest import run_manage, subprocess_env
+from tests.web.datasets.stack import run_script, wait_until
 from tests.web.test_services_integration import postgres_database_url, redis_url  # noqa: F401 (fixtures)
+from tests.web.worker_faults import children, query, worker
 
 pytestmark = [pytest.mark.integration]
 
@@ -63,11 +59,10 @@ print(json.dumps({"run": run.pk, "job": run.job_id, "dataset": run.dataset_id, "
                   "pairs": corpus.pair_count, "chunks": run.chunks.count()}))
 """
 
-# A celery worker whose pipeline pauses SLOW_CHUNK_S seconds per chunk (0: none), and which
-# restores the messages a dead worker held as soon as the visibility timeout has passed.
-# The service imports run_pipeline when its first task runs, after this patch.
-WORKER_SCRIPT = """
-import os, sys, time
+# Run by the worker before it starts: its pipeline pauses SLOW_CHUNK_S seconds per chunk (0:
+# none). The service imports run_pipeline when its first task runs, after this patch.
+SLOW_PIPELINE = """
+import os, time
 import generator.triplets.pipeline as pipeline
 pause = float(os.environ.get("SLOW_CHUNK_S", "0"))
 original = pipeline.run_pipeline
@@ -75,14 +70,6 @@ def slow_pipeline(*args, **kwargs):
     time.sleep(pause)
     return original(*args, **kwargs)
 pipeline.run_pipeline = slow_pipeline
-# Look for messages of dead workers every second (kombu: every 10 x 10 s by default).
-from mpp_studio.celery import app
-options = dict(app.conf.broker_transport_options or {})
-options.update(unacked_restore_interval=1, unacked_restore_throttle=1)
-app.conf.broker_transport_options = options
-from celery.bin.celery import main
-sys.argv = ["celery", *sys.argv[1:]]
-sys.exit(main())
 """
 
 # The same corpus uploaded again and the same run made chunk by chunk in this process (no
@@ -123,36 +110,6 @@ print(json.dumps({"workers": described(workers), "here": described(here),
                   "engine": {"records": [t.record() for t in engine.triplets],
                              "report": engine.report.to_dict()}}, ensure_ascii=False))
 """
-
-
-@contextmanager
-def worker(env: Mapping[str, str], log_path: Path, queue: str) -> Iterator[subprocess.Popen[bytes]]:
-    """Run a prefork worker with one child in its own process group; kill the group at the end."""
-    with log_path.open("ab") as log:
-        process = subprocess.Popen(
-            [
-                *(sys.executable, "-c", WORKER_SCRIPT, "-A", "mpp_studio", "worker", "-c", "1"),
-                *(*QUIET, "-Q", queue),
-            ],
-            cwd=REPO_ROOT,
-            env=dict(env),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-        # The pool process may outlive its parent's SIGKILL for a moment: end the group for good.
-        with suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
 
 
 def canonical(record: object) -> str:
@@ -209,7 +166,7 @@ def test_killed_worker_mid_run_every_chunk_done_once(
     # killer would): the chunk it held goes back to the queue and a new pool process goes on.
     # Then the whole worker is killed, children and all, in the middle of the run.
     redelivered: list[int] = []
-    with worker({**env, "SLOW_CHUNK_S": SLOW_CHUNK_S}, log_path, queue) as first:
+    with worker({**env, "SLOW_CHUNK_S": SLOW_CHUNK_S}, log_path, queue, SLOW_PIPELINE) as first:
         # Killed while a chunk runs; the chunks started but not done right after a kill are
         # those the killed process held (a new pool process takes seconds to start one).
         wait_until(lambda: done_chunks() >= 2 and bool(in_flight()), 90, "two chunks stored", log)
@@ -226,7 +183,7 @@ def test_killed_worker_mid_run_every_chunk_done_once(
     assert "exited with 'signal 9 (SIGKILL)'" in log()  # the pool process's death was seen
 
     # 2. A new worker finishes the run, including the chunk the dead one held.
-    with worker(env, log_path, queue):
+    with worker(env, log_path, queue, SLOW_PIPELINE):
         wait_until(lambda: job()[0] in ("done", "failed", "cancelled"), 90, "the run's job to end", log)
     status, done, total, message = job()
     assert status == "done", message
