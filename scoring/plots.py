@@ -300,6 +300,10 @@ def _legend(ax: Any, entries: int) -> None:
 
 
 _METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.DOTALL)
+# matplotlib's one style sheet, `*{stroke-linejoin: round; stroke-linecap: butt}`: a <style>
+# element is refused by the pages' Content-Security-Policy (and `*` would reach the whole page).
+_STYLE = re.compile(r"\s*<style[^>]*>.*?</style>", re.DOTALL)
+_EMPTY_DEFS = re.compile(r"\s*<defs>\s*</defs>")
 _ID = re.compile(r'\bid="([^"]+)"')
 _REF = re.compile(r'(url\(#|href="#)([^)"]+)')
 
@@ -327,13 +331,18 @@ def _render(draw: Any, size: tuple[float, float], title: str, description: str) 
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg") :]
     svg = _METADATA.sub("", svg)
+    svg = _EMPTY_DEFS.sub("", _STYLE.sub("", svg))
     prefix = "p" + hashlib.sha256(f"{title}\n{description}".encode()).hexdigest()[:8]
     svg = _ID.sub(lambda m: f'id="{prefix}-{m.group(1)}"', svg)
     svg = _REF.sub(lambda m: f"{m.group(1)}{prefix}-{m.group(2)}", svg)
     head = svg.index(">")
     tag = svg[:head]
     title_id, desc_id = f"{prefix}-title", f"{prefix}-desc"
-    opening = f'{tag} role="img" aria-labelledby="{title_id} {desc_id}" class="plot-svg">'
+    # The removed style sheet's two properties, as inherited presentation attributes.
+    opening = (
+        f'{tag} stroke-linejoin="round" stroke-linecap="butt" role="img" '
+        f'aria-labelledby="{title_id} {desc_id}" class="plot-svg">'
+    )
     accessible = (
         f'<title id="{title_id}">{escape(title)}</title><desc id="{desc_id}">{escape(description)}</desc>'
     )

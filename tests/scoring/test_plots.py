@@ -106,6 +106,15 @@ def test_plots_on_one_page_share_no_id() -> None:
                 assert target in ids, target
 
 
+@pytest.mark.parametrize("name", sorted(PLOTS))
+def test_plot_has_no_style_element(name: str) -> None:
+    """Pages inline the SVG under a Content-Security-Policy that refuses <style> elements; the
+    style sheet's stroke settings come as attributes of the root, inherited by every shape."""
+    root = ET.fromstring(PLOTS[name][0]())
+    assert not list(root.iter(f"{SVG}style"))
+    assert (root.get("stroke-linejoin"), root.get("stroke-linecap")) == ("round", "butt")
+
+
 def test_plot_is_deterministic() -> None:
     assert _bars() == _bars()
 

@@ -35,13 +35,27 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
+# Console messages about the Content-Security-Policy, per browser (id), from every page of it.
+_csp_violations: dict[int, list[str]] = {}
+
+
 @contextmanager
 def launch_browser() -> Iterator[Browser]:
-    """The system Chromium, headless, closed when the block ends."""
+    """The system Chromium, headless, closed when the block ends.
+
+    Every page opened with `new_page` is watched for Content-Security-Policy violations (an
+    inline script, handler or <style> the policy refused): the block fails when it ends if any
+    page logged one, so each browser test also checks that its pages work under the policy.
+    """
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
+        violations = _csp_violations.setdefault(id(browser), [])
+        try:
+            yield browser
+        finally:
+            browser.close()
+            del _csp_violations[id(browser)]
+        assert not violations, "pages broke the Content-Security-Policy:\n" + "\n".join(violations)
 
 
 def new_page(browser: Browser, *, width: int = 1280, height: int = 900, **options: object) -> Page:
@@ -54,6 +68,16 @@ def new_page(browser: Browser, *, width: int = 1280, height: int = 900, **option
         locale="en-US",
         **options,  # type: ignore[arg-type]
     )
+    violations = _csp_violations.get(id(browser))
+    if violations is not None:
+        context.on(
+            "console",
+            lambda message: (
+                violations.append(f"{message.location.get('url')}: {message.text}")
+                if "Content Security Policy" in message.text
+                else None
+            ),
+        )
     page = context.new_page()
     page.set_default_timeout(30_000)
     return page

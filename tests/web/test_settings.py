@@ -1,6 +1,9 @@
 """Settings read the environment: DATABASE_URL and REDIS_URL switch to the real stack."""
 
+import os
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -125,3 +128,55 @@ def _database_settings(database_url: str | None) -> list[str]:
 def test_a_server_database_keeps_its_connections_with_health_checks() -> None:
     assert _database_settings("postgres://u@127.0.0.1:5432/x") == ["60", "True"]
     assert _database_settings(None) == ["0", "False"]  # the embedded SQLite: Django's defaults
+
+
+def _deploy_check(**env: str) -> subprocess.CompletedProcess[str]:
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "MPP_"))}
+    environment.update(
+        DJANGO_SETTINGS_MODULE="mpp_studio.settings.production",
+        DJANGO_SECRET_KEY="x" * 60 + "-a-long-random-secret-for-the-check",
+        DJANGO_ALLOWED_HOSTS="mpp.example.org,localhost,127.0.0.1",
+        PYTHONPATH=os.pathsep.join([str(REPO_ROOT / "platform"), str(REPO_ROOT)]),
+        **env,
+    )
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO_ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_settings_production_passes_the_deploy_check(tmp_path: Path) -> None:
+    """`manage.py check --deploy` with the production settings and only the required environment
+    (a secret key and the host names) reports nothing, not even a warning."""
+    result = _deploy_check(MPP_VAR_DIR=str(tmp_path / "var"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_settings_production_over_plain_http_is_flagged_by_the_deploy_check(tmp_path: Path) -> None:
+    """DJANGO_SECURE_COOKIES=false (trying the stack on http://localhost) turns off secure cookies,
+    the https redirect and HSTS together, and the deploy check says so."""
+    result = _deploy_check(MPP_VAR_DIR=str(tmp_path / "var"), DJANGO_SECURE_COOKIES="false")
+    assert result.returncode != 0
+    for code in ("security.W004", "security.W008", "security.W012", "security.W016"):
+        assert code in result.stderr + result.stdout, code
+
+
+def test_settings_production_https_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DJANGO_SECRET_KEY", "a-real-secret")
+    monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", "mpp.example.org")
+    monkeypatch.setenv("DJANGO_DEBUG", "true")
+    for name in ("DJANGO_SECURE_COOKIES", "DJANGO_SECURE_SSL_REDIRECT", "DJANGO_SECURE_HSTS_SECONDS"):
+        monkeypatch.delenv(name, raising=False)
+    settings = runpy.run_module("mpp_studio.settings.production")
+    assert settings["DEBUG"] is False  # DJANGO_DEBUG cannot turn the debug pages on
+    assert settings["SECURE_SSL_REDIRECT"] is True
+    assert settings["SECURE_HSTS_SECONDS"] == 31_536_000
+    assert settings["SESSION_COOKIE_SECURE"] and settings["CSRF_COOKIE_SECURE"]
+    assert settings["SECURE_REDIRECT_EXEMPT"] == [r"^healthz$"]
+    monkeypatch.setenv("DJANGO_SECURE_HSTS_SECONDS", "300")
+    assert runpy.run_module("mpp_studio.settings.production")["SECURE_HSTS_SECONDS"] == 300

@@ -9,11 +9,28 @@ CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 # Editors may register model folders only under these (compose mounts the models volume there).
 MODEL_DIRS = env.list("MPP_MODEL_DIRS", default=[str(VAR_DIR / "models")])
 
-# Behind a TLS-terminating proxy. Set DJANGO_SECURE_COOKIES=false only to try the stack over
-# plain http://localhost.
+# Never the debug pages in a deployment, whatever DJANGO_DEBUG says: they show settings and code.
+DEBUG = False
+
+# HTTPS, behind a TLS-terminating proxy that sets X-Forwarded-Proto. Set DJANGO_SECURE_COOKIES=false
+# only to try the stack over plain http://localhost: secure cookies, the redirect to https and HSTS
+# all follow it unless set on their own.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=SESSION_COOKIE_SECURE)
+# The containers' health checks ask over plain http inside the compose network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# One year once on HTTPS. Browsers then refuse plain http for this host (and its subdomains) for
+# that long: lower it while trying a new domain.
+SECURE_HSTS_SECONDS = env.int(
+    "DJANGO_SECURE_HSTS_SECONDS", default=31_536_000 if SESSION_COOKIE_SECURE else 0
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+# Preloading binds the domain into browsers for months and needs its owner's submission at
+# hstspreload.org: only on request, so its deploy-check warning is silenced while it is off.
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 
 # gunicorn serves the collected static files itself (`manage.py collectstatic` fills STATIC_ROOT).
 MIDDLEWARE = [

@@ -139,3 +139,44 @@ def test_browser_signs_up_creates_project_and_invites_a_colleague(
         "Project “Classifiers 量词” and everything in it were deleted."
     )
     expect(olga.locator("tr.project-row")).to_have_count(0)
+
+
+def test_browser_token_page_copies_selects_and_confirms_before_a_new_token(
+    live_server: object, browser: Browser
+) -> None:
+    """The token page's behaviours (static behaviours.js under the Content-Security-Policy): a
+    click selects the token, Copy puts it on the clipboard, and a new token needs a confirmation
+    — dismissed, the old token stays; accepted, it is replaced."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    user = get_user_model().objects.create_user("tove", password=PASSWORD_A)
+    page = new_page(browser)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=str(live_server.url))
+    page.goto(f"{live_server.url}/accounts/login/?next=/account/token/")
+    page.fill("#id_username", "tove")
+    page.fill("#id_password", PASSWORD_A)
+    page.click("button[type=submit]")
+    page.click("button:has-text('Create a token')")
+    first = Token.objects.get(user=user).key
+    expect(page.locator("#api-token")).to_have_value(first)
+
+    page.click("#api-token")
+    assert page.evaluate(
+        "() => { const i = document.getElementById('api-token'); return [i.selectionStart, i.selectionEnd]; }"
+    ) == [0, len(first)]
+    page.click("button[data-copy-previous]")
+    expect(page.locator("button[data-copy-previous]")).to_have_text("Copied")
+    assert page.evaluate("() => navigator.clipboard.readText()") == first
+
+    questions: list[str] = []
+    page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
+    page.click("button:has-text('Make a new token')")
+    page.wait_for_timeout(300)
+    assert questions == ["Make a new token? Programs using the old one will stop working."]
+    assert Token.objects.get(user=user).key == first
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("button:has-text('Make a new token')")
+    expect(page.locator("#api-token")).not_to_have_value(first)
+    assert Token.objects.get(user=user).key != first
