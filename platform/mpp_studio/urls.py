@@ -31,3 +31,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# An error no view handled: the database-outage 503 when the database is unreachable, else a 500.
+handler500 = "mpp_studio.core.views.server_error"

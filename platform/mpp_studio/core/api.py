@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from generator.errors import TemplateError
+from mpp_studio.core.database_outage import RETRY_AFTER_S, api_error_body, is_database_down
 from vocab.errors import VocabularyError
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,13 @@ def errors_response(errors: list[dict[str, object]], status_code: int) -> Respon
 
 
 def api_exception_handler(exc: Exception, context: Mapping[str, object]) -> Response | None:
-    """Return every API error in the project's JSON layout (DRF's EXCEPTION_HANDLER)."""
+    """Return every API error in the project's JSON layout (DRF's EXCEPTION_HANDLER); a database
+    that cannot be reached is a 503 that says so (core.database_outage)."""
+    if is_database_down(exc):
+        logger.warning("database unreachable in an API view: %s", " ".join(str(exc).split()))
+        response = Response(api_error_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        response["Retry-After"] = str(RETRY_AFTER_S)
+        return response
     if isinstance(exc, TemplateError):
         return errors_response([{"field": "source_text", **p.to_dict()} for p in exc.problems], 400)
     if isinstance(exc, VocabularyError):

@@ -57,6 +57,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A view that loses the database answers 503 in words (pages, API, JSON), not a traceback.
+    "mpp_studio.core.database_outage.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "mpp_studio.urls"

@@ -1,0 +1,95 @@
+"""What a request gets when the database cannot be reached: a 503 that says so in words.
+
+A lost database connection (server restarting, network cut) raises Django's `OperationalError`
+or `InterfaceError` wherever the request next touches the database: in a view, in DRF's
+authentication, in a middleware or while a template renders. Every such place answers the same
+way, never with a traceback:
+
+- pages: a plain 503 page (`core/database_unavailable.html`) saying the database is unreachable,
+  that nothing already saved is lost, and to try again in a minute;
+- the API (`/api/...`): 503 in the API's error layout, `{"errors": [{"field": "", "message": ...,
+  "code": "database_unavailable"}]}` (DRF views through `core.api.api_exception_handler`);
+- other JSON callers (the participant pages' scripts): 503 `{"error": ...}`;
+- all of them with `Retry-After`.
+
+Nothing is retried here: the request's transaction (if any) is rolled back by the database when
+the connection dies, so the user's retry is what saves. Django drops the broken connection at the
+end of the request (`close_old_connections`, CONN_HEALTH_CHECKS), so the next request after the
+database is back succeeds without restarting the server.
+"""
+
+import logging
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+
+logger = logging.getLogger(__name__)
+
+# The errors of a database that cannot be reached (or is too busy to answer in time).
+DATABASE_DOWN_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
+# Seconds a client is asked to wait before trying again.
+RETRY_AFTER_S = 30
+MESSAGE = (
+    "The database cannot be reached right now. Nothing you saved before is lost; what you just sent "
+    "was not saved. Please try again in a minute."
+)
+CODE = "database_unavailable"
+
+
+def is_database_down(exc: BaseException | None) -> bool:
+    """Return whether `exc` means the database could not be reached."""
+    return isinstance(exc, DATABASE_DOWN_ERRORS)
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """Return whether the request is an API call or a script that asks for JSON, not a page."""
+    if request.path.startswith("/api/"):
+        return True
+    accept = request.headers.get("Accept", "")
+    return "application/json" in accept and "text/html" not in accept
+
+
+def api_error_body() -> dict[str, list[dict[str, object]]]:
+    """Return the API error body of a database outage."""
+    return {"errors": [{"field": "", "message": MESSAGE, "code": CODE}]}
+
+
+def unavailable_response(request: HttpRequest, exc: BaseException) -> HttpResponse:
+    """Return the 503 answer to a request that failed because the database is unreachable."""
+    logger.warning(
+        "database unreachable during %s %s: %s", request.method, request.path, " ".join(str(exc).split())
+    )
+    response: HttpResponse
+    if request.path.startswith("/api/"):
+        response = JsonResponse(api_error_body(), status=503)
+    elif wants_json(request):
+        response = JsonResponse({"error": MESSAGE, "code": CODE}, status=503)
+    else:
+        # Rendered without the request: the context processors would read the user, and so the
+        # session, from the database that is down.
+        response = HttpResponse(
+            render_to_string("core/database_unavailable.html", {"message": MESSAGE}), status=503
+        )
+    response["Retry-After"] = str(RETRY_AFTER_S)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class DatabaseUnavailableMiddleware:
+    """Answers a view's database-outage exception with the 503 of `unavailable_response`.
+
+    Errors raised outside views (another middleware, a template rendered late) reach
+    `core.views.server_error`, the project's handler500, which answers the same way."""
+
+    def __init__(self, get_response: object) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)  # type: ignore[operator,no-any-return]
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """Return the 503 answer for a database outage; None lets any other error through."""
+        if is_database_down(exception):
+            return unavailable_response(request, exception)
+        return None
