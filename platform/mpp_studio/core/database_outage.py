@@ -58,7 +58,11 @@ def api_error_body() -> dict[str, list[dict[str, object]]]:
 def unavailable_response(request: HttpRequest, exc: BaseException) -> HttpResponse:
     """Return the 503 answer to a request that failed because the database is unreachable."""
     logger.warning(
-        "database unreachable during %s %s: %s", request.method, request.path, " ".join(str(exc).split())
+        "database unreachable during %s %s: %s: %s",
+        request.method,
+        request.path,
+        type(exc).__name__,
+        " ".join(str(exc).split()),
     )
     response: HttpResponse
     if request.path.startswith("/api/"):
