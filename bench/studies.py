@@ -30,7 +30,6 @@ Run: PYTHONPATH=platform:. .venv/bin/python bench/studies.py [--participants 200
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import random
@@ -41,8 +40,6 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +47,9 @@ from pathlib import Path
 import requests
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.server_stack import percentile, run, throwaway_database  # noqa: E402
 
 SETUP = """
 import django, json
@@ -99,14 +99,6 @@ class Tally:
     def error(self, text: str) -> None:
         with self.lock:
             self.errors.append(text)
-
-
-def run(env: dict[str, str], *args: str, script: str | None = None) -> str:
-    command = [sys.executable, *(["-c", script] if script else [str(ROOT / "manage.py")]), *args]
-    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    if result.returncode != 0:
-        raise SystemExit(f"{' '.join(command[:3])} failed:\n{result.stdout}{result.stderr}")
-    return result.stdout
 
 
 def send(
@@ -194,11 +186,6 @@ def participant(base: str, slug: str, code: str, number: int, think: float, tall
         tally.error(f"{pid}: {type(error).__name__}: {error}")
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--participants", type=int, default=200)
@@ -224,22 +211,6 @@ def main() -> int:
         with throwaway_database(args.postgres) as url:
             return measure(args, url)
     return measure(args, "")
-
-
-@contextlib.contextmanager
-def throwaway_database(server_url: str) -> Iterator[str]:
-    """Yield the URL of a new database on the server `server_url` names; drop it afterwards."""
-    import psycopg
-    from psycopg import sql
-
-    name = f"mpp_bench_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield server_url.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(server_url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 def measure(args: argparse.Namespace, database_url: str) -> int:
