@@ -292,6 +292,7 @@ def run_view(request: HttpRequest, study: Study, participation: Participation) -
             "next",
             "saving",
             "retrying",
+            "waiting",
             "save_failed",
             "trial_label",
         )

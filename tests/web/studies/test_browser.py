@@ -263,3 +263,33 @@ def test_an_answer_lost_on_the_network_is_sent_again(
     assert len(attempts) == 3
     participation = Participation.objects.get(study=study)
     assert Response.objects.filter(participation=participation).count() == 1
+
+
+def test_an_answer_refused_as_too_fast_waits_and_goes_on(
+    live_server: Any, project: Any, pair_dataset: Any, make_study: Any, phone: Page, settings: Any
+) -> None:
+    """Over the answer rate (MPP_RATE_LIMIT_ANSWER, here 1 per 2 s) the server answers 429 with
+    Retry-After: the page says it goes on by itself, waits, sends the answer again and moves on,
+    instead of stopping with an error."""
+    from mpp_studio.studies.models import Participation, Response
+
+    settings.MPP_RATE_LIMIT_ANSWER = "1/2"
+    study = make_study(project, [pair_dataset], items_per_paradigm=1, n_lists=1, catch_per_list=1)
+    page = phone
+    page.goto(f"{live_server.url}/s/{study.slug}/")
+    page.check("input[name=consent]")
+    page.click("button:has-text('Start')")
+    page.click("#start-button")
+    expect(page.locator("#progress-text")).to_have_text("Trial 1 of 4")
+    statuses: list[int] = []
+    page.on(
+        "response", lambda response: statuses.append(response.status) if "/answer/" in response.url else None
+    )
+    page.locator("#choices .choice").first.click()
+    expect(page.locator("#progress-text")).to_have_text("Trial 2 of 4")
+    page.locator("#choices .choice").first.click()  # at once: over the rate
+    expect(page.locator("#status")).to_contain_text("going on by itself")
+    expect(page.locator("#progress-text")).to_have_text("Trial 3 of 4")
+    assert statuses == [201, 429, 201]
+    participation = Participation.objects.get(study=study)
+    assert Response.objects.filter(participation=participation).count() == 2

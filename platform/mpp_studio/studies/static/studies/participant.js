@@ -15,12 +15,19 @@
   function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
   function format(text, values) { return text.replace(/\{(\w+)\}/g, (_, k) => String(values[k])); }
 
-  // Fetch with retries on network failure or a server error (5xx); a 4xx answer is final.
+  // Fetch with retries on network failure or a server error (5xx); after a 429 (too many
+  // requests) it waits as long as the server's Retry-After says; any other 4xx answer is final.
   async function request(url, options) {
     let wait = 500;
     for (let attempt = 0; ; attempt++) {
       try {
         const response = await fetch(url, Object.assign({ credentials: "same-origin", cache: "no-store" }, options));
+        if (response.status === 429) {
+          const seconds = Math.min(Math.max(Number(response.headers.get("Retry-After")) || 5, 1), 120);
+          $("status").textContent = format(S.waiting, { seconds: seconds });
+          await sleep(seconds * 1000 + 200);
+          continue;
+        }
         if (response.status < 500) {
           const data = await response.json().catch(() => ({}));
           return { status: response.status, data: data };
