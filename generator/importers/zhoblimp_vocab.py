@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from vocab.errors import E_EMPTY_FILE, E_HEADER, E_MISSING_COLUMN, RowError, VocabularyError
+from vocab.errors import E_CELL_COUNT, E_EMPTY_FILE, E_HEADER, E_MISSING_COLUMN, RowError, VocabularyError
 from vocab.import_report import ImportNote
 from vocab.lexicon import FeatureSchema, FeatureSpec, LexicalItem, Vocabulary
 from vocab.table_reader import decode_table
@@ -46,8 +46,23 @@ def import_zhoblimp_vocabulary(
     notes = [ImportNote(file_name, f"line {e.line}", f"row skipped: {e.message}", "skipped") for e in errors]
     records: list[tuple[int, list[str]]] = []
     reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
-    for number, record in enumerate(reader, start=1):
-        records.append((number, [cell.strip() for cell in record]))
+    try:
+        for number, record in enumerate(reader, start=1):
+            records.append((number, [cell.strip() for cell in record]))
+    except csv.Error as exc:
+        # With QUOTE_NONE a record is one line, so the failing record is the next line.
+        raise VocabularyError(
+            [
+                *errors,
+                RowError(
+                    file_name,
+                    len(records) + 1,
+                    None,
+                    f"this line cannot be read ({exc}); is it one row of the table?",
+                    E_CELL_COUNT,
+                ),
+            ]
+        ) from None
     header_at = next((i for i, (_, cells) in enumerate(records) if any(cells)), None)
     if header_at is None or records[header_at][0] in bad_lines:
         raise VocabularyError(

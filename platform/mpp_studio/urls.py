@@ -34,3 +34,5 @@ urlpatterns = [
 
 # An error no view handled: the database-outage 503 when the database is unreachable, else a 500.
 handler500 = "mpp_studio.core.views.server_error"
+# A request over the upload limits (body, fields, files) gets a page or JSON naming the limit.
+handler400 = "mpp_studio.core.request_errors.bad_request"

@@ -21,6 +21,7 @@ from rest_framework.views import exception_handler
 
 from generator.errors import TemplateError
 from mpp_studio.core.database_outage import RETRY_AFTER_S, api_error_body, is_database_down
+from mpp_studio.core.uploads import request_limit_problem
 from vocab.errors import VocabularyError
 
 logger = logging.getLogger(__name__)
@@ -55,6 +56,9 @@ def api_exception_handler(exc: Exception, context: Mapping[str, object]) -> Resp
         response = Response(api_error_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE)
         response["Retry-After"] = str(RETRY_AFTER_S)
         return response
+    over_limit = request_limit_problem(exc)  # a request over Django's upload limits: 413/400
+    if over_limit is not None:
+        return errors_response([{"field": "", "message": over_limit[1]}], over_limit[0])
     if isinstance(exc, TemplateError):
         return errors_response([{"field": "source_text", **p.to_dict()} for p in exc.problems], 400)
     if isinstance(exc, VocabularyError):

@@ -3,10 +3,9 @@
 from django import forms
 
 from generator.formats.zorro import ORDERS
-from mpp_studio.datasets.services.imports import MAX_IMPORT_FILES
+from mpp_studio.core.uploads import size_text
+from mpp_studio.datasets.services.imports import MAX_IMPORT_FILES, import_size_problem, max_import_bytes
 from mpp_studio.paradigms.forms_library import MultipleFileField, MultipleFileInput
-
-MAX_IMPORT_BYTES = 256 * 1024 * 1024  # all files of one upload together
 
 FORMAT_CHOICES = [
     ("auto", "Detect from each file (name and first line)"),
@@ -28,11 +27,6 @@ class DatasetImportForm(forms.Form):
     files = MultipleFileField(
         label="Files",
         widget=MultipleFileInput(attrs={"accept": ".jsonl,.json,.txt,.zip"}),
-        help_text=(
-            "BLiMP or ZhoBLiMP <code>.jsonl</code> files, Zorro <code>.txt</code> files named "
-            "<code>phenomenon-paradigm.txt</code>, or a <code>.zip</code> of them; several at once if "
-            f"you like (up to {MAX_IMPORT_FILES} files, {MAX_IMPORT_BYTES // 1024 // 1024} MiB in all)."
-        ),
         error_messages={"required": "Choose at least one file to import."},
     )
     source_format = forms.ChoiceField(label="Format", choices=FORMAT_CHOICES, initial="auto")
@@ -45,6 +39,14 @@ class DatasetImportForm(forms.Form):
         "(used by BabyLM) puts the grammatical one first. Only Zorro files use this.",
     )
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["files"].help_text = (
+            "BLiMP or ZhoBLiMP <code>.jsonl</code> files, Zorro <code>.txt</code> files named "
+            "<code>phenomenon-paradigm.txt</code>, or a <code>.zip</code> of them; several at once if "
+            f"you like (up to {MAX_IMPORT_FILES} files, {size_text(max_import_bytes())} in all)."
+        )
+
     def clean_files(self) -> list[object]:
         files = self.cleaned_data["files"]
         if len(files) > MAX_IMPORT_FILES:
@@ -52,10 +54,7 @@ class DatasetImportForm(forms.Form):
                 f"You chose {len(files)} files; import at most {MAX_IMPORT_FILES} at once "
                 "(or put them in a .zip)."
             )
-        size = sum(getattr(f, "size", 0) or 0 for f in files)
-        if size > MAX_IMPORT_BYTES:
-            raise forms.ValidationError(
-                f"The files are {size / 1024 / 1024:.1f} MiB in all; import at most "
-                f"{MAX_IMPORT_BYTES // 1024 // 1024} MiB at once."
-            )
+        problem = import_size_problem([(f.name, f.size or 0) for f in files])
+        if problem is not None:
+            raise forms.ValidationError(problem)
         return files  # type: ignore[no-any-return]

@@ -1,11 +1,15 @@
 """API input and output shapes of datasets, their paradigms and pairs, and jobs."""
 
+from typing import Any
+
 from rest_framework import serializers
 
 from generator.formats.zorro import ORDERS
+from mpp_studio.core.uploads import NamedUploadField
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.services import IMPORT_FORMATS, MAX_PAIRS_PER_PARADIGM
 from mpp_studio.datasets.services.datasets import MAX_SEED
+from mpp_studio.datasets.services.imports import import_size_problem
 from mpp_studio.jobs.models import Job
 
 
@@ -138,12 +142,19 @@ class DatasetImportInputSerializer(serializers.Serializer):  # type: ignore[type
     name = serializers.CharField(max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
     files = serializers.ListField(
-        child=serializers.FileField(),
+        child=NamedUploadField(),
         allow_empty=False,
-        help_text="BLiMP/ZhoBLiMP .jsonl, Zorro .txt, or .zip files (send the field once per file).",
+        help_text="BLiMP/ZhoBLiMP .jsonl, Zorro .txt, or .zip files (send the field once per file); "
+        "MPP_DATASET_IMPORT_MAX_BYTES in all.",
     )
     source_format = serializers.ChoiceField(choices=list(IMPORT_FORMATS), default="auto")
     zorro_order = serializers.ChoiceField(choices=list(ORDERS), default="bad-first")
+
+    def validate_files(self, files: list[Any]) -> list[Any]:
+        problem = import_size_problem([(f.name, f.size or 0) for f in files])
+        if problem is not None:
+            raise serializers.ValidationError(problem)
+        return files
 
 
 class PairOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]

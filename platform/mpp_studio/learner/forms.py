@@ -3,6 +3,7 @@ check everything again; the forms give each field its label, default and help.""
 
 from django import forms
 
+from mpp_studio.core.uploads import NamedFileField
 from mpp_studio.learner.models import LearnerCorpus
 from mpp_studio.learner.services import CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_TRIES
 from mpp_studio.learner.uploads import max_upload_bytes, size_text
@@ -20,12 +21,12 @@ class CorpusUploadForm(forms.Form):
         initial=LearnerCorpus.SourceFormat.PARALLEL,
         widget=forms.RadioSelect,
     )
-    file = forms.FileField(
+    file = NamedFileField(
         label="Corpus file",
         widget=forms.ClearableFileInput(attrs={"accept": ".m2,.tsv,.csv,.tab,.txt"}),
         error_messages={"required": "Choose the corpus file to upload."},
     )
-    metadata_file = forms.FileField(
+    metadata_file = NamedFileField(
         label="Metadata file (optional)",
         required=False,
         widget=forms.ClearableFileInput(attrs={"accept": ".tsv,.csv,.tab,.txt"}),

@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.core.api import errors_response
+from mpp_studio.core.uploads import NamedUploadField, file_display_name
 from mpp_studio.lexicon.engine import schema_from_json
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
 from mpp_studio.lexicon.selectors import (
@@ -314,14 +315,16 @@ class VocabularyImportApi(ProjectApi):
 
     @extend_schema_serializer(component_name="VocabularyImportInput")
     class InputSerializer(serializers.Serializer):
-        file = serializers.FileField(help_text="The CSV/TSV table (UTF-8).")
-        schema_file = serializers.FileField(required=False, help_text="An optional .schema.yaml.")
+        file = NamedUploadField(help_text="The CSV/TSV table (UTF-8).")
+        schema_file = NamedUploadField(required=False, help_text="An optional .schema.yaml.")
         name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
         language = serializers.CharField(max_length=35, required=False, allow_blank=True, default="")
         description = serializers.CharField(required=False, allow_blank=True, default="")
 
         def _upload(self, file: object) -> Upload:
-            problem = size_problem(getattr(file, "size", 0) or 0)
+            problem = size_problem(
+                getattr(file, "size", 0) or 0, file_display_name(getattr(file, "name", ""))
+            )
             if problem is not None:
                 raise serializers.ValidationError(problem)
             return Upload(name=getattr(file, "name", "") or "upload", data=file.read())  # type: ignore[attr-defined]

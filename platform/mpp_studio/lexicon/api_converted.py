@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from mpp_studio.core.api import errors_response
+from mpp_studio.core.uploads import NamedUploadField, file_display_name
 from mpp_studio.lexicon.api import ERRORS, ProjectApi, VocabularyOutputSerializer
 from mpp_studio.lexicon.services import Upload, size_problem
 from mpp_studio.lexicon.services.converted_imports import (
@@ -33,14 +34,16 @@ class VocabularyConvertedImportApi(ProjectApi):
 
     @extend_schema_serializer(component_name="VocabularyConvertedImportInput")
     class InputSerializer(serializers.Serializer):
-        file = serializers.FileField(help_text="BLiMP vocabulary.csv or a ZhoBLiMP vocabulary TSV (UTF-8).")
+        file = NamedUploadField(help_text="BLiMP vocabulary.csv or a ZhoBLiMP vocabulary TSV (UTF-8).")
         format = serializers.ChoiceField(choices=list(SOURCE_FORMATS), help_text="blimp or zhoblimp.")
         name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
         language = serializers.CharField(max_length=35, required=False, allow_blank=True, default="")
         description = serializers.CharField(required=False, allow_blank=True, default="")
 
         def validate_file(self, file: object) -> Upload:
-            problem = size_problem(getattr(file, "size", 0) or 0)
+            problem = size_problem(
+                getattr(file, "size", 0) or 0, file_display_name(getattr(file, "name", ""))
+            )
             if problem is not None:
                 raise serializers.ValidationError(problem)
             return Upload(name=getattr(file, "name", "") or "upload", data=file.read())  # type: ignore[attr-defined]

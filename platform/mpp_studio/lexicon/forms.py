@@ -7,6 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 
+from mpp_studio.core.uploads import NamedFileField
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
 from mpp_studio.lexicon.services import MAX_UPLOAD_BYTES, Upload, size_problem
 from mpp_studio.lexicon.services.converted_imports import SOURCE_FORMATS
@@ -57,14 +58,14 @@ class VocabularyImportForm(forms.Form):
         help_text="BLiMP and ZhoBLiMP files are converted; a report lists every row or column "
         "that was not kept exactly as written.",
     )
-    file = forms.FileField(
+    file = NamedFileField(
         label="Table (CSV or TSV)",
         help_text="UTF-8 text; a header row with at least a form column.",
         widget=forms.ClearableFileInput(
             attrs={"accept": ".csv,.tsv,.tab,.txt,text/csv,text/tab-separated-values"}
         ),
     )
-    schema_file = forms.FileField(
+    schema_file = NamedFileField(
         label="Schema file",
         required=False,
         help_text="A .schema.yaml declaring the features; without one, each column becomes a category.",

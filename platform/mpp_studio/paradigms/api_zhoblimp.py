@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.core.api import errors_response
+from mpp_studio.core.uploads import NamedUploadField
 from mpp_studio.lexicon.api_converted import ImportNoteSerializer
 from mpp_studio.paradigms.services.template_upload import Upload, upload_size_limit
 from mpp_studio.paradigms.services.zhoblimp_import import ZhoblimpUploadRejected, zhoblimp_project_import
@@ -36,7 +37,7 @@ class ZhoblimpImportApi(APIView):
     @extend_schema_serializer(component_name="ZhoblimpImportInput")
     class InputSerializer(serializers.Serializer):
         files = serializers.ListField(
-            child=serializers.FileField(),
+            child=NamedUploadField(),
             allow_empty=False,
             help_text="Template .json files, one vocabulary .tsv, an optional phrase .json, or a .zip.",
         )

@@ -2,6 +2,7 @@
 
 from django import forms
 
+from mpp_studio.core.uploads import NamedFileField
 from mpp_studio.paradigms.services.template_upload import MAX_YAML_BYTES, MAX_ZIP_BYTES
 
 MAX_UPLOAD_FILES = 50
@@ -34,8 +35,8 @@ class MultipleFileInput(forms.ClearableFileInput):
     allow_multiple_selected = True
 
 
-class MultipleFileField(forms.FileField):
-    """A file field that takes several files (Django's documented recipe)."""
+class MultipleFileField(NamedFileField):
+    """A file field that takes several files (Django's documented recipe); an empty one is named."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".yaml,.yml,.zip,.csv,.tsv"}))

@@ -21,6 +21,16 @@ MPP_TOKENIZERS = env.dict("MPP_TOKENIZERS", default={})
 MODEL_DIRS = env.list("MPP_MODEL_DIRS", default=[])
 # The largest learner-corpus file (M2, TSV/CSV or metadata) one upload takes.
 MPP_LEARNER_UPLOAD_MAX_BYTES = env.int("MPP_LEARNER_UPLOAD_MAX_BYTES", default=50 * 1024 * 1024)
+# All files of one released-dataset import together (page and API).
+MPP_DATASET_IMPORT_MAX_BYTES = env.int("MPP_DATASET_IMPORT_MAX_BYTES", default=256 * 1024 * 1024)
+# A whole request (every file and field): a larger one is refused with a 413 before it is read
+# (core.request_errors). Above the largest upload a page takes (a dataset import), 0: no cap.
+MPP_UPLOAD_MAX_REQUEST_BYTES = env.int("MPP_UPLOAD_MAX_REQUEST_BYTES", default=260 * 1024 * 1024)
+# Django's own limits, named here so they can be set: the text of one request (form fields or a
+# JSON body, files not counted), fields and files per request. Over them: a 413/400 that says so.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", default=2_621_440)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = env.int("DJANGO_DATA_UPLOAD_MAX_NUMBER_FIELDS", default=1000)
+DATA_UPLOAD_MAX_NUMBER_FILES = env.int("DJANGO_DATA_UPLOAD_MAX_NUMBER_FILES", default=100)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=[])
@@ -50,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "mpp_studio.core.request_errors.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import IO
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -19,11 +20,13 @@ from generator.formats.record import ImportedPair, ImportIssue, ReadResult
 from generator.formats.sources import FORMATS, read_stream
 from generator.formats.zorro import ORDERS
 from mpp_studio.accounts.models import Project
+from mpp_studio.core.uploads import file_display_name, size_text
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 
 IMPORT_FORMATS = ("auto", *FORMATS)
 MAX_IMPORT_FILES = 100
 MAX_IMPORT_PAIRS = 500_000
+DEFAULT_MAX_IMPORT_BYTES = 256 * 1024 * 1024
 WRITE_CHUNK = 2_000
 UID_LENGTH = DatasetParadigm._meta.get_field("uid").max_length or 200
 PHENOMENON_LENGTH = DatasetParadigm._meta.get_field("phenomenon").max_length or 200
@@ -40,6 +43,28 @@ class UploadedFile:
 
     name: str
     stream: IO[bytes]
+
+
+def max_import_bytes() -> int:
+    """Return the most bytes the files of one import may hold together (MPP_DATASET_IMPORT_MAX_BYTES)."""
+    return int(getattr(settings, "MPP_DATASET_IMPORT_MAX_BYTES", DEFAULT_MAX_IMPORT_BYTES))
+
+
+def import_size_problem(files: Sequence[tuple[str, int]]) -> str | None:
+    """Return why files of these (name, size) are too large to import together, or None."""
+    total, limit = sum(size for _, size in files), max_import_bytes()
+    if total <= limit:
+        return None
+    names = [file_display_name(name) for name, _ in files]
+    what = (
+        f"{names[0]} is"
+        if len(names) == 1
+        else f"The files ({', '.join(names[:5])}{', …' if len(names) > 5 else ''}) are"
+    )
+    return (
+        f"{what} {size_text(total)} in all; one import takes at most {size_text(limit)}. Nothing was "
+        "imported: split the files into several imports."
+    )
 
 
 class DatasetImportRejected(Exception):

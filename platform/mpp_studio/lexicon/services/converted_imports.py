@@ -13,7 +13,7 @@ from django.db import transaction
 from generator.importers.zhoblimp_vocab import import_zhoblimp_vocabulary
 from mpp_studio.accounts.models import Project
 from mpp_studio.lexicon.models import Vocabulary
-from mpp_studio.lexicon.services.imports import ImportRejected, Upload, size_problem
+from mpp_studio.lexicon.services.imports import ImportRejected, Upload, nul_byte_errors, size_problem
 from mpp_studio.lexicon.services.vocabularies import (
     lexicon_storage_problems,
     vocabulary_create_from_lexicon,
@@ -63,6 +63,10 @@ def vocabulary_import_converted(
     problem = size_problem(len(table.data))
     if problem is not None:
         raise ImportRejected([RowError(table.name, None, None, problem, E_ENCODING)], "file")
+    # The converters would read UTF-16 without a byte-order mark as one odd column, not as binary.
+    nul = nul_byte_errors(table.data, table.name)
+    if nul:
+        raise ImportRejected(nul, "file")
     name = vocabulary_name_check(name.strip() or Path(table.name).stem)
     language = language_check(language)
     try:

@@ -46,13 +46,13 @@ class Upload:
     data: bytes
 
 
-def size_problem(size: int) -> str | None:
-    """Return why a file of `size` bytes is refused, or None if it is within the limit."""
+def size_problem(size: int, name: str = "") -> str | None:
+    """Return why a file of `size` bytes (called `name`) is refused, or None if it is within the limit."""
     if size <= MAX_UPLOAD_BYTES:
         return None
     return (
         f"the file is {size / 1024 / 1024:.1f} MiB; the limit is {MAX_UPLOAD_BYTES // 1024 // 1024} MiB "
-        "(split the vocabulary into several files)"
+        f"(split {name or 'the vocabulary'} into several files)"
     )
 
 
@@ -85,7 +85,7 @@ def _schema_read(upload: Upload) -> tuple[FeatureSchema, str, str]:
     return schema, language, name.strip() if isinstance(name, str) else ""
 
 
-def _nul_errors(data: bytes, file_name: str) -> list[RowError]:
+def nul_byte_errors(data: bytes, file_name: str) -> list[RowError]:
     """Return one error per line holding a NUL byte: a binary file, or UTF-16 text."""
     return [
         RowError(
@@ -106,7 +106,7 @@ def _read_table(upload: Upload, *, schema: FeatureSchema | None, language: str, 
     Raises:
         ImportRejected: (file) every problem of the table, by line and column.
     """
-    nul = _nul_errors(upload.data, upload.name)
+    nul = nul_byte_errors(upload.data, upload.name)
     try:
         lexicon = read_vocabulary_bytes(
             upload.data, file_name=upload.name, schema=schema, name=name, language=language

@@ -130,6 +130,14 @@ def _sorted_files(
     files: list[SourceFile] = []
     for upload in uploads:
         files += _unpack(upload)
+    for file in files:
+        if b"\x00" in file.data:
+            line = file.data[: file.data.index(b"\x00")].count(b"\n") + 1
+            raise ZhoblimpUploadRejected(
+                f"{file.name} cannot be used: it is not a text file (line {line} holds a NUL byte), it "
+                "looks binary or UTF-16. Save it as UTF-8 text; nothing was stored.",
+                notes,
+            )
     templates: list[SourceFile] = []
     tables: list[SourceFile] = []
     phrase_files: list[SourceFile] = []
