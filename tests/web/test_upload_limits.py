@@ -141,8 +141,7 @@ class UploadPath:
     lines: str = "all-or-nothing"
     refuses_bad_encoding: bool = True  # a file that is not UTF-8 is refused whole (else: by line)
     multi: bool = False  # the file field takes several files
-    limit_setting: str = ""  # the setting that holds its file limit ("" : a fixed limit)
-    fixed_limit: int = 0
+    limit_setting: str = ""  # the setting that holds its file limit
     text_field: str = "name"  # a plain form field, for the request-body limit
     accepts_zip: bool = False
 
@@ -163,7 +162,7 @@ def _paths() -> list[UploadPath]:
         "mark_word": b"dog",
         "mark_line": 4,
         "bad_row": b"n3,dog,dog,NN,sg,extra,cells",
-        "fixed_limit": 10 * 1024 * 1024,
+        "limit_setting": "MPP_VOCABULARY_UPLOAD_MAX_BYTES",
     }
     converted = {
         "file_field": "file",
@@ -172,7 +171,7 @@ def _paths() -> list[UploadPath]:
         "mark_word": b"dogs",
         "mark_line": 3,
         "bad_row": b'1,"dogs,N,N',
-        "fixed_limit": 10 * 1024 * 1024,
+        "limit_setting": "MPP_VOCABULARY_UPLOAD_MAX_BYTES",
         "form": {"format": "blimp", "name": "blimp_vocab"},
         "lines": "report",
         "refuses_bad_encoding": False,
@@ -186,7 +185,7 @@ def _paths() -> list[UploadPath]:
         "bad_row": "李四\tNR\tperson\t\t\tmale\t1\t\tsingular\t\t2\textra\tcells".encode(),
         "companions": _zho_companions,
         "multi": True,
-        "fixed_limit": 10 * 1024 * 1024,
+        "limit_setting": "MPP_VOCABULARY_UPLOAD_MAX_BYTES",
         "text_field": "vocabulary_name",
         "accepts_zip": True,
         "lines": "report",
@@ -231,7 +230,7 @@ def _paths() -> list[UploadPath]:
             bad_row=b"\tdescription: a tab cannot indent YAML",
             lines="file-by-file",
             multi=True,
-            fixed_limit=1024 * 1024,
+            limit_setting="MPP_TEMPLATE_UPLOAD_MAX_BYTES",
             text_field="note",
             accepts_zip=True,
         ),
@@ -406,8 +405,6 @@ def test_the_good_file_is_stored(path: UploadPath, post: Callable[..., object]) 
 # -- Bad files ----------------------------------------------------------------------------------------
 
 
-def _over_limit(path: UploadPath) -> int:
-    return (SMALL_LIMIT if path.limit_setting else path.fixed_limit) + 1
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.id)
@@ -415,11 +412,10 @@ def test_a_file_over_the_size_limit_is_refused_naming_it_and_the_limit(
     path: UploadPath, post: Callable[..., object], counted: Callable[[], None]
 ) -> None:
     data = good_bytes(path)
-    data += b"\n" * (_over_limit(path) - len(data))
-    settings = {path.limit_setting: SMALL_LIMIT} if path.limit_setting else {}
-    with override_settings(**settings):
+    data += b"\n" * (SMALL_LIMIT + 1 - len(data))
+    with override_settings(**{path.limit_setting: SMALL_LIMIT}):
         response = post(path, path.file_name, data)
-    limit_mib = re.compile(r"(?i)\b(256\.0 KB|1 MiB|10 MiB)\b")
+    limit_mib = re.compile(r"\b(256\.0 KB|0\.25 MiB)")
     assert_refused(response, path.file_name, limit_mib, statuses=refused_statuses(path))
     assert_nothing_stored(path, response, counted)
 

@@ -27,6 +27,12 @@ def size_text(n: int) -> str:
     return f"{n:,} bytes"
 
 
+def mib_text(n: int) -> str:
+    """Return a limit in MiB: "10 MiB", or "0.25 MiB" for one that is not a whole number of MiB."""
+    mib = n / 1024 / 1024
+    return f"{int(mib)} MiB" if mib == int(mib) else f"{mib:.2f} MiB"
+
+
 def file_display_name(name: str | None) -> str:
     """Return a file's own name, without any folder a browser may send."""
     return PurePath((name or "").replace("\\", "/")).name or "the file"

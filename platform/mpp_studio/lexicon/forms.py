@@ -7,9 +7,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 
-from mpp_studio.core.uploads import NamedFileField
+from mpp_studio.core.uploads import NamedFileField, mib_text
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
-from mpp_studio.lexicon.services import MAX_UPLOAD_BYTES, Upload, size_problem
+from mpp_studio.lexicon.services import Upload, max_upload_bytes, size_problem
 from mpp_studio.lexicon.services.converted_imports import SOURCE_FORMATS
 from vocab.lexicon import FEATURE_TYPES, FeatureSchema, FeatureSpec
 
@@ -112,7 +112,9 @@ class VocabularyImportForm(forms.Form):
         return data
 
 
-MAX_UPLOAD_MIB = MAX_UPLOAD_BYTES // 1024 // 1024
+def upload_limit_text() -> str:
+    """Return the vocabulary upload limit in words ("10 MiB") for the import page."""
+    return mib_text(max_upload_bytes())
 
 
 class LooseMultipleChoiceField(forms.MultipleChoiceField):

@@ -17,12 +17,12 @@ from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user, role_of
 from mpp_studio.lexicon.engine import schema_from_json
 from mpp_studio.lexicon.forms import (
-    MAX_UPLOAD_MIB,
     ItemForm,
     VocabularyForm,
     VocabularyImportForm,
     feature_field_name,
     filter_values,
+    upload_limit_text,
 )
 from mpp_studio.lexicon.models import Vocabulary
 from mpp_studio.lexicon.selectors import (
@@ -145,7 +145,7 @@ def vocabulary_import(request: HttpRequest, project_id: int) -> HttpResponse:
         rejected=rejected,
         problems=rejected.errors[:SHOWN_IMPORT_PROBLEMS] if rejected else (),
         hidden_problems=max(0, len(rejected.errors) - SHOWN_IMPORT_PROBLEMS) if rejected else 0,
-        max_upload_mib=MAX_UPLOAD_MIB,
+        max_upload=upload_limit_text(),
     )
     status = 400 if rejected or form.errors else 200
     return render(request, "lexicon/vocabulary_import.html", context, status=status)

@@ -5,7 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from mpp_studio.accounts.models import Project
-from mpp_studio.lexicon.forms import MAX_UPLOAD_MIB, VocabularyImportForm
+from mpp_studio.lexicon.forms import VocabularyImportForm, upload_limit_text
 from mpp_studio.lexicon.services.converted_imports import (
     SOURCE_FORMATS,
     ImportRejected,
@@ -40,14 +40,14 @@ def converted_import_response(
             rejected=rejected,
             problems=rejected.errors[:SHOWN_PROBLEMS],
             hidden_problems=max(0, len(rejected.errors) - SHOWN_PROBLEMS),
-            max_upload_mib=MAX_UPLOAD_MIB,
+            max_upload=upload_limit_text(),
         )
         return render(request, "lexicon/vocabulary_import.html", context, status=400)
     except ValidationError as exc:
         for field, messages in exc.message_dict.items():
             for message in messages:
                 form.add_error(field if field in form.fields else None, message)
-        context = page_context(project, role, form=form, max_upload_mib=MAX_UPLOAD_MIB)
+        context = page_context(project, role, form=form, max_upload=upload_limit_text())
         return render(request, "lexicon/vocabulary_import.html", context, status=400)
     context = page_context(
         project,

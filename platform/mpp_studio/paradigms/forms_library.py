@@ -2,8 +2,8 @@
 
 from django import forms
 
-from mpp_studio.core.uploads import NamedFileField
-from mpp_studio.paradigms.services.template_upload import MAX_YAML_BYTES, MAX_ZIP_BYTES
+from mpp_studio.core.uploads import NamedFileField, mib_text
+from mpp_studio.paradigms.services.template_upload import upload_size_limit
 
 MAX_UPLOAD_FILES = 50
 
@@ -54,13 +54,17 @@ class MultipleFileField(NamedFileField):
 class TemplateUploadForm(forms.Form):
     files = MultipleFileField(
         label="Files",
-        help_text=(
-            f"Template files (.yaml, up to {MAX_YAML_BYTES // 1024 // 1024} MiB each), or a .zip "
-            f"(up to {MAX_ZIP_BYTES // 1024 // 1024} MiB) holding templates, vocabularies (.csv or "
-            ".tsv with an optional .schema.yaml) and phrase files. Choose several at once if you like."
-        ),
         error_messages={"required": "Choose at least one file to upload."},
     )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["files"].help_text = (
+            f"Template files (.yaml, up to {mib_text(upload_size_limit('a.yaml'))} each), or a .zip "
+            f"(up to {mib_text(upload_size_limit('a.zip'))}) holding templates, vocabularies (.csv or "
+            f".tsv, up to {mib_text(upload_size_limit('a.csv'))}, with an optional .schema.yaml) and "
+            "phrase files. Choose several at once if you like."
+        )
 
     def clean_files(self) -> list[object]:
         files = self.cleaned_data["files"]

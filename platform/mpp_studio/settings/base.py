@@ -21,6 +21,11 @@ MPP_TOKENIZERS = env.dict("MPP_TOKENIZERS", default={})
 MODEL_DIRS = env.list("MPP_MODEL_DIRS", default=[])
 # The largest learner-corpus file (M2, TSV/CSV or metadata) one upload takes.
 MPP_LEARNER_UPLOAD_MAX_BYTES = env.int("MPP_LEARNER_UPLOAD_MAX_BYTES", default=50 * 1024 * 1024)
+# A vocabulary table or schema (vocabulary import, and tables in template and ZhoBLiMP uploads);
+# a template or phrase file; a .zip of them (template and ZhoBLiMP uploads).
+MPP_VOCABULARY_UPLOAD_MAX_BYTES = env.int("MPP_VOCABULARY_UPLOAD_MAX_BYTES", default=10 * 1024 * 1024)
+MPP_TEMPLATE_UPLOAD_MAX_BYTES = env.int("MPP_TEMPLATE_UPLOAD_MAX_BYTES", default=1024 * 1024)
+MPP_TEMPLATE_ZIP_MAX_BYTES = env.int("MPP_TEMPLATE_ZIP_MAX_BYTES", default=20 * 1024 * 1024)
 # All files of one released-dataset import together (page and API).
 MPP_DATASET_IMPORT_MAX_BYTES = env.int("MPP_DATASET_IMPORT_MAX_BYTES", default=256 * 1024 * 1024)
 # A whole request (every file and field): a larger one is refused with a 413 before it is read

@@ -7,6 +7,7 @@ from mpp_studio.lexicon.services.imports import (
     MAX_UPLOAD_BYTES,
     ImportRejected,
     Upload,
+    max_upload_bytes,
     size_problem,
     vocabulary_import_upload,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "Upload",
     "item_features_clean",
     "item_id_default",
+    "max_upload_bytes",
     "schema_from_input",
     "size_problem",
     "vocabulary_content_hash",

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.core.uploads import mib_text
 from mpp_studio.lexicon.models import Vocabulary
 from mpp_studio.lexicon.services.vocabularies import (
     lexicon_storage_problems,
@@ -26,8 +28,17 @@ from vocab.lexicon import FeatureSchema
 from vocab.lexicon import Vocabulary as Lexicon
 from vocab.schema_file import schema_text_to_schema
 
-# Uploads larger than this are refused before they are read (a 10 MiB table holds ~200,000 items).
+# The default of MPP_VOCABULARY_UPLOAD_MAX_BYTES: a 10 MiB table holds ~200,000 items.
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+
+
+def max_upload_bytes() -> int:
+    """Return the largest vocabulary table (or schema) an upload takes: MPP_VOCABULARY_UPLOAD_MAX_BYTES.
+
+    Larger files are refused before they are read, on the import page and API and inside template
+    and ZhoBLiMP uploads alike.
+    """
+    return int(getattr(settings, "MPP_VOCABULARY_UPLOAD_MAX_BYTES", MAX_UPLOAD_BYTES))
 
 
 class ImportRejected(VocabularyError):
@@ -48,10 +59,11 @@ class Upload:
 
 def size_problem(size: int, name: str = "") -> str | None:
     """Return why a file of `size` bytes (called `name`) is refused, or None if it is within the limit."""
-    if size <= MAX_UPLOAD_BYTES:
+    limit = max_upload_bytes()
+    if size <= limit:
         return None
     return (
-        f"the file is {size / 1024 / 1024:.1f} MiB; the limit is {MAX_UPLOAD_BYTES // 1024 // 1024} MiB "
+        f"the file is {size / 1024 / 1024:.1f} MiB; the limit is {mib_text(limit)} "
         f"(split {name or 'the vocabulary'} into several files)"
     )
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Literal
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -25,17 +26,20 @@ from django.db import transaction
 from generator.errors import Problem
 from generator.source import SourceError, load_yaml
 from mpp_studio.accounts.models import Project
+from mpp_studio.core.uploads import mib_text
 from mpp_studio.lexicon.engine import SCHEMA_SUFFIX, vocabulary_parse, vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.services.imports import max_upload_bytes as max_table_bytes
 from mpp_studio.lexicon.services.vocabularies import vocabulary_create_from_lexicon
 from mpp_studio.paradigms.models import TemplateVersion
 from mpp_studio.paradigms.services.phrases import PhraseConflictError, PhraseFileError, phrase_file_import
 from mpp_studio.paradigms.services.project_templates import template_save
 from vocab.errors import VocabularyError
 
-# A template or phrase file is a few kilobytes; a vocabulary table of 10 MiB holds ~200,000 items.
+# Defaults of MPP_TEMPLATE_UPLOAD_MAX_BYTES and MPP_TEMPLATE_ZIP_MAX_BYTES: a template or phrase
+# file is a few kilobytes. Vocabulary tables take the vocabulary import's limit
+# (MPP_VOCABULARY_UPLOAD_MAX_BYTES, 10 MiB), in a zip as on their own.
 MAX_YAML_BYTES = 1024 * 1024
-MAX_TABLE_BYTES = 10 * 1024 * 1024
 MAX_ZIP_BYTES = 20 * 1024 * 1024
 # Inside a zip: what the archive may unpack to in all, and how many files it may hold (a zip bomb
 # declares small sizes and unpacks to gigabytes; entries are read with these caps, not trusted).
@@ -102,10 +106,10 @@ def upload_size_limit(name: str) -> int:
     """Return the largest size in bytes accepted for an uploaded file of this name."""
     lower = name.lower()
     if lower.endswith(".zip"):
-        return MAX_ZIP_BYTES
+        return int(getattr(settings, "MPP_TEMPLATE_ZIP_MAX_BYTES", MAX_ZIP_BYTES))
     if lower.endswith(TABLE_SUFFIXES):
-        return MAX_TABLE_BYTES
-    return MAX_YAML_BYTES
+        return max_table_bytes()
+    return int(getattr(settings, "MPP_TEMPLATE_UPLOAD_MAX_BYTES", MAX_YAML_BYTES))
 
 
 def template_files_upload(
@@ -286,7 +290,7 @@ def _unpack(upload: Upload) -> list[_File]:
     if upload.data is None or upload.size > limit:
         raise _Rejected(
             f"The file is {upload.size / 1024 / 1024:.1f} MiB; the limit for this kind of file is "
-            f"{limit // 1024 // 1024} MiB."
+            f"{mib_text(limit)}."
         )
     if not upload.name.lower().endswith(".zip"):
         return [_File(upload.name, PurePosixPath(upload.name).name, upload.data)]
@@ -313,7 +317,7 @@ def _unpack(upload: Upload) -> list[_File]:
             if info.file_size > entry_limit:
                 raise _Rejected(
                     f"{info.filename} unpacks to {info.file_size / 1024 / 1024:.1f} MiB; the limit for "
-                    f"this kind of file is {entry_limit // 1024 // 1024} MiB. Nothing of the archive "
+                    f"this kind of file is {mib_text(entry_limit)}. Nothing of the archive "
                     "was stored."
                 )
             try:

@@ -22,6 +22,7 @@ from django.db import transaction
 from generator.importers.zhoblimp import SourceFile, ZhoblimpImport, import_zhoblimp
 from generator.importers.zhoblimp_yaml import phrases_yaml
 from mpp_studio.accounts.models import Project
+from mpp_studio.core.uploads import mib_text
 from mpp_studio.lexicon.engine import vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary
 from mpp_studio.lexicon.services.vocabularies import vocabulary_create_from_lexicon
@@ -66,7 +67,7 @@ def _unpack(upload: Upload) -> list[SourceFile]:
     if upload.data is None or upload.size > limit:
         raise ZhoblimpUploadRejected(
             f"{upload.name} is {upload.size / 1024 / 1024:.1f} MiB; the limit for this kind of file is "
-            f"{limit // 1024 // 1024} MiB."
+            f"{mib_text(limit)}."
         )
     if not upload.name.lower().endswith(".zip"):
         return [SourceFile(PurePosixPath(upload.name).name, upload.data)]
