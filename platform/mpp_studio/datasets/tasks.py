@@ -9,7 +9,8 @@ from typing import Any
 from billiard.einfo import ExceptionInfo
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
-from django.db import InterfaceError, OperationalError
+
+from mpp_studio.jobs.retrying import record_give_up, retry_on_database_error
 
 
 class GenerateParadigmTask(DjangoTask):
@@ -27,9 +28,12 @@ class GenerateParadigmTask(DjangoTask):
 
         paradigm_id = kwargs.get("paradigm_id", args[0] if args else None)
         if paradigm_id is not None:
-            dataset_paradigm_fail(
-                paradigm_id=int(paradigm_id),
-                message=f"the worker could not finish this paradigm ({type(exc).__name__}: {exc})",
+            record_give_up(
+                f"dataset paradigm {paradigm_id}",
+                lambda: dataset_paradigm_fail(
+                    paradigm_id=int(paradigm_id),
+                    message=f"the worker could not finish this paradigm ({type(exc).__name__}: {exc})",
+                ),
             )
 
 
@@ -39,10 +43,8 @@ class GenerateParadigmTask(DjangoTask):
     base=GenerateParadigmTask,
     acks_late=True,
     ignore_result=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
-    retry_jitter=True,
-    max_retries=5,
+    # A database outage is retried in the body with backoff for half an hour or more
+    # (jobs.retrying), never counted as the task failing.
     time_limit=60 * 60,  # a run stores PAIRS_PER_RUN pairs in minutes; an hour means it is stuck
 )
 def generate_paradigm(
@@ -51,11 +53,12 @@ def generate_paradigm(
     """Store the next pairs of a dataset paradigm; queue the next run if its budget ran out."""
     from mpp_studio.datasets.services import CHUNK_SIZE, PAIRS_PER_RUN, dataset_paradigm_generate
 
-    more = dataset_paradigm_generate(
-        paradigm_id=paradigm_id,
-        chunk_size=chunk_size or CHUNK_SIZE,
-        pairs_per_run=pairs_per_run or PAIRS_PER_RUN,
-    )
+    with retry_on_database_error(self):
+        more = dataset_paradigm_generate(
+            paradigm_id=paradigm_id,
+            chunk_size=chunk_size or CHUNK_SIZE,
+            pairs_per_run=pairs_per_run or PAIRS_PER_RUN,
+        )
     if more:
         # The next run goes to the queue this one came from (a worker may serve a private queue).
         queue = (self.request.delivery_info or {}).get("routing_key")

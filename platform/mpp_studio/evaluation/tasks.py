@@ -10,7 +10,8 @@ from typing import Any
 from billiard.einfo import ExceptionInfo
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
-from django.db import InterfaceError, OperationalError
+
+from mpp_studio.jobs.retrying import record_give_up, retry_on_database_error
 
 
 class ScoreChunkTask(DjangoTask):
@@ -29,9 +30,12 @@ class ScoreChunkTask(DjangoTask):
         names = ("run_id", "config_id", "dataset_id", "chunk_index")
         values = {**dict(zip(names, args, strict=False)), **kwargs}
         if all(values.get(name) is not None for name in names):
-            chunk_give_up(
-                **{name: int(values[name]) for name in names},
-                message=f"the worker could not finish a chunk ({type(exc).__name__}: {exc}).",
+            record_give_up(
+                f"chunk {values['chunk_index']} of scoring run {values['run_id']}",
+                lambda: chunk_give_up(
+                    **{name: int(values[name]) for name in names},
+                    message=f"the worker could not finish a chunk ({type(exc).__name__}: {exc}).",
+                ),
             )
 
 
@@ -44,10 +48,8 @@ class ScoreChunkTask(DjangoTask):
     # queue; ScoringChunk.attempts stops a chunk that keeps killing its worker.
     reject_on_worker_lost=True,
     ignore_result=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
-    retry_jitter=True,
-    max_retries=5,
+    # A database outage is retried in the body with backoff for half an hour or more
+    # (jobs.retrying), never counted as the task failing.
     # A chunk is 1,000 sentences: seconds on a GPU, minutes for a large model on a CPU; loading
     # the model comes first. Two hours means it is stuck. The soft limit lets the service fail
     # the run in words; the hard one (which kills the process) only backs it up.
@@ -58,4 +60,5 @@ def score_chunk(self: ScoreChunkTask, run_id: int, config_id: int, dataset_id: i
     """Score and store one chunk of a run for one configuration (see services.score_chunk)."""
     from mpp_studio.evaluation.services import score_chunk as run
 
-    run(run_id=run_id, config_id=config_id, dataset_id=dataset_id, chunk_index=chunk_index)
+    with retry_on_database_error(self):
+        run(run_id=run_id, config_id=config_id, dataset_id=dataset_id, chunk_index=chunk_index)

@@ -34,6 +34,7 @@ from generator.triplets.readers import (
 from generator.triplets.report import YieldReport
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
+from mpp_studio.jobs.retrying import DATABASE_ERRORS, when_database_answers
 from mpp_studio.jobs.selectors import job_is_open
 from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
 from mpp_studio.learner.models import LearnerCorpus, LearnerPairRecord, TripletChunk, TripletRun
@@ -469,6 +470,26 @@ def make_triplets_chunk(*, chunk_id: int) -> None:
     total = TripletChunk.objects.filter(run=run).count()
     where = f"chunk {chunk.index + 1} of {total} (pairs {chunk.first_index + 1:,}–{chunk.last_index + 1:,})"
     TripletChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
+    try:
+        _make_attempt(chunk, run, where)
+    except DATABASE_ERRORS:
+        _forget_attempt(chunk)  # a database outage is not a dead worker: the task retries
+        raise
+
+
+def _forget_attempt(chunk: TripletChunk) -> None:
+    """Give back the attempt counted for this run of the chunk, once the database answers."""
+
+    def give_back() -> None:
+        TripletChunk.objects.filter(pk=chunk.pk, attempts__gt=0).update(attempts=F("attempts") - 1)
+
+    if not when_database_answers(give_back):  # still down: the count stays one too high
+        logger.warning("could not undo the attempt count of triplet chunk %s", chunk.pk)
+
+
+def _make_attempt(chunk: TripletChunk, run: TripletRun, where: str) -> None:
+    """Make and store a chunk whose attempt has been counted (see make_triplets_chunk)."""
+    assert run.job_id is not None
     if chunk.attempts + 1 > MAX_ATTEMPTS:
         job_fail(
             job_id=run.job_id,
@@ -499,6 +520,8 @@ def make_triplets_chunk(*, chunk_id: int) -> None:
                 message=f"Making triplets: {where}, {stage}.",
             ),
         )
+    except DATABASE_ERRORS:
+        raise  # from the progress callback: the task retries; never the engine's fault
     except Exception as exc:  # the engine's own bug: fail in words rather than retry for ever
         logger.exception("triplet chunk %s of run %s failed", chunk.index, run.pk)
         job_fail(

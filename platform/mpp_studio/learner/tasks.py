@@ -11,7 +11,8 @@ from typing import Any
 from billiard.einfo import ExceptionInfo
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
-from django.db import InterfaceError, OperationalError
+
+from mpp_studio.jobs.retrying import record_give_up, retry_on_database_error
 
 
 class TripletChunkTask(DjangoTask):
@@ -29,9 +30,12 @@ class TripletChunkTask(DjangoTask):
 
         chunk_id = kwargs.get("chunk_id", args[0] if args else None)
         if chunk_id is not None:
-            run_give_up(
-                chunk_id=int(chunk_id),
-                message=f"the worker could not finish it ({type(exc).__name__}: {exc}).",
+            record_give_up(
+                f"triplet chunk {chunk_id}",
+                lambda: run_give_up(
+                    chunk_id=int(chunk_id),
+                    message=f"the worker could not finish it ({type(exc).__name__}: {exc}).",
+                ),
             )
 
 
@@ -42,10 +46,8 @@ class TripletChunkTask(DjangoTask):
     acks_late=True,
     reject_on_worker_lost=True,
     ignore_result=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
-    retry_jitter=True,
-    max_retries=5,
+    # A database outage is retried in the body with backoff for half an hour or more
+    # (jobs.retrying), never counted as the task failing.
     # 500 pairs take seconds to a minute once spaCy is loaded; an hour means it is stuck.
     time_limit=60 * 60,
 )
@@ -53,4 +55,5 @@ def make_triplets_chunk(self: TripletChunkTask, chunk_id: int) -> None:
     """Make and store one chunk's triplets (see services.make_triplets_chunk)."""
     from mpp_studio.learner.services import make_triplets_chunk as make
 
-    make(chunk_id=chunk_id)
+    with retry_on_database_error(self):
+        make(chunk_id=chunk_id)

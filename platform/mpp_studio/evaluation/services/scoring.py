@@ -30,6 +30,7 @@ from mpp_studio.evaluation.services.sentences import (
     pair_keys_store,
     sentences_per_pair,
 )
+from mpp_studio.jobs.retrying import DATABASE_ERRORS, when_database_answers
 from mpp_studio.jobs.selectors import job_is_open
 from mpp_studio.jobs.services import job_fail, job_finish, job_progress, job_start
 from scoring.errors import ModelLoadError, OutOfMemoryError, ScoringError, SentenceTooLongError
@@ -78,6 +79,16 @@ def score_chunk(*, run_id: int, config_id: int, dataset_id: int, chunk_index: in
         return
     ScoringChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1)
     chunk.attempts += 1
+    try:
+        _score_attempt(chunk, run, dataset_id)
+    except DATABASE_ERRORS:
+        _forget_attempt(chunk)  # a database outage is not a dead worker: the task retries
+        raise
+
+
+def _score_attempt(chunk: ScoringChunk, run: ScoringRun, dataset_id: int) -> None:
+    """Score and store a chunk whose attempt has been counted (see score_chunk)."""
+    assert run.job_id is not None
     config = chunk.config
     if chunk.attempts > MAX_ATTEMPTS:
         chunk_fail(
@@ -97,9 +108,8 @@ def score_chunk(*, run_id: int, config_id: int, dataset_id: int, chunk_index: in
 
     try:
         scored, note = _score_and_store(chunk, config, run)
-    except DatabaseError:
-        _forget_attempt(chunk)  # the task retries: a database error is not a dead worker
-        raise
+    except (*DATABASE_ERRORS, DatabaseError):
+        raise  # the task retries (or fails, for other database errors); never the model's fault
     except SoftTimeLimitExceeded:
         chunk_fail(
             chunk=chunk,
@@ -183,9 +193,12 @@ def _score_and_store(chunk: ScoringChunk, config: ScoreConfig, run: ScoringRun) 
 
 
 def _forget_attempt(chunk: ScoringChunk) -> None:
-    try:
+    """Give back the attempt counted for this run of the chunk, once the database answers."""
+
+    def give_back() -> None:
         ScoringChunk.objects.filter(pk=chunk.pk, attempts__gt=0).update(attempts=F("attempts") - 1)
-    except DatabaseError:  # the database is down: the count stays one too high, which is harmless
+
+    if not when_database_answers(give_back):  # still down: the count stays one too high
         logger.warning("could not undo the attempt count of chunk %s", chunk.pk)
 
 
