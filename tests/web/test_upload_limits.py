@@ -143,7 +143,6 @@ class UploadPath:
     multi: bool = False  # the file field takes several files
     limit_setting: str = ""  # the setting that holds its file limit
     text_field: str = "name"  # a plain form field, for the request-body limit
-    accepts_zip: bool = False
 
 
 def _zho_companions() -> dict[str, list[Upload]]:
@@ -187,7 +186,6 @@ def _paths() -> list[UploadPath]:
         "multi": True,
         "limit_setting": "MPP_VOCABULARY_UPLOAD_MAX_BYTES",
         "text_field": "vocabulary_name",
-        "accepts_zip": True,
         "lines": "report",
         "refuses_bad_encoding": False,
     }
@@ -203,7 +201,6 @@ def _paths() -> list[UploadPath]:
         "refuses_bad_encoding": False,
         "multi": True,
         "limit_setting": "MPP_DATASET_IMPORT_MAX_BYTES",
-        "accepts_zip": True,
     }
     return [
         UploadPath(
@@ -232,7 +229,6 @@ def _paths() -> list[UploadPath]:
             multi=True,
             limit_setting="MPP_TEMPLATE_UPLOAD_MAX_BYTES",
             text_field="note",
-            accepts_zip=True,
         ),
         UploadPath("zhoblimp-page", "/projects/{project}/templates/import/zhoblimp/", False, **zho),  # type: ignore[arg-type]
         UploadPath("zhoblimp-api", "/api/projects/{project}/templates/import/zhoblimp/", True, **zho),  # type: ignore[arg-type]
@@ -403,8 +399,6 @@ def test_the_good_file_is_stored(path: UploadPath, post: Callable[..., object]) 
 
 
 # -- Bad files ----------------------------------------------------------------------------------------
-
-
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.id)
@@ -709,6 +703,33 @@ def test_a_json_body_over_the_limit_gets_413_json(
     body = {"source_text": TEMPLATE_YAML.decode() + "#" + "z" * 100_000}
     with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=64 * 1024):
         response = client.post(f"/api/projects/{project.pk}/templates/", body, format="json")  # type: ignore[attr-defined]
+    assert response["Content-Type"].startswith("application/json")
+    assert_refused(response, "64.0 KB", "Nothing was saved", statuses=(413,))
+    assert project_counts() == before
+
+
+def test_a_participant_answer_over_the_body_limit_gets_413_json(project: object, editor: object) -> None:
+    """The public answer endpoint reads `request.body`: over the limit it answers JSON that says so."""
+    from django.urls import reverse
+
+    from mpp_studio.studies.services import study_create, study_open
+    from mpp_studio.studies.tokens import participant_token
+    from tests.web.studies.conftest import STUDY_DEFAULTS, make_pair_dataset, start
+
+    study = study_create(
+        project=project,  # type: ignore[arg-type]
+        datasets=[make_pair_dataset(project)],
+        created_by=editor,  # type: ignore[arg-type]
+        **STUDY_DEFAULTS,
+    )
+    study_open(study=study)
+    url = reverse("studies_public:answer", args=[study.slug, participant_token(start(study))])
+    before = project_counts()
+    answer = json.dumps(
+        {"trial_index": 0, "choice": 0, "confidence": None, "rt_ms": 900, "pad": "z" * 100_000}
+    )
+    with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=64 * 1024):
+        response = Client().post(url, answer, content_type="application/json")
     assert response["Content-Type"].startswith("application/json")
     assert_refused(response, "64.0 KB", "Nothing was saved", statuses=(413,))
     assert project_counts() == before

@@ -15,9 +15,13 @@ TITLES = {400: "The request cannot be read", 413: "The upload is too large"}
 
 
 def wants_json(request: HttpRequest) -> bool:
-    """Return whether the client should get JSON: the API, or a client that asks for JSON."""
+    """Return whether the client should get JSON: the API, a JSON body, or a client asking for JSON."""
     accept = request.headers.get("Accept", "")
-    return request.path.startswith("/api/") or ("application/json" in accept and "text/html" not in accept)
+    return (
+        request.path.startswith("/api/")
+        or request.content_type == "application/json"
+        or ("application/json" in accept and "text/html" not in accept)
+    )
 
 
 def request_problem_response(request: HttpRequest, status: int, message: str) -> HttpResponse:
