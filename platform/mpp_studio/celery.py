@@ -5,6 +5,8 @@ import os
 from celery import Celery
 from kombu import Exchange, Queue
 
+from mpp_studio.jobs.queueing import RequeueUnsentStep
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mpp_studio.settings.local")
 
 app = Celery("mpp_studio")
@@ -30,3 +32,6 @@ app.conf.update(
     broker_connection_retry_on_startup=True,
 )
 app.autodiscover_tasks()
+# Each time a worker (re)connects to the broker, and then on a timer, it sends the task messages
+# that web requests or tasks kept while Redis was unreachable (jobs.queueing).
+app.steps["consumer"].add(RequeueUnsentStep)

@@ -62,8 +62,16 @@ def test_settings_redis_url_selects_redis_broker_and_results(load_base, tmp_path
     settings = load_base(REDIS_URL="redis://cache.internal:6379/2")
     assert settings["CELERY_BROKER_URL"] == "redis://cache.internal:6379/2"
     assert settings["CELERY_RESULT_BACKEND"] == "redis://cache.internal:6379/2"
-    assert "CELERY_BROKER_TRANSPORT_OPTIONS" not in settings
+    # Connections time out rather than hang; kombu's hour of visibility timeout unless set.
+    assert settings["CELERY_BROKER_TRANSPORT_OPTIONS"] == {"socket_connect_timeout": 5, "socket_timeout": 30}
+    assert settings["CELERY_BROKER_CONNECTION_MAX_RETRIES"] is None  # a worker outlives any outage
     assert not (tmp_path / "var" / "celery").exists()
+
+
+def test_settings_visibility_timeout_joins_the_redis_transport_options(load_base) -> None:
+    settings = load_base(REDIS_URL="redis://cache.internal:6379/2", MPP_BROKER_VISIBILITY_TIMEOUT="7200")
+    assert settings["CELERY_BROKER_TRANSPORT_OPTIONS"]["visibility_timeout"] == 7200
+    assert settings["CELERY_BROKER_TRANSPORT_OPTIONS"]["socket_connect_timeout"] == 5
 
 
 @pytest.mark.parametrize(("raw", "expected"), [("true", True), ("1", True), ("false", False)])

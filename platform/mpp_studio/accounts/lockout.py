@@ -12,6 +12,7 @@ covered: the sign-in page, `POST /api/token/` and the admin's sign-in. Unknown u
 and lock exactly like real ones, so the answer never tells whether a user name exists.
 """
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from mpp_studio.core import ratelimit
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,11 @@ def _until_key(subject: str) -> str:
 
 def locked_for(username: str, request: HttpRequest | None) -> int:
     """Return the seconds this user name (from this client) stays locked, 0 when it is not."""
-    until = cache.get(_until_key(_subject(username, request)))
+    try:
+        until = cache.get(_until_key(_subject(username, request)))
+    except ratelimit.CACHE_ERRORS as exc:  # fail open: sign-in works while Redis is down
+        logger.warning("sign-in lockout not checked: the cache is unreachable (%s)", exc)
+        return 0
     if until is None:
         return 0
     remaining = float(until) - ratelimit.now()
@@ -71,24 +78,31 @@ def record_failure(username: str, request: HttpRequest | None) -> int:
         return 0
     subject = _subject(username, request)
     key = _failures_key(subject)
-    # Failures older than the cool-off are forgotten: the count lives that long after the last one.
-    cache.add(key, 0, timeout=rules.seconds)
     try:
-        count = cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, timeout=rules.seconds)
-        count = 1
-    cache.touch(key, timeout=rules.seconds)
-    if count < rules.failures:
+        # Failures older than the cool-off are forgotten: the count lives that long after the last.
+        cache.add(key, 0, timeout=rules.seconds)
+        try:
+            count = cache.incr(key)
+        except ValueError:
+            cache.set(key, 1, timeout=rules.seconds)
+            count = 1
+        cache.touch(key, timeout=rules.seconds)
+        if count < rules.failures:
+            return 0
+        cache.set(_until_key(subject), ratelimit.now() + rules.seconds, timeout=rules.seconds + 5)
+        cache.delete(key)
+    except ratelimit.CACHE_ERRORS as exc:
+        logger.warning("failed sign-in not counted: the cache is unreachable (%s)", exc)
         return 0
-    cache.set(_until_key(subject), ratelimit.now() + rules.seconds, timeout=rules.seconds + 5)
-    cache.delete(key)
     return rules.seconds
 
 
 def record_success(username: str, request: HttpRequest | None) -> None:
     """Forget the failed sign-ins of this user name from this client."""
-    cache.delete(_failures_key(_subject(username, request)))
+    try:
+        cache.delete(_failures_key(_subject(username, request)))
+    except ratelimit.CACHE_ERRORS as exc:
+        logger.warning("failed sign-ins not cleared: the cache is unreachable (%s)", exc)
 
 
 def lockout_message(seconds: int) -> str:

@@ -7,11 +7,16 @@ cache keys, which expire with their window. Nothing here touches the database.
 The counters live in Django's cache: Redis when REDIS_URL is set (so every gunicorn worker shares
 them), a per-process LocMemCache otherwise. A limit is written "COUNT/PERIOD" with PERIOD one of
 s, m, h (or a number of seconds, "20/30"); an empty string or "0" turns it off.
+
+When the cache cannot be reached (Redis down), limits and the lockout fail open: the request
+goes through uncounted and a warning is logged, rather than every sign-in and participant page
+failing while Redis is away.
 """
 
 import hashlib
 import hmac
 import ipaddress
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -19,6 +24,16 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
+
+try:  # installed wherever REDIS_URL can be set
+    from redis.exceptions import RedisError
+except ImportError:  # pragma: no cover
+    RedisError = OSError  # type: ignore[assignment,misc]
+
+logger = logging.getLogger(__name__)
+
+# What the cache raises when Redis cannot be reached: the limits then fail open (see above).
+CACHE_ERRORS: tuple[type[Exception], ...] = (RedisError, OSError)
 
 _PERIODS = {"s": 1, "m": 60, "h": 3600}
 
@@ -102,12 +117,16 @@ def hit(scope: str, key: str, rate: Rate | None) -> int | None:
     moment = now()
     window = int(moment // rate.seconds)
     cache_key = f"ratelimit:{scope}:{key}:{window}"
-    cache.add(cache_key, 0, timeout=rate.seconds + 1)
     try:
-        count = cache.incr(cache_key)
-    except ValueError:  # expired between add and incr
-        cache.set(cache_key, 1, timeout=rate.seconds + 1)
-        count = 1
+        cache.add(cache_key, 0, timeout=rate.seconds + 1)
+        try:
+            count = cache.incr(cache_key)
+        except ValueError:  # expired between add and incr
+            cache.set(cache_key, 1, timeout=rate.seconds + 1)
+            count = 1
+    except CACHE_ERRORS as exc:
+        logger.warning("rate limit %s not applied: the cache is unreachable (%s)", scope, exc)
+        return None
     if count <= rate.count:
         return None
     return max(1, math.ceil((window + 1) * rate.seconds - moment))

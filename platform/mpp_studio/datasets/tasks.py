@@ -8,12 +8,12 @@ from typing import Any
 
 from billiard.einfo import ExceptionInfo
 from celery import shared_task
-from celery.contrib.django.task import DjangoTask
 
+from mpp_studio.jobs.queueing import QueueGuardedTask
 from mpp_studio.jobs.retrying import record_give_up, retry_on_database_error
 
 
-class GenerateParadigmTask(DjangoTask):
+class GenerateParadigmTask(QueueGuardedTask):
     """Marks the paradigm failed, in words, when the task gives up (retries spent, worker error)."""
 
     def on_failure(
@@ -42,6 +42,9 @@ class GenerateParadigmTask(DjangoTask):
     bind=True,
     base=GenerateParadigmTask,
     acks_late=True,
+    # A worker process killed mid-run (out of memory, a crash) puts the message back in the
+    # queue instead of failing the paradigm: the next run keeps the pairs already stored.
+    reject_on_worker_lost=True,
     ignore_result=True,
     # A database outage is retried in the body with backoff for half an hour or more
     # (jobs.retrying), never counted as the task failing.

@@ -9,12 +9,12 @@ from typing import Any
 
 from billiard.einfo import ExceptionInfo
 from celery import shared_task
-from celery.contrib.django.task import DjangoTask
 
+from mpp_studio.jobs.queueing import QueueGuardedTask
 from mpp_studio.jobs.retrying import record_give_up, retry_on_database_error
 
 
-class ScoreChunkTask(DjangoTask):
+class ScoreChunkTask(QueueGuardedTask):
     """Fails the chunk, and so the run, in words when the task gives up (retries spent, time limit)."""
 
     def on_failure(

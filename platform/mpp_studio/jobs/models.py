@@ -47,3 +47,20 @@ class Job(BaseModel):
     @property
     def finished(self) -> bool:
         return self.status in self.FINISHED
+
+
+class UnsentMessage(BaseModel):
+    """A task message the broker could not take when it was sent (Redis down), kept until
+    `jobs.queueing.requeue_unsent` sends it."""
+
+    task = models.CharField(max_length=200, help_text="The task's registered name.")
+    args = models.JSONField(default=list)
+    kwargs = models.JSONField(default=dict)
+    options = models.JSONField(default=dict, help_text="apply_async options, e.g. the queue.")
+    error = models.TextField(blank=True, help_text="Why the broker did not take it.")
+
+    class Meta:
+        ordering = ("pk",)
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)!r} (unsent)"

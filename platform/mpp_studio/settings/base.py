@@ -71,6 +71,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A job whose task messages could not reach Redis says so (page warning, API `queue_warning`).
+    "mpp_studio.jobs.middleware.QueueUnreachableMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # A view that loses the database answers 503 in words (pages, API, JSON), not a traceback.
@@ -181,6 +183,9 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "mpp",
+            # Redis down or unreachable costs a sign-in or participant page two seconds at most:
+            # rate limits and lockout then let the request through (core.ratelimit.CACHE_ERRORS).
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
 else:
@@ -207,11 +212,32 @@ MPP_TRUSTED_PROXY_COUNT = env.int("MPP_TRUSTED_PROXY_COUNT", default=0)
 # on a machine without one whose only worker serves cpu.
 SCORING_QUEUE = env.str("MPP_SCORING_QUEUE", default="gpu")
 CELERY_TASK_ROUTES = {"evaluation.*": {"queue": SCORING_QUEUE}}
-if REDIS_URL and "MPP_BROKER_VISIBILITY_TIMEOUT" in env:
-    # Redis redelivers a message its worker took but never acknowledged (the worker died) once
-    # this many seconds have passed (kombu's default: an hour). It must exceed the longest task
-    # (a scoring chunk: minutes), or a running task is delivered a second time.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("MPP_BROKER_VISIBILITY_TIMEOUT")}
+if REDIS_URL:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # A producer (a web request) gives up connecting after this many seconds instead of
+        # hanging on a host that does not answer; the message is then kept (jobs.queueing).
+        "socket_connect_timeout": 5,
+        # A command on a connection whose Redis vanished without closing it (failover, NAT)
+        # fails after this long rather than never; well above kombu's 1 s BRPOP wait.
+        "socket_timeout": 30,
+    }
+    if "MPP_BROKER_VISIBILITY_TIMEOUT" in env:
+        # Redis redelivers a message its worker took but never acknowledged (the worker died,
+        # or its connection broke while the task ran) once this many seconds have passed
+        # (kombu's default: an hour). It must exceed the longest task (a scoring chunk:
+        # minutes), or a running task is delivered a second time.
+        CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = env.int("MPP_BROKER_VISIBILITY_TIMEOUT")
+# A worker that loses the broker reconnects forever (Celery's default gives up after 100 tries,
+# about an hour, and the worker exits): an outage of any length ends with the worker working.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Tasks running when the broker connection drops go on to the end (their results are in the
+# database); the ack is lost with the connection and Redis redelivers the message after the
+# visibility timeout, where the task, safe to run twice, finds its work done. (Celery 6 will
+# cancel them instead; saying it here also silences the warning.)
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# A worker sends the task messages kept while Redis was down (jobs.queueing) when it connects
+# and then every this many seconds (0: only when it connects).
+MPP_REQUEUE_INTERVAL = env.float("MPP_REQUEUE_INTERVAL", default=60.0)
 
 if _USE_LOCAL_DATABASE:
     VAR_DIR.mkdir(parents=True, exist_ok=True)

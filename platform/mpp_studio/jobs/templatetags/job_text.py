@@ -3,6 +3,7 @@
 from django import template
 
 from mpp_studio.jobs.models import Job
+from mpp_studio.jobs.queueing import messages_waiting
 
 register = template.Library()
 
@@ -20,3 +21,9 @@ def duration(job: Job) -> str:
         return f"{minutes} min {seconds} s" if seconds else f"{minutes} min"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
+@register.simple_tag
+def queue_unreachable() -> bool:
+    """Return whether task messages wait in the database for the queue (Redis) to come back."""
+    return messages_waiting()
