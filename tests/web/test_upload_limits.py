@@ -97,7 +97,22 @@ LEARNER_TSV = (
     b"s3\te1\tHe like @MARK@ very much.\tHe likes @MARK@ very much.\n"
     b"s4\te2\tThey was late.\tThey were late.\n"
 )
-LEARNER_META = b"essay_id\tL1\tcefr\ne1\tde\tB1\ne2\tfr\tA2\n"
+LEARNER_M2 = (
+    b"S She go to school .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
+    b"S I like @MARK@ .\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n\n"
+    b"S They was late .\nA 1 2|||R:VERB:SVA|||were|||REQUIRED|||-NONE-|||0\n\n"
+    b"S He have a dog .\nA 1 2|||R:VERB:SVA|||has|||REQUIRED|||-NONE-|||0\n"
+)
+LEARNER_FORM = {
+    "name": "Essays",
+    "source_format": "parallel",
+    "annotator": "0",
+    "learner_column": "learner",
+    "corrected_column": "corrected",
+    "id_column": "sentence_id",
+    "essay_column": "essay_id",
+    "join_key": "essay_id",
+}
 TEMPLATE_YAML = SV_AGREEMENT_YAML.replace(
     "description: The verb agrees in number with its subject.", "description: The verb agrees @MARK@."
 ).encode()
@@ -244,16 +259,21 @@ def _paths() -> list[UploadPath]:
             mark_word=b"cats",
             mark_line=4,
             bad_row=b"s3\te1",
-            form={
-                "name": "Essays",
-                "source_format": "parallel",
-                "annotator": "0",
-                "learner_column": "learner",
-                "corrected_column": "corrected",
-                "id_column": "sentence_id",
-                "essay_column": "essay_id",
-                "join_key": "essay_id",
-            },
+            form=LEARNER_FORM,
+            lines="line-by-line",
+            limit_setting="MPP_LEARNER_UPLOAD_MAX_BYTES",
+        ),
+        UploadPath(
+            "learner-page-m2",
+            "/projects/{project}/learner/upload/",
+            False,
+            file_field="file",
+            file_name="essays.m2",
+            good=lambda: LEARNER_M2,
+            mark_word=b"cats",
+            mark_line=4,
+            bad_row=b"S I like cats .\nA 9 x|||R:NOUN|||cat|||REQUIRED|||-NONE-|||0",
+            form={**LEARNER_FORM, "source_format": "m2"},
             lines="line-by-line",
             limit_setting="MPP_LEARNER_UPLOAD_MAX_BYTES",
         ),
