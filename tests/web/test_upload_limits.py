@@ -315,6 +315,7 @@ def post(
         content_type: str = "application/octet-stream",
         extra: dict[str, object] | None = None,
         files: list[Upload] | None = None,
+        follow: bool = False,
     ) -> object:
         url = path.url.format(project=project.pk)  # type: ignore[attr-defined]
         body: dict[str, object] = dict(path.form)
@@ -328,7 +329,7 @@ def post(
         body.update(extra or {})
         if path.api:
             return api.post(url, body, format="multipart")  # type: ignore[attr-defined]
-        return page.post(url, body)
+        return page.post(url, body, follow=follow)
 
     return send
 
@@ -624,6 +625,13 @@ def test_one_bad_file_among_good_ones(
         assert response.status_code in (201, 302), text[:2000]  # type: ignore[attr-defined]
         dataset = Dataset.objects.get()
         assert any(issue["file"] == bad[0] for issue in dataset.import_report), dataset.import_report
+        # The good file's pairs were kept, and the answer says what was not.
+        assert sum(dataset.paradigms.values_list("produced", flat=True)) == 5
+        if path.api:
+            assert any(issue["file"] == bad[0] for issue in json.loads(text)["import_report"])
+        else:
+            page = text_of(post(path, path.file_name, good_bytes(path), files=[bad], follow=True))
+            assert "1 item could not be imported" in page and bad[0] in page, page[:3000]
 
 
 def test_a_bad_schema_file_stores_the_good_table_neither(
