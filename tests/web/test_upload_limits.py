@@ -679,6 +679,27 @@ def test_more_pairs_than_one_import_takes_are_refused_naming_the_limit(
     counted()
 
 
+VOCABULARY_PATHS = [p for p in PATHS if p.limit_setting == "MPP_VOCABULARY_UPLOAD_MAX_BYTES"]
+TEMPLATES_PAGE = next(p for p in PATHS if p.id == "templates-page")
+
+
+@pytest.mark.parametrize("path", [*VOCABULARY_PATHS, TEMPLATES_PAGE], ids=lambda p: p.id)
+def test_more_rows_than_a_vocabulary_takes_are_refused_before_they_are_read(
+    path: UploadPath, post: Callable[..., object], counted: Callable[[], None]
+) -> None:
+    """Tiny rows within the size limit: the row count is checked first, not after minutes of work."""
+    name = path.file_name if path in VOCABULARY_PATHS else "nouns.csv"  # the template page: a table
+    data = (VOCAB_CSV.replace(MARK, b"dog") if name == "nouns.csv" else good_bytes(path)) + b"".join(
+        b"w%d,w,NN\n" % i for i in range(1_001)
+    )
+    with override_settings(MPP_VOCABULARY_MAX_ITEMS=1_000):
+        response = post(path, name, data)
+    assert_refused(
+        response, name, re.compile(r"has 1,0\d\d rows"), "1,000 items", statuses=refused_statuses(path)
+    )
+    assert_nothing_stored(path, response, counted)
+
+
 # -- Requests over Django's own limits ---------------------------------------------------------------
 
 

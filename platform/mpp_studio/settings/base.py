@@ -24,6 +24,7 @@ MPP_LEARNER_UPLOAD_MAX_BYTES = env.int("MPP_LEARNER_UPLOAD_MAX_BYTES", default=5
 # A vocabulary table or schema (vocabulary import, and tables in template and ZhoBLiMP uploads);
 # a template or phrase file; a .zip of them (template and ZhoBLiMP uploads).
 MPP_VOCABULARY_UPLOAD_MAX_BYTES = env.int("MPP_VOCABULARY_UPLOAD_MAX_BYTES", default=10 * 1024 * 1024)
+MPP_VOCABULARY_MAX_ITEMS = env.int("MPP_VOCABULARY_MAX_ITEMS", default=200_000)
 MPP_TEMPLATE_UPLOAD_MAX_BYTES = env.int("MPP_TEMPLATE_UPLOAD_MAX_BYTES", default=1024 * 1024)
 MPP_TEMPLATE_ZIP_MAX_BYTES = env.int("MPP_TEMPLATE_ZIP_MAX_BYTES", default=20 * 1024 * 1024)
 # All files of one released-dataset import together (page and API).

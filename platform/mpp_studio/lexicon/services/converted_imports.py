@@ -13,7 +13,13 @@ from django.db import transaction
 from generator.importers.zhoblimp_vocab import import_zhoblimp_vocabulary
 from mpp_studio.accounts.models import Project
 from mpp_studio.lexicon.models import Vocabulary
-from mpp_studio.lexicon.services.imports import ImportRejected, Upload, nul_byte_errors, size_problem
+from mpp_studio.lexicon.services.imports import (
+    ImportRejected,
+    Upload,
+    nul_byte_errors,
+    row_count_problem,
+    size_problem,
+)
 from mpp_studio.lexicon.services.vocabularies import (
     lexicon_storage_problems,
     vocabulary_create_from_lexicon,
@@ -67,6 +73,9 @@ def vocabulary_import_converted(
     nul = nul_byte_errors(table.data, table.name)
     if nul:
         raise ImportRejected(nul, "file")
+    rows = row_count_problem(table.data)
+    if rows is not None:
+        raise ImportRejected([RowError(table.name, None, None, rows, E_VALUE)], "file")
     name = vocabulary_name_check(name.strip() or Path(table.name).stem)
     language = language_check(language)
     try:

@@ -57,6 +57,30 @@ class Upload:
     data: bytes
 
 
+DEFAULT_MAX_ITEMS = 200_000
+
+
+def max_items() -> int:
+    """Return the most items one uploaded vocabulary may hold (setting MPP_VOCABULARY_MAX_ITEMS)."""
+    return int(getattr(settings, "MPP_VOCABULARY_MAX_ITEMS", DEFAULT_MAX_ITEMS))
+
+
+def row_count_problem(data: bytes) -> str | None:
+    """Return why a table with this many rows is refused before it is read, or None.
+
+    Rows are the non-blank lines after the header: counting them takes a fraction of a second,
+    where reading and storing a million tiny rows would hold the request for minutes.
+    """
+    rows = sum(1 for line in data.splitlines() if line.strip()) - 1
+    limit = max_items()
+    if rows <= limit:
+        return None
+    return (
+        f"the table has {rows:,} rows; a vocabulary takes at most {limit:,} items "
+        "(split it into several vocabularies)"
+    )
+
+
 def size_problem(size: int, name: str = "") -> str | None:
     """Return why a file of `size` bytes (called `name`) is refused, or None if it is within the limit."""
     limit = max_upload_bytes()
@@ -179,6 +203,9 @@ def vocabulary_import_upload(
         problem = size_problem(len(upload.data)) if upload is not None else None
         if upload is not None and problem is not None:
             raise ImportRejected([RowError(upload.name, None, None, problem, E_ENCODING)], field)
+    rows = row_count_problem(table.data)
+    if rows is not None:
+        raise ImportRejected([RowError(table.name, None, None, rows, E_VALUE)], "file")
     language = language_check(language)
     schema: FeatureSchema | None = None
     schema_name = ""

@@ -30,6 +30,7 @@ from mpp_studio.core.uploads import mib_text
 from mpp_studio.lexicon.engine import SCHEMA_SUFFIX, vocabulary_parse, vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary
 from mpp_studio.lexicon.services.imports import max_upload_bytes as max_table_bytes
+from mpp_studio.lexicon.services.imports import row_count_problem
 from mpp_studio.lexicon.services.vocabularies import vocabulary_create_from_lexicon
 from mpp_studio.paradigms.models import TemplateVersion
 from mpp_studio.paradigms.services.phrases import PhraseConflictError, PhraseFileError, phrase_file_import
@@ -242,6 +243,9 @@ def _phrases_store(project: Project, file: _File, text: str) -> UploadResult:
 
 def _vocabulary_store(project: Project, file: _File, schema: _File | None) -> UploadResult:
     name = PurePosixPath(file.path).stem
+    rows = row_count_problem(file.data)
+    if rows is not None:
+        raise _Rejected(f"Not stored: {rows}.")
     items_text = _text(file)
     schema_text = _text(schema) if schema is not None else ""
     try:

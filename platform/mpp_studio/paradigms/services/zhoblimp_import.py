@@ -25,6 +25,7 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.core.uploads import mib_text
 from mpp_studio.lexicon.engine import vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.services.imports import row_count_problem
 from mpp_studio.lexicon.services.vocabularies import vocabulary_create_from_lexicon
 from mpp_studio.lexicon.validation import vocabulary_name_check
 from mpp_studio.paradigms.models import TemplateVersion
@@ -188,6 +189,9 @@ def zhoblimp_project_import(
     """
     notes: list[ImportNote] = []
     templates, table, phrase_file = _sorted_files(uploads, notes)
+    rows = row_count_problem(table.data)
+    if rows is not None:
+        raise ZhoblimpUploadRejected(f"{table.name}: {rows}; nothing was stored.", notes)
     try:
         name = vocabulary_name_check(vocabulary_name.strip() or DEFAULT_VOCABULARY_NAME)
     except ValidationError as exc:
