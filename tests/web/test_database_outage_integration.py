@@ -1,6 +1,7 @@
 """The database connection dropped and restored under a real gunicorn: requests made while it is
 down get a clear 503 (page, API, /healthz), a form post is never half-saved, and once it is back
-the same requests succeed without restarting the server.
+the same requests succeed without restarting the server; a database that answers nothing at
+all (a dropped network) costs a request MPP_DB_CONNECT_TIMEOUT seconds, not a hang.
 
 The machine's PostgreSQL (127.0.0.1:5432) is never stopped: the server reaches a throwaway
 database through tests/fault_proxy.py, which cuts every connection and refuses new ones.
@@ -146,7 +147,11 @@ def test_requests_fail_clearly_while_the_database_is_cut_and_succeed_once_it_is_
     host, port = urlsplit(postgres_database_url).hostname, urlsplit(postgres_database_url).port
 
     with FaultProxy(str(host), int(port or 5432)) as proxy:
-        env = {**direct_env, "DATABASE_URL": through(postgres_database_url, proxy.port)}
+        env = {
+            **direct_env,
+            "DATABASE_URL": through(postgres_database_url, proxy.port),
+            "MPP_DB_CONNECT_TIMEOUT": "2",
+        }
         with gunicorn(env, tmp_path / "gunicorn.log") as (base, server):
             session = sign_in(base)
 
@@ -196,7 +201,17 @@ def test_requests_fail_clearly_while_the_database_is_cut_and_succeed_once_it_is_
             assert new_project(session, base, "Cut midway").status_code == 302  # the user's retry
             assert projects_named(postgres_database_url, "Cut midway") == (1, 1)
 
+            # A dropped network that answers nothing (no refusal): connecting gives up after
+            # MPP_DB_CONNECT_TIMEOUT seconds, so requests get their 503 instead of hanging.
+            proxy.cut(mode="blackhole")
+            health = requests.get(f"{base}/healthz", timeout=REQUEST_TIMEOUT_S)
+            assert health.status_code == 503 and "timeout" in health.json()["db"], health.text
+            assert_outage_page(session.get(f"{base}/", timeout=REQUEST_TIMEOUT_S))
+            proxy.restore()
+            everything_answers()
+
             assert server.poll() is None  # never restarted
             stats = proxy.stats
-            assert stats.cuts == stats.restores == CYCLES + 2
+            assert stats.cuts == stats.restores == CYCLES + 3
             assert stats.refused >= CYCLES  # connections tried while it was cut
+            assert stats.blackholed >= 2

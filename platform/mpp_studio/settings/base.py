@@ -110,6 +110,12 @@ if not _USE_LOCAL_DATABASE:
     # check it before reuse so a restarted database costs one failed request at most.
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("MPP_DB_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if "postgresql" in DATABASES["default"]["ENGINE"]:
+        # Give up connecting after this many seconds: a database behind a dropped network answers
+        # nothing, and libpq would otherwise wait for ever (a request, until gunicorn kills it).
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", env.int("MPP_DB_CONNECT_TIMEOUT", default=5)
+        )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
