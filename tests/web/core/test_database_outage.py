@@ -5,7 +5,9 @@ The outage is simulated here by making one database call raise what Django raise
 connection is gone; tests/web/test_database_outage_integration.py cuts a real PostgreSQL connection.
 """
 
+import runpy
 from collections.abc import Callable
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -136,3 +138,28 @@ def test_healthz_reports_a_closed_connection() -> None:
         response = Client().get("/healthz")
     assert response.status_code == 503
     assert response.json()["db"] == "error: connection already closed"
+
+
+BASE_SETTINGS = Path(__file__).resolve().parents[3] / "platform" / "mpp_studio" / "settings" / "base.py"
+
+
+@pytest.mark.parametrize(
+    ("env", "options"),
+    [
+        ({"DATABASE_URL": "postgres://u@db:5432/mpp"}, {"connect_timeout": 5}),
+        ({"DATABASE_URL": "postgres://u@db:5432/mpp", "MPP_DB_CONNECT_TIMEOUT": "2"}, {"connect_timeout": 2}),
+        ({"DATABASE_URL": "postgres://u@db:5432/mpp?connect_timeout=9"}, {"connect_timeout": 9}),
+        ({}, {}),  # the local SQLite file: nothing to connect to
+    ],
+)
+def test_a_server_database_gives_up_connecting_after_a_few_seconds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, env: dict[str, str], options: dict[str, int]
+) -> None:
+    for name in ("DATABASE_URL", "MPP_DB_CONNECT_TIMEOUT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MPP_VAR_DIR", str(tmp_path / "var"))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    database = runpy.run_path(str(BASE_SETTINGS))["DATABASES"]["default"]
+    assert {k: v for k, v in database.get("OPTIONS", {}).items() if k == "connect_timeout"} == options
+    assert database.get("CONN_HEALTH_CHECKS", False) is bool(env)
