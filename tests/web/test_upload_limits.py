@@ -700,6 +700,16 @@ def test_more_rows_than_a_vocabulary_takes_are_refused_before_they_are_read(
     assert_nothing_stored(path, response, counted)
 
 
+@pytest.mark.parametrize("path", [p for p in PATHS if p.id.startswith("learner")], ids=lambda p: p.id)
+def test_more_pairs_than_a_corpus_takes_are_refused_naming_the_limit(
+    path: UploadPath, post: Callable[..., object], counted: Callable[[], None]
+) -> None:
+    with override_settings(MPP_LEARNER_MAX_PAIRS=3):
+        response = post(path, path.file_name, good_bytes(path))
+    assert_refused(response, f"{path.file_name} holds 4 pairs, more than the 3 one corpus takes")
+    counted()
+
+
 # -- Requests over Django's own limits ---------------------------------------------------------------
 
 

@@ -44,6 +44,7 @@ from mpp_studio.learner.uploads import (
     UploadError,
     display_name,
     header_row,
+    max_pairs,
     save_checked,
     sniff_delimiter,
 )
@@ -255,6 +256,12 @@ def corpus_upload(
         if not pairs:
             raise CorpusRejected(
                 f"No pair could be read from {display_name(file.name)}, so nothing was stored.", report
+            )
+        if len(pairs) > max_pairs():
+            raise CorpusRejected(
+                f"{display_name(file.name)} holds {len(pairs):,} pairs, more than the {max_pairs():,} one "
+                "corpus takes, so nothing was stored. Split it into several corpora.",
+                report,
             )
         with transaction.atomic():
             corpus = LearnerCorpus(

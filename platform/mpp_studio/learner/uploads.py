@@ -32,6 +32,16 @@ class UploadError(Exception):
     """The file cannot be read at all (too big, binary, not UTF-8); the message names it."""
 
 
+DEFAULT_MAX_PAIRS = 500_000
+
+
+def max_pairs() -> int:
+    """Return the most pairs one corpus may hold (setting MPP_LEARNER_MAX_PAIRS): storing them is
+    part of the upload request (~26 s for 300,000 pairs on SQLite), so the limit keeps it well
+    inside the server's request timeout."""
+    return int(getattr(settings, "MPP_LEARNER_MAX_PAIRS", DEFAULT_MAX_PAIRS))
+
+
 def max_upload_bytes() -> int:
     """Return the largest file a learner upload takes (setting MPP_LEARNER_UPLOAD_MAX_BYTES)."""
     return int(getattr(settings, "MPP_LEARNER_UPLOAD_MAX_BYTES", DEFAULT_MAX_BYTES))
