@@ -69,6 +69,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "mpp_studio.core.request_errors.RequestSizeLimitMiddleware",
+    "mpp_studio.core.security_headers.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -81,6 +82,25 @@ MIDDLEWARE = [
     # A view that loses the database answers 503 in words (pages, API, JSON), not a traceback.
     "mpp_studio.core.database_outage.DatabaseUnavailableMiddleware",
 ]
+
+# Content Security Policy (mpp_studio.core.security_headers): scripts, styles, images and requests
+# only from this site, no plugins, no framing. Inline style *attributes* stay allowed (progress
+# bars and the per-token surprisal colours are computed widths and colours): they cannot run
+# script, and url() in them is still held to img-src. <style> blocks and inline scripts are not.
+MPP_CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "style-src-attr": ["'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+MPP_CSP_REPORT_ONLY = env.bool("MPP_CSP_REPORT_ONLY", default=False)
 
 ROOT_URLCONF = "mpp_studio.urls"
 WSGI_APPLICATION = "mpp_studio.wsgi.application"
