@@ -12,7 +12,7 @@ The upload paths (every `FileField`, `request.FILES`, `MultiPartParser` and raw 
     paradigms /projects/<id>/templates/upload/             files (.yaml, .csv/.tsv, .zip), file by file
     paradigms /projects/<id>/templates/import/zhoblimp/    files (template .json, vocab .tsv, .zip)
     datasets  /projects/<id>/datasets/import/              files (BLiMP/ZhoBLiMP .jsonl, Zorro .txt, .zip)
-    learner   /projects/<id>/learner/upload/               file (M2/TSV/CSV) + metadata_file
+    learner   /projects/<id>/learner/upload/               file (parallel TSV/CSV, or M2) + metadata_file
   API (DRF MultiPartParser)
     /api/projects/<id>/vocabularies/import/                file + schema_file
     /api/projects/<id>/vocabularies/import/converted/      file
@@ -20,18 +20,29 @@ The upload paths (every `FileField`, `request.FILES`, `MultiPartParser` and raw 
     /api/projects/<id>/datasets/import/                    files
   request bodies that are not file uploads (Django's DATA_UPLOAD_MAX_MEMORY_SIZE and the
   project's request cap apply): the JSON API (e.g. /api/projects/<id>/templates/, source_text)
-  and the participant answer endpoint /s/<slug>/<token>/answer/ (`request.body`).
+  and the participant answer endpoint /s/<slug>/run/<token>/answer/ (`request.body`).
 
 There is no upload for learner corpora in the API, for study items (studies pick datasets) or
-for models (registered by a server folder).
+for models (registered by a server folder); no model has a FileField.
+
+The limits, all settings: MPP_VOCABULARY_UPLOAD_MAX_BYTES and MPP_VOCABULARY_MAX_ITEMS (vocabulary
+tables wherever they come in), MPP_TEMPLATE_UPLOAD_MAX_BYTES / MPP_TEMPLATE_ZIP_MAX_BYTES,
+MPP_DATASET_IMPORT_MAX_BYTES (all files of an import), MPP_LEARNER_UPLOAD_MAX_BYTES and
+MPP_LEARNER_MAX_PAIRS, MPP_UPLOAD_MAX_REQUEST_BYTES (a whole request, refused before it is read),
+and Django's DATA_UPLOAD_MAX_MEMORY_SIZE / _NUMBER_FIELDS / _NUMBER_FILES.
 
 What each path keeps when part of an upload is bad is its own documented rule:
-  all or nothing   vocabulary imports (file and schema), ZhoBLiMP project import, learner corpus
-                   files (a file or metadata file that cannot be read stores nothing)
+  all or nothing   a file that cannot be used (too large, empty, binary, UTF-16, too many rows)
+                   stores nothing anywhere; the MPP vocabulary import refuses a file with any bad
+                   row or a bad schema file; the ZhoBLiMP project import stores none of its files
+                   when one is refused; a learner corpus or metadata file that is not UTF-8 is
+                   refused whole (naming the line of the first bad byte)
+  row by row       the BLiMP/ZhoBLiMP vocabulary converters (also inside the ZhoBLiMP project
+                   import) skip a bad row and list it, with file and line, in the answer's report
   file by file     template upload page: each file is stored on its own or not at all, and the
                    report says "N of M files stored, K rejected"
   line by line     dataset import and learner corpus rows: bad lines are left out and the import
-                   report lists each with its file and line; the good lines are stored
+                   report lists each with its file and line; the good lines (and files) are stored
 """
 
 from __future__ import annotations
