@@ -15,9 +15,10 @@ import contextvars
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from typing import Any, ClassVar
 
@@ -95,6 +96,11 @@ class QueueGuardedTask(DjangoTask):
         transaction.on_commit(partial(send_or_keep, self, tuple(args or ()), dict(kwargs or {}), options))
 
 
+def _broker_answers_again() -> None:
+    global _broker_failed_at
+    _broker_failed_at = 0.0  # this process sends straight away again
+
+
 @contextmanager
 def collecting_unsent() -> Iterator[list[str]]:
     """Yield the list of task names kept unsent while the block runs (one request)."""
@@ -111,6 +117,13 @@ def messages_waiting() -> bool:
     from mpp_studio.jobs.models import UnsentMessage
 
     return UnsentMessage.objects.exists()
+
+
+def messages_waiting_count() -> int:
+    """Return how many messages wait in the database for the queue to come back."""
+    from mpp_studio.jobs.models import UnsentMessage
+
+    return UnsentMessage.objects.count()
 
 
 @dataclass(frozen=True)
@@ -154,7 +167,35 @@ def requeue_unsent(limit: int | None = None) -> RequeueResult:
                 break
             row.delete()
             sent += 1
-    return RequeueResult(sent=sent, waiting=UnsentMessage.objects.count())
+            _broker_answers_again()
+    return RequeueResult(sent=sent, waiting=messages_waiting_count())
+
+
+# Per job kind, a function that sends again the messages of a job's unfinished work (by the
+# job's id) and returns how many it sent; each app registers its own (its AppConfig.ready).
+_RESENDERS: dict[str, Callable[[int], int]] = {}
+
+
+def register_resender(kind: str, resend: Callable[[int], int]) -> None:
+    """Let `resend_queued` send again the messages of jobs of `kind` with `resend`."""
+    _RESENDERS[kind] = resend
+
+
+def resend_queued(*, created_before: datetime) -> dict[int, int]:
+    """Send again the messages of every job still queued (never started) created before
+    `created_before`: for a broker that lost its messages (Redis restarted without its
+    append-only file). Returns {job id: messages sent}; the tasks are safe to run twice."""
+    from mpp_studio.jobs.models import Job
+
+    sent: dict[int, int] = {}
+    stale = Job.objects.filter(
+        status=Job.Status.QUEUED, started_at__isnull=True, created_at__lt=created_before
+    ).order_by("pk")
+    for job_id, kind in stale.values_list("pk", "kind"):
+        resend = _RESENDERS.get(kind)
+        if resend is not None:
+            sent[job_id] = resend(job_id)
+    return sent
 
 
 class RequeueUnsentStep(bootsteps.StartStopStep):

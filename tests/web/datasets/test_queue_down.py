@@ -3,11 +3,14 @@ is saved and the next page says the queue is unreachable; a worker's run whose n
 cannot be sent keeps it, and does not fail the paradigm. `requeue_unsent` then sends what was
 kept, stopping at the first failure while the queue is still down."""
 
+import io
 from collections.abc import Callable
 from unittest import mock
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from mpp_studio.datasets.models import Dataset, DatasetParadigm
@@ -89,3 +92,23 @@ def test_a_run_whose_next_message_cannot_be_sent_keeps_it(
 def test_a_kept_message_of_an_unknown_task_stays_for_a_person() -> None:
     UnsentMessage.objects.create(task="datasets.renamed_long_ago", args=[1])
     assert queueing.requeue_unsent() == queueing.RequeueResult(sent=0, waiting=1)
+
+
+@pytest.mark.django_db
+def test_requeue_jobs_queued_for_resends_the_work_of_jobs_never_started(
+    make_dataset: Callable[..., Dataset],
+) -> None:
+    """A Redis that lost its messages: `requeue_jobs --queued-for 0` sends again a message per
+    pending paradigm of each queued dataset; a started one is left to its worker."""
+    waiting = make_dataset("en", "zh", n=4, name="Lost messages")  # its messages never sent here
+    started = make_dataset("en", n=4, name="Running")
+    Job.objects.filter(pk=started.job_id).update(status=Job.Status.RUNNING, started_at=timezone.now())
+    out = io.StringIO()
+    with mock.patch.object(generate_paradigm, "delay") as send:
+        call_command("requeue_jobs", "--queued-for", "0", stdout=out)
+    paradigms = sorted(waiting.paradigms.values_list("pk", flat=True))
+    assert [c.args for c in send.call_args_list] == [(pk,) for pk in paradigms]
+    assert "Sent again 2 message(s) of 1 queued job(s)." in out.getvalue()
+    with mock.patch.object(generate_paradigm, "delay", side_effect=DOWN), pytest.raises(SystemExit):
+        call_command("requeue_jobs", "--queued-for", "0", stdout=io.StringIO())  # kept: exit 1
+    assert UnsentMessage.objects.count() == 2

@@ -2,9 +2,12 @@
 are saved, the API answers 202 with the warning, each chunk's message is kept, and
 `requeue_unsent` sends them once the queue answers."""
 
+from collections.abc import Callable
+from datetime import timedelta
 from unittest import mock
 
 import pytest
+from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from mpp_studio.evaluation.models import ScoringChunk, ScoringRun
@@ -54,3 +57,17 @@ def test_run_started_while_the_queue_is_down_starts_once_it_is_back(
         result = queueing.requeue_unsent()
     assert (result.sent, result.waiting) == (len(chunks), 0)
     assert [call.kwargs["args"] for call in send.call_args_list] == [m.args for m in kept]
+
+
+def test_a_queued_run_whose_messages_were_lost_is_sent_again(
+    make_run: Callable[..., ScoringRun], gpt2_model: object
+) -> None:
+    with mock.patch("mpp_studio.evaluation.tasks.score_chunk.delay"):
+        run = make_run([gpt2_model])
+    with mock.patch("mpp_studio.evaluation.tasks.score_chunk.delay") as send:
+        sent = queueing.resend_queued(created_before=timezone.now() + timedelta(seconds=1))
+    chunks = ScoringChunk.objects.filter(run=run).order_by("pk")
+    assert sent == {run.job_id: chunks.count()}
+    assert [c.args for c in send.call_args_list] == [
+        (run.pk, c.config_id, c.dataset_id, c.index) for c in chunks
+    ]
