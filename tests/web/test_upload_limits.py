@@ -531,7 +531,7 @@ def test_utf16_text_is_refused_saying_so(
 
 def _zip_of(name: str, data: bytes) -> bytes:
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(name, data)
     return buffer.getvalue()
 
@@ -709,6 +709,20 @@ def test_more_rows_than_a_vocabulary_takes_are_refused_before_they_are_read(
         response, name, re.compile(r"has 1,0\d\d rows"), "1,000 items", statuses=refused_statuses(path)
     )
     assert_nothing_stored(path, response, counted)
+
+
+@pytest.mark.parametrize("path", [p for p in PATHS if p.id.startswith("datasets")], ids=lambda p: p.id)
+def test_a_zip_that_unpacks_past_the_import_limit_is_refused_before_it_is_read(
+    path: UploadPath, post: Callable[..., object], counted: Callable[[], None]
+) -> None:
+    """One good line repeated compresses ~100 times: the limit holds for the data, not the zip."""
+    line = good_bytes(path).split(b"\n")[0] + b"\n"
+    bomb = _zip_of(path.file_name, line * (2 * SMALL_LIMIT // len(line)))
+    assert len(bomb) < SMALL_LIMIT // 4
+    with override_settings(MPP_DATASET_IMPORT_MAX_BYTES=SMALL_LIMIT):
+        response = post(path, "bundle.zip", bomb)
+    assert_refused(response, re.compile(r"bundle\.zip unpacks to 5\d\d\.\d KB"), "256.0 KB")
+    counted()
 
 
 @pytest.mark.parametrize("path", [p for p in PATHS if p.id.startswith("learner")], ids=lambda p: p.id)

@@ -7,6 +7,7 @@ and the dataset records its origin, format, files and the whole report. Nothing 
 no file gives a usable pair; a file with some bad lines gives its good lines.
 """
 
+import zipfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import IO
@@ -17,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from generator.formats.record import ImportedPair, ImportIssue, ReadResult
-from generator.formats.sources import FORMATS, read_stream
+from generator.formats.sources import FORMATS, is_zip, read_stream
 from generator.formats.zorro import ORDERS
 from mpp_studio.accounts.models import Project
 from mpp_studio.core.uploads import file_display_name, size_text
@@ -64,6 +65,45 @@ def import_size_problem(files: Sequence[tuple[str, int]]) -> str | None:
     return (
         f"{what} {size_text(total)} in all; one import takes at most {size_text(limit)}. Nothing was "
         "imported: split the files into several imports."
+    )
+
+
+def _unpacked_bytes(upload: "UploadedFile") -> int | None:
+    """Return what a zip upload unpacks to, as its entries declare (reading holds them to it), or
+    None for a file that is not a readable zip."""
+    stream = upload.stream
+    head = stream.read(4)
+    stream.seek(0)
+    if not is_zip(upload.name, head):
+        return None
+    try:
+        with zipfile.ZipFile(stream) as archive:  # a ZipFile leaves a stream it was given open
+            return sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return None  # the reader reports it, with the file's name
+    finally:
+        stream.seek(0)
+
+
+def unpacked_size_problem(files: Sequence["UploadedFile"]) -> str | None:
+    """Return why zips that unpack to more than one import takes are refused, or None.
+
+    The import limit holds for the data read, zipped or not: a small zip of one line repeated
+    would otherwise fill the server's memory with pairs before the pair limit is reached.
+    """
+    limit = max_import_bytes()
+    total, zips = 0, []
+    for upload in files:
+        unpacked = _unpacked_bytes(upload)
+        size = unpacked if unpacked is not None else int(getattr(upload.stream, "size", 0) or 0)
+        total += size
+        if unpacked is not None:
+            zips.append(f"{file_display_name(upload.name)} unpacks to {size_text(unpacked)}")
+    if total <= limit or not zips:
+        return None
+    return (
+        f"{'; '.join(zips)}: one import reads at most {size_text(limit)} of data, zipped or not. "
+        "Nothing was imported: split the files into several imports."
     )
 
 
@@ -150,7 +190,8 @@ def dataset_import(
     UID into paradigms, in the order met; each keeps its pairID, file and line.
 
     Raises:
-        ValidationError: keyed by field (`name`, `files`, `source_format`, `zorro_order`).
+        ValidationError: keyed by field (`name`, `files`, `source_format`, `zorro_order`); `files`
+            also for zips that unpack to more than MPP_DATASET_IMPORT_MAX_BYTES.
         DatasetImportRejected: no file gave a usable pair, or more than MAX_IMPORT_PAIRS; it
             carries every issue found. Nothing is stored.
     """
@@ -175,6 +216,9 @@ def dataset_import(
         )
     if errors:
         raise ValidationError(errors)
+    unpacked = unpacked_size_problem(files)
+    if unpacked is not None:
+        raise ValidationError({"files": [unpacked]})
 
     result = ReadResult()
     for upload in files:
