@@ -31,20 +31,32 @@ cleanup() {
 trap cleanup EXIT
 step() { echo "== image steps (${SECONDS}s): $*"; }
 
-step "docker/install.sh into a throwaway environment"
+# /app, built in the Dockerfile's order: the install files alone, the install, then the code.
+app="$tmp/app"
+mkdir -p "$app/docker"
+cp pyproject.toml README.md "$app/"
+cp docker/install.sh docker/constraints.txt "$app/docker/"
+
+step "docker/install.sh into a throwaway environment (the dependency layer)"
 "$python" -m venv "$tmp/venv"
 venv_python="$tmp/venv/bin/python"
-sh docker/install.sh "$venv_python" flower >"$tmp/install.log" 2>&1 || {
+sh "$app/docker/install.sh" "$venv_python" flower >"$tmp/install.log" 2>&1 || {
   cat "$tmp/install.log" >&2
   exit 1
 }
 grep '^install:' "$tmp/install.log"
 
-# The Dockerfiles' ENV, with this checkout for /app and a fresh folder for /app/var.
-export PYTHONPATH="$PWD/platform:$PWD"
+step "COPY . . (tracked and new files, as the build context has them)"
+git ls-files -z --cached --others --exclude-standard |
+  tar --null --files-from=- --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$app"
+cd "$app"
+
+# The Dockerfiles' ENV, with $app for /app.
+export PYTHONPATH="$app/platform:$app"
 export DJANGO_SETTINGS_MODULE=mpp_studio.settings.production
-export MPP_VAR_DIR="$tmp/var"
+export MPP_VAR_DIR="$app/var"
 export PATH="$tmp/venv/bin:$PATH"
+"$venv_python" -c "import mpp_studio, generator; print('code from', mpp_studio.__file__, generator.__file__)"
 
 step "collectstatic (the image's build step)"
 DJANGO_SECRET_KEY=build-only DJANGO_ALLOWED_HOSTS=localhost REDIS_URL=redis://unused \

@@ -32,6 +32,15 @@ else
   pip "$torch_pin"
 fi
 
+# The images install before copying the code (a dependency layer that survives code changes):
+# then only the install files are here, and an empty package stands in for each real one, so that
+# the editable install resolves. The code copied in afterwards replaces them.
+for package in platform/mpp_studio generator scoring vocab; do
+  if [ ! -f "$package/__init__.py" ]; then
+    mkdir -p "$package" && : >"$package/__init__.py"
+  fi
+done
+
 # Editable: the code runs from the source tree (/app in the images), because settings find the
 # grammar library (templates/) beside platform/, and templates/ is data, not a package.
 target=.
