@@ -817,3 +817,13 @@ def test_a_participant_answer_over_the_body_limit_gets_413_json(project: object,
     assert response["Content-Type"].startswith("application/json")
     assert_refused(response, "64.0 KB", "Nothing was saved", statuses=(413,))
     assert project_counts() == before
+
+
+def test_the_413_page_carries_the_site_headers(post: Callable[..., object]) -> None:
+    """Refused before the session is read, the page still gets the security headers."""
+    path = next(p for p in PATHS if p.id == "vocabulary-page")
+    with override_settings(MPP_UPLOAD_MAX_REQUEST_BYTES=SMALL_LIMIT):
+        response = post(path, path.file_name, good_bytes(path) + b"\n" * SMALL_LIMIT)
+    assert response.status_code == 413  # type: ignore[attr-defined]
+    assert "Content-Security-Policy" in response  # type: ignore[operator]
+    assert "The request is too large" in text_of(response)

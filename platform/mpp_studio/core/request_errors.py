@@ -11,7 +11,7 @@ from django.shortcuts import render
 
 from mpp_studio.core.uploads import max_request_bytes, request_limit_problem, request_too_large_message
 
-TITLES = {400: "The request cannot be read", 413: "The upload is too large"}
+TITLES = {400: "The request cannot be read", 413: "The request is too large"}
 
 
 def wants_json(request: HttpRequest) -> bool:

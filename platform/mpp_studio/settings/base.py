@@ -68,8 +68,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "mpp_studio.core.request_errors.RequestSizeLimitMiddleware",
     "mpp_studio.core.security_headers.ContentSecurityPolicyMiddleware",
+    # A request over MPP_UPLOAD_MAX_REQUEST_BYTES gets a 413 before anything reads its body.
+    "mpp_studio.core.request_errors.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
