@@ -225,7 +225,7 @@ class FaultProxy:
                     with self._lock:
                         fired = self._trigger is not None and self._trigger in data
                         if fired:
-                            self.stats.triggers.append(self._trigger)  # type: ignore[arg-type]
+                            self.stats.triggers.append(self._trigger)
                     if fired:
                         self.cut()
                         return

@@ -19,6 +19,7 @@ database is back succeeds without restarting the server.
 """
 
 import logging
+from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -86,11 +87,11 @@ class DatabaseUnavailableMiddleware:
     Errors raised outside views (another middleware, a template rendered late) reach
     `core.views.server_error`, the project's handler500, which answers the same way."""
 
-    def __init__(self, get_response: object) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)  # type: ignore[operator,no-any-return]
+        return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         """Return the 503 answer for a database outage; None lets any other error through."""

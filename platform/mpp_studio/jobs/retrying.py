@@ -50,7 +50,7 @@ def close_database_connections() -> None:
     for connection in connections.all(initialized_only=True):
         if connection.in_atomic_block:
             continue
-        with suppress(DATABASE_ERRORS):  # a dead connection may complain; it is closed all the same
+        with suppress(*DATABASE_ERRORS):  # a dead connection may complain; it is closed all the same
             connection.close()
 
 
