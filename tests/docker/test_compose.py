@@ -283,3 +283,23 @@ def test_docker_compose_config_validates(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode != 0 and "set REDIS_PASSWORD in docker/.env" in done.stderr
+
+
+def test_ci_image_check_runs_the_cpu_dockerfile_steps() -> None:
+    """docker/check-image-steps.sh runs the CPU Dockerfile's install and collectstatic as written."""
+    dockerfile = (DOCKER / "Dockerfile").read_text(encoding="utf-8")
+    check = (DOCKER / "check-image-steps.sh").read_text(encoding="utf-8")
+    install = re.search(r"sh docker/install\.sh python( \w+)?$", dockerfile, flags=re.MULTILINE)
+    assert install is not None
+    assert re.search(
+        r'sh "\$app/docker/install\.sh" "\$venv_python"' + (install.group(1) or "") + r"\b", check
+    )
+    collect = re.search(r"^RUN (.*?)\\\n\s+(python manage\.py collectstatic --noinput)", dockerfile, re.M)
+    assert collect is not None
+    build_env = collect.group(1).strip()
+    assert f'{build_env} \\\n  "$venv_python" manage.py collectstatic --noinput' in check
+    for name in ("DJANGO_SETTINGS_MODULE", "PYTHONPATH"):
+        value = re.search(rf"{name}=(\S+)", dockerfile)
+        exported = re.search(rf"^export {name}=(\S+)", check, flags=re.MULTILINE)
+        assert value and exported, name
+        assert exported.group(1).strip('"').replace("$app", "/app") == value.group(1), name
