@@ -72,12 +72,12 @@ def gunicorn(env: Mapping[str, str], log_path: Path) -> Iterator[tuple[str, subp
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while True:
-            try:
-                if requests.get(f"{base}/healthz", timeout=5).status_code == 200:
+            try:  # each worker loads the project on its first request: slow on a busy machine
+                if requests.get(f"{base}/healthz", timeout=REQUEST_TIMEOUT_S).status_code == 200:
                     break
-            except requests.ConnectionError:
+            except requests.RequestException:
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError(f"gunicorn did not start:\n{log_path.read_text(errors='replace')}")
