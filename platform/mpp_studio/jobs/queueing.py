@@ -44,8 +44,9 @@ QUEUE_UNREACHABLE_MESSAGE = (
     "itself once the queue is back; nothing needs to be submitted again."
 )
 
-# After a failed send, a process stops trying the broker for this long and keeps the messages
-# straight away: a run of 1,000 chunks would otherwise wait out 1,000 publish retries.
+# After a failed send, the rest of the request's messages are kept straight away (a run of 1,000
+# chunks would otherwise wait out 1,000 publish retries); outside a request (a task, a command),
+# the process stops trying the broker for this many seconds.
 SKIP_BROKER_AFTER_FAILURE_S = 10.0
 _broker_failed_at = 0.0
 _unsent_here: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("unsent_here", default=None)
@@ -59,7 +60,10 @@ def send_or_keep(task: Any, args: tuple[Any, ...], kwargs: dict[str, Any], optio
     """
     global _broker_failed_at
     error = ""
-    if time.monotonic() - _broker_failed_at < SKIP_BROKER_AFTER_FAILURE_S:
+    unsent = _unsent_here.get()  # None outside a request
+    failed_here = bool(unsent)
+    failed_lately = unsent is None and time.monotonic() - _broker_failed_at < SKIP_BROKER_AFTER_FAILURE_S
+    if failed_here or failed_lately:
         error = "the broker failed a moment ago"
     else:
         try:
@@ -77,7 +81,6 @@ def send_or_keep(task: Any, args: tuple[Any, ...], kwargs: dict[str, Any], optio
         task=task.name, args=list(args), kwargs=kwargs, options=options, error=error[:1000]
     )
     logger.warning("kept %s%r for later: the task queue is unreachable (%s)", task.name, args, error)
-    unsent = _unsent_here.get()
     if unsent is not None:
         unsent.append(task.name)
     return False

@@ -142,50 +142,65 @@ def test_jobs_started_while_redis_is_down_start_once_it_is_back(
         )
         assert learner.status_code == 202, learner.text
         assert learner.json()["queue_warning"] == QUEUE_UNREACHABLE_MESSAGE
+        [(kept,)] = query(postgres_database_url, "SELECT count(*) FROM jobs_unsentmessage")
+        [(chunks,)] = query(postgres_database_url, "SELECT count(*) FROM learner_tripletchunk")
+        assert kept == 2 + 2 + int(str(chunks))  # two paradigms per dataset, every learner chunk
+        assert query(postgres_database_url, "SELECT DISTINCT status FROM jobs_job") == [("queued",)]
+        still_down = requeue_command(env)
+        assert still_down.returncode == 1, still_down.stdout + still_down.stderr
+        assert f"Sent 0 kept task message(s); {kept} still waiting." in still_down.stdout
+
+        # Redis is back: a worker starts, sends the kept messages, and every job finishes.
+        private_redis.start()
+        log_path = tmp_path / "worker.log"
+
+        def log() -> str:
+            return log_path.read_text(errors="replace") if log_path.exists() else ""
+
+        def open_jobs() -> int:
+            [(count,)] = query(
+                postgres_database_url, "SELECT count(*) FROM jobs_job WHERE status IN ('queued', 'running')"
+            )
+            return int(str(count))
+
+        with worker(env, log_path, "cpu"):
+            wait_until(lambda: open_jobs() == 0, 240, "every job to end", log)
+            # The web server, which kept messages, sends the next one straight to the queue again.
+            after = requests.post(
+                f"{base}/api/projects/{project}/datasets/",
+                json={
+                    "name": "Made after the outage",
+                    "templates": ["en_sv_agreement"],
+                    "pairs_per_paradigm": N,
+                },
+                headers=auth,
+                timeout=60,
+            )
+            assert after.status_code == 202, after.text
+            assert "queue_warning" not in after.json() and "X-MPP-Queue" not in after.headers
+            wait_until(lambda: open_jobs() == 0, 120, "the new job to end", log)
+        assert "requeued" in log()
+        statuses = query(postgres_database_url, "SELECT kind, status, message FROM jobs_job ORDER BY id")
+        assert [row[1] for row in statuses] == ["done", "done", "done", "done"], statuses
+        assert query(postgres_database_url, "SELECT count(*) FROM jobs_unsentmessage") == [(0,)]
+        per_dataset = query(
+            postgres_database_url,
+            "SELECT d.name, count(*), count(DISTINCT (p.paradigm_id, p.index)) FROM datasets_pair p"
+            " JOIN datasets_datasetparadigm g ON p.paradigm_id = g.id JOIN datasets_dataset d"
+            " ON g.dataset_id = d.id WHERE d.name IN ('Made by the API', 'Made from the page')"
+            " GROUP BY d.name ORDER BY d.name",
+        )
+        assert per_dataset == [("Made by the API", 2 * N, 2 * N), ("Made from the page", 2 * N, 2 * N)]
+        # The two datasets were made with the same seed and templates: the same pairs.
+        pairs = query(
+            postgres_database_url,
+            "SELECT d.name, g.uid, p.index, p.sentence_good, p.sentence_bad FROM datasets_pair p"
+            " JOIN datasets_datasetparadigm g ON p.paradigm_id = g.id JOIN datasets_dataset d"
+            " ON g.dataset_id = d.id WHERE d.name IN ('Made by the API', 'Made from the page')"
+            " ORDER BY g.uid, p.index, d.name",
+        )
+        assert [row[1:] for row in pairs[0::2]] == [row[1:] for row in pairs[1::2]]
+        assert requeue_command(env).returncode == 0
     web_log = (tmp_path / "web.log").read_text(errors="replace")
     assert " 500 " not in web_log and "Traceback" not in web_log, web_log
     assert "the cache is unreachable" in web_log  # failing open is logged
-
-    [(kept,)] = query(postgres_database_url, "SELECT count(*) FROM jobs_unsentmessage")
-    [(chunks,)] = query(postgres_database_url, "SELECT count(*) FROM learner_tripletchunk")
-    assert kept == 2 + 2 + int(str(chunks))  # two paradigms per dataset, every learner chunk
-    assert query(postgres_database_url, "SELECT DISTINCT status FROM jobs_job") == [("queued",)]
-    still_down = requeue_command(env)
-    assert still_down.returncode == 1, still_down.stdout + still_down.stderr
-    assert f"Sent 0 kept task message(s); {kept} still waiting." in still_down.stdout
-
-    # Redis is back: a worker starts, sends the kept messages, and every job finishes.
-    private_redis.start()
-    log_path = tmp_path / "worker.log"
-
-    def log() -> str:
-        return log_path.read_text(errors="replace") if log_path.exists() else ""
-
-    def open_jobs() -> int:
-        [(count,)] = query(
-            postgres_database_url, "SELECT count(*) FROM jobs_job WHERE status IN ('queued', 'running')"
-        )
-        return int(str(count))
-
-    with worker(env, log_path, "cpu"):
-        wait_until(lambda: open_jobs() == 0, 240, "every job to end", log)
-    assert "requeued" in log()
-    statuses = query(postgres_database_url, "SELECT kind, status, message FROM jobs_job ORDER BY id")
-    assert [row[1] for row in statuses] == ["done", "done", "done"], statuses
-    assert query(postgres_database_url, "SELECT count(*) FROM jobs_unsentmessage") == [(0,)]
-    per_dataset = query(
-        postgres_database_url,
-        "SELECT d.name, count(*), count(DISTINCT (p.paradigm_id, p.index)) FROM datasets_pair p"
-        " JOIN datasets_datasetparadigm g ON p.paradigm_id = g.id JOIN datasets_dataset d"
-        " ON g.dataset_id = d.id WHERE d.origin <> 'learner' GROUP BY d.name ORDER BY d.name",
-    )
-    assert per_dataset == [("Made by the API", 2 * N, 2 * N), ("Made from the page", 2 * N, 2 * N)]
-    # The two datasets were made with the same seed and templates: the same pairs.
-    pairs = query(
-        postgres_database_url,
-        "SELECT d.name, g.uid, p.index, p.sentence_good, p.sentence_bad FROM datasets_pair p"
-        " JOIN datasets_datasetparadigm g ON p.paradigm_id = g.id JOIN datasets_dataset d"
-        " ON g.dataset_id = d.id WHERE d.origin <> 'learner' ORDER BY g.uid, p.index, d.name",
-    )
-    assert [row[1:] for row in pairs[0::2]] == [row[1:] for row in pairs[1::2]]
-    assert requeue_command(env).returncode == 0
