@@ -63,7 +63,7 @@ def test_settings_redis_url_selects_redis_broker_and_results(load_base, tmp_path
     assert settings["CELERY_BROKER_URL"] == "redis://cache.internal:6379/2"
     assert settings["CELERY_RESULT_BACKEND"] == "redis://cache.internal:6379/2"
     # Connections time out rather than hang; kombu's hour of visibility timeout unless set.
-    assert settings["CELERY_BROKER_TRANSPORT_OPTIONS"] == {"socket_connect_timeout": 5, "socket_timeout": 30}
+    assert settings["CELERY_BROKER_TRANSPORT_OPTIONS"] == {"socket_connect_timeout": 5, "socket_timeout": 10}
     assert settings["CELERY_BROKER_CONNECTION_MAX_RETRIES"] is None  # a worker outlives any outage
     assert not (tmp_path / "var" / "celery").exists()
 

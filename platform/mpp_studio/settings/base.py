@@ -247,9 +247,10 @@ if REDIS_URL:
         # A producer (a web request) gives up connecting after this many seconds instead of
         # hanging on a host that does not answer; the message is then kept (jobs.queueing).
         "socket_connect_timeout": 5,
-        # A command on a connection whose Redis vanished without closing it (failover, NAT)
-        # fails after this long rather than never; well above kombu's 1 s BRPOP wait.
-        "socket_timeout": 30,
+        # A command to a Redis that hangs or vanished without closing the connection (failover,
+        # NAT) fails after this long rather than never (a web request then keeps its message);
+        # well above kombu's 1 s BRPOP wait.
+        "socket_timeout": 10,
     }
     if "MPP_BROKER_VISIBILITY_TIMEOUT" in env:
         # Redis redelivers a message its worker took but never acknowledged (the worker died,
