@@ -9,7 +9,8 @@ way, never with a traceback:
   that nothing already saved is lost, and to try again in a minute;
 - the API (`/api/...`): 503 in the API's error layout, `{"errors": [{"field": "", "message": ...,
   "code": "database_unavailable"}]}` (DRF views through `core.api.api_exception_handler`);
-- other JSON callers (the participant pages' scripts): 503 `{"error": ...}`;
+- other JSON callers (`request_errors.wants_json`: a JSON body or an Accept asking for JSON, as
+  the participant pages' scripts send): 503 `{"error": ...}`;
 - all of them with `Retry-After`.
 
 Nothing is retried here: the request's transaction (if any) is rolled back by the database when
@@ -24,6 +25,8 @@ from collections.abc import Callable
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+
+from mpp_studio.core.request_errors import wants_json
 
 logger = logging.getLogger(__name__)
 
@@ -41,14 +44,6 @@ CODE = "database_unavailable"
 def is_database_down(exc: BaseException | None) -> bool:
     """Return whether `exc` means the database could not be reached."""
     return isinstance(exc, DATABASE_DOWN_ERRORS)
-
-
-def wants_json(request: HttpRequest) -> bool:
-    """Return whether the request is an API call or a script that asks for JSON, not a page."""
-    if request.path.startswith("/api/"):
-        return True
-    accept = request.headers.get("Accept", "")
-    return "application/json" in accept and "text/html" not in accept
 
 
 def api_error_body() -> dict[str, list[dict[str, object]]]:

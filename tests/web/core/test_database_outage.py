@@ -85,6 +85,13 @@ def test_a_script_asking_for_json_gets_json(owner: object) -> None:
     assert "try again in a minute" in response.json()["error"]
 
 
+def test_a_script_sending_json_gets_json(owner: object) -> None:
+    client = signed_in(owner)
+    with mock.patch(LIST_PROJECTS, side_effect=GONE):
+        response = client.post("/", data="{}", content_type="application/json")
+    assert response.status_code == 503 and response.json()["code"] == "database_unavailable"
+
+
 def test_an_error_outside_the_view_reaches_the_same_answer(owner: object) -> None:
     """The session is saved after the view, in a middleware: handler500 turns that into the 503."""
     client = Client(raise_request_exception=False)
