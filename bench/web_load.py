@@ -33,6 +33,7 @@ import argparse
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -100,6 +101,7 @@ class Answer:
     status: int
     seconds: float
     says_database: bool = False
+    route: str = ""
 
 
 @dataclass
@@ -162,7 +164,8 @@ def client(number: int, base: str, world: dict[str, object], stop: threading.Eve
             status, says_database = 0, False
         ended = time.perf_counter()
         with record.lock:
-            record.answers.append(Answer(ended, kind, status, ended - began, says_database))
+            route = re.sub(r"/\d+/", "/N/", url)
+            record.answers.append(Answer(ended, kind, status, ended - began, says_database, route))
             if item_id and status == 201:
                 record.acknowledged.append(item_id)
 
@@ -256,7 +259,11 @@ def measure(args: argparse.Namespace, database_url: str, proxied_url: str, proxy
     finally:
         stop.set()
         server.terminate()
-        server.wait(timeout=30)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # graceful shutdown stuck on a request: not measured
+            server.kill()
+            server.wait(timeout=30)
         log.close()
     written = set(json.loads(run(env, str(world["written"]), script=WRITTEN).strip().splitlines()[-1]))
 
@@ -271,6 +278,11 @@ def measure(args: argparse.Namespace, database_url: str, proxied_url: str, proxy
         f"proxy, {os.cpu_count()} CPUs; mix: pages 65 %, API reads 22.5 %, API writes 12.5 %"
     )
     print(summary("steady", steady, cut_at - counted_from))
+    for route in sorted({a.route for a in steady}):
+        ok = [a.seconds * 1000 for a in steady if a.route == route and 200 <= a.status < 300]
+        if ok:
+            p50, p95 = statistics.median(ok), percentile(ok, 0.95)
+            print(f"  {route}: {len(ok)}, latency ms p50 {p50:.0f}, p95 {p95:.0f}")
     print(summary(f"outage ({args.outage:g} s, {severed} connections severed)", outage, restored_at - cut_at))
     print(summary("after restore", after, ended - restored_at))
     first_ok = next((a.ended - restored_at for a in after if 200 <= a.status < 300), None)
@@ -292,6 +304,9 @@ def measure(args: argparse.Namespace, database_url: str, proxied_url: str, proxy
         f"{len(written - acknowledged)} stored without a 201 (commit landed, answer lost in the cut)"
     )
     if unclear:
+        for answer in unclear[:10]:
+            began = answer.ended - answer.seconds - cut_at
+            print(f"unclear: {answer.route} status {answer.status}, began {began:+.2f} s from the cut")
         statuses = Counter(a.status for a in unclear)
         problems.append(f"{len(unclear)} answers in or after the outage were not a clear 503: {statuses}")
     if acknowledged - written:

@@ -33,6 +33,7 @@ from mpp_studio.paradigms.selectors import (
     project_template_get,
     project_template_list,
     project_template_version_get,
+    template_latest_versions_attach,
 )
 from mpp_studio.paradigms.serializers import (
     LibraryImportInputSerializer,
@@ -114,6 +115,7 @@ class TemplateListApi(_ProjectApi):
             phenomenon=request.query_params.get("phenomenon", "").strip(),
         )
         page = self.paginate_queryset(templates)
+        template_latest_versions_attach(page)
         return self.get_paginated_response(TemplateListOutputSerializer(page, many=True).data)
 
     @extend_schema(

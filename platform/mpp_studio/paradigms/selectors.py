@@ -1,6 +1,6 @@
 """Reads for grammar templates."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
@@ -219,6 +219,21 @@ def template_latest_versions(*, project: Project) -> list[TemplateVersion]:
         .select_related("template")
         .order_by("template__uid")
     )
+
+
+def template_latest_versions_attach(templates: Sequence[Template]) -> None:
+    """Load the latest version of each of `templates` (with its author) in one query and set it
+    as `template.prefetched_latest_version` (None for a template without versions), so a list
+    of templates does not query once per template."""
+    latest = (
+        TemplateVersion.objects.filter(template=OuterRef("template")).order_by("-number").values("pk")[:1]
+    )
+    versions = TemplateVersion.objects.filter(
+        template__in=[template.pk for template in templates], pk=Subquery(latest)
+    ).select_related("created_by")
+    by_template = {version.template_id: version for version in versions}
+    for template in templates:
+        template.prefetched_latest_version = by_template.get(template.pk)  # type: ignore[attr-defined]
 
 
 def phrase_usage_get(*, project: Project) -> dict[str, list[Template]]:

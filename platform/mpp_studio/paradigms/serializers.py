@@ -110,7 +110,11 @@ class TemplateListOutputSerializer(serializers.Serializer):  # type: ignore[type
 
     @extend_schema_field(TemplateVersionSummarySerializer(allow_null=True))
     def get_latest_version(self, template: Template) -> dict[str, Any] | None:
-        version = template.latest_version()
+        # A list loads them all at once (selectors.template_latest_versions_attach).
+        if hasattr(template, "prefetched_latest_version"):
+            version = template.prefetched_latest_version
+        else:
+            version = template.latest_version()
         return TemplateVersionSummarySerializer(version).data if version is not None else None
 
 

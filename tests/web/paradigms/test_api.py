@@ -40,6 +40,35 @@ def test_template_list_filters_and_paginates(
     assert client.get(api(project, "templates/?phenomenon=nothing")).json()["count"] == 0
 
 
+def test_template_list_queries_do_not_grow_with_the_templates(
+    api_client_for: ClientFor, viewer: object, project: object, np_template: object, owner: object
+) -> None:
+    """The latest version of every listed template (and its author) comes in one query, not one
+    per template; each template shows its own latest version."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = api_client_for(viewer)
+    client.get(api(project, "templates/"))
+    with CaptureQueriesContext(connection) as one:
+        client.get(api(project, "templates/"))
+    first = template_save(project=project, source_text=PLAIN_TEMPLATE, user=owner)  # type: ignore[arg-type]
+    template_save(
+        project=project, source_text=PLAIN_TEMPLATE + "\n", template=first.template, note="second", user=owner
+    )  # type: ignore[arg-type]
+    for index in range(3):
+        text = PLAIN_TEMPLATE.replace("plain_agreement", f"plain_agreement_{index}")
+        template_save(project=project, source_text=text, user=owner)  # type: ignore[arg-type]
+    with CaptureQueriesContext(connection) as five:
+        body = client.get(api(project, "templates/")).json()
+    assert body["count"] == 5
+    assert len(five.captured_queries) == len(one.captured_queries)
+    plain = next(t for t in body["results"] if t["uid"] == "plain_agreement")
+    assert plain["version_count"] == 2
+    assert plain["latest_version"]["number"] == 2 and plain["latest_version"]["note"] == "second"
+    assert plain["latest_version"]["created_by"] == owner.get_username()  # type: ignore[attr-defined]
+
+
 def test_template_create_stores_version_1(
     api_client_for: ClientFor, editor: object, project: object, en_nouns: object
 ) -> None:
