@@ -139,6 +139,18 @@ if not _USE_LOCAL_DATABASE:
         DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
             "connect_timeout", env.int("MPP_DB_CONNECT_TIMEOUT", default=5)
         )
+        # A database host that vanishes mid-query (power cut, network partition) sends no reset:
+        # without TCP keepalives a request or task would wait for its answer for hours (the
+        # kernel's default). Probes after 30 s of silence, 3 of them 10 s apart, give up at ~60 s;
+        # unacknowledged sends give up after 60 s. A parameter in DATABASE_URL's query wins.
+        for _option, _value in (
+            ("keepalives", 1),
+            ("keepalives_idle", 30),
+            ("keepalives_interval", 10),
+            ("keepalives_count", 3),
+            ("tcp_user_timeout", 60_000),
+        ):
+            DATABASES["default"]["OPTIONS"].setdefault(_option, _value)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

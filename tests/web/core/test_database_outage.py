@@ -170,3 +170,27 @@ def test_a_server_database_gives_up_connecting_after_a_few_seconds(
     database = runpy.run_path(str(BASE_SETTINGS))["DATABASES"]["default"]
     assert {k: v for k, v in database.get("OPTIONS", {}).items() if k == "connect_timeout"} == options
     assert database.get("CONN_HEALTH_CHECKS", False) is bool(env)
+
+
+def test_a_server_database_connection_detects_a_vanished_host(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """TCP keepalives and a send timeout bound the wait for a database host that disappeared
+    without a reset; libpq accepts every parameter (a real connection to the local server when
+    there is one)."""
+    monkeypatch.setenv("MPP_VAR_DIR", str(tmp_path / "var"))
+    monkeypatch.setenv("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test?keepalives_idle=45")
+    options = runpy.run_path(str(BASE_SETTINGS))["DATABASES"]["default"]["OPTIONS"]
+    assert options["keepalives"] == 1 and options["keepalives_idle"] == 45  # the URL's wins
+    assert (options["keepalives_interval"], options["keepalives_count"]) == (10, 3)
+    assert options["tcp_user_timeout"] == 60_000
+    psycopg = pytest.importorskip("psycopg")
+    server = {"host": "127.0.0.1", "port": 5432, "user": "postgres", "dbname": "test", "connect_timeout": 3}
+    try:
+        psycopg.connect(**server).close()
+    except psycopg.OperationalError as error:
+        pytest.skip(f"no PostgreSQL at 127.0.0.1:5432 for this check: {error}")
+    connection = psycopg.connect(**{**options, **server})  # an unknown parameter would raise
+    with connection:
+        assert connection.execute("select 1").fetchone() == (1,)
+        assert "keepalives_idle=45" in connection.info.dsn and "tcp_user_timeout=60000" in connection.info.dsn
