@@ -188,3 +188,35 @@ def test_settings_production_https_defaults(monkeypatch: pytest.MonkeyPatch) -> 
     assert settings["SECURE_REDIRECT_EXEMPT"] == [r"^healthz$"]
     monkeypatch.setenv("DJANGO_SECURE_HSTS_SECONDS", "300")
     assert runpy.run_module("mpp_studio.settings.production")["SECURE_HSTS_SECONDS"] == 300
+
+
+def test_settings_production_logs_a_server_error_with_its_traceback(tmp_path: Path) -> None:
+    """In production an unhandled error's traceback reaches standard error (the container log),
+    not only the mail Django's default sends to ADMINS."""
+    script = (
+        "import django, logging\n"
+        "django.setup()\n"
+        "try:\n"
+        "    raise RuntimeError('boom in a view')\n"
+        "except RuntimeError:\n"
+        "    logging.getLogger('django.request').error('Internal Server Error: /x/', exc_info=True)\n"
+    )
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "MPP_"))}
+    environment.update(
+        DJANGO_SETTINGS_MODULE="mpp_studio.settings.production",
+        DJANGO_SECRET_KEY="a-real-secret",
+        DJANGO_ALLOWED_HOSTS="localhost",
+        MPP_VAR_DIR=str(tmp_path / "var"),
+        PYTHONPATH=os.pathsep.join([str(REPO_ROOT / "platform"), str(REPO_ROOT)]),
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=REPO_ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "ERROR django.request: Internal Server Error: /x/" in result.stderr
+    assert "RuntimeError: boom in a view" in result.stderr

@@ -42,3 +42,17 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+
+# Everything to standard error, where the containers' logs collect it: Django's default sends
+# a 500's traceback only to ADMINS by mail when DEBUG is off, i.e. nowhere here.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("MPP_LOG_LEVEL", default="INFO")},
+    "loggers": {
+        # Requests are in gunicorn's access log; Django adds a line per 4xx/5xx answer.
+        "django": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+    },
+}
