@@ -14,6 +14,7 @@ from typing import IO
 from django.conf import settings
 
 from generator.formats.lines import HEAD_BYTES, binary_reason
+from mpp_studio.core.uploads import size_text
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 COPY_CHUNK = 1 << 16
@@ -45,15 +46,6 @@ def max_pairs() -> int:
 def max_upload_bytes() -> int:
     """Return the largest file a learner upload takes (setting MPP_LEARNER_UPLOAD_MAX_BYTES)."""
     return int(getattr(settings, "MPP_LEARNER_UPLOAD_MAX_BYTES", DEFAULT_MAX_BYTES))
-
-
-def size_text(n: int) -> str:
-    """Return a file size in words: "12.5 MB", "20.1 KB" or "900 bytes"."""
-    if n >= 1024 * 1024:
-        return f"{n / 1024 / 1024:.1f} MB"
-    if n >= 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n:,} bytes"
 
 
 def display_name(name: str) -> str:
