@@ -109,6 +109,9 @@ class DatasetParadigm(BaseModel):
     language = models.CharField(max_length=35, blank=True)
     requested = models.PositiveIntegerField()
     produced = models.PositiveIntegerField(default=0)
+    # Runs started since a chunk of pairs was last stored: a run that keeps killing its worker
+    # (out of memory before its first chunk) is stopped after MAX_ATTEMPTS (services.generation).
+    attempts = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     problems = models.JSONField(default=list, blank=True)  # why it failed, as Problem dicts
 

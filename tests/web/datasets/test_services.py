@@ -369,9 +369,7 @@ BALANCED_TEMPLATE = EN_PHRASE_TEMPLATE.replace("uid: en_sv_agreement", "uid: en_
 )
 
 
-def test_balanced_words_only_leaves_out_the_words_a_balance_dropped(
-    project: object, editor: object
-) -> None:
+def test_balanced_words_only_leaves_out_the_words_a_balance_dropped(project: object, editor: object) -> None:
     from tests.web.datasets.conftest import make_vocabulary
 
     make_vocabulary(project, "en_balanced", BALANCED_CSV, "en_balanced.csv")
@@ -409,3 +407,63 @@ def test_balanced_words_only_leaves_out_the_words_a_balance_dropped(
         "(this dataset uses counterbalanced words only: the vocabulary items marked balanced = 0 "
         "were left out)"
     )
+
+
+def test_a_paradigm_whose_runs_keep_dying_before_a_chunk_fails_in_words(make_dataset: MakeDataset) -> None:
+    """Each run counts an attempt and a stored chunk resets the count; a paradigm whose worker
+    died MAX_ATTEMPTS times without storing a chunk is failed with the reason instead of being
+    redelivered for ever, keeping the pairs stored before, and its job ends."""
+    from mpp_studio.datasets.services.generation import MAX_ATTEMPTS
+
+    dataset = make_dataset("en", n=12, seed=5)
+    paradigm = dataset.paradigms.get()
+    assert dataset_paradigm_generate(paradigm_id=paradigm.pk, chunk_size=3, pairs_per_run=6) is True
+    paradigm.refresh_from_db()
+    assert (paradigm.produced, paradigm.attempts) == (6, 0)  # the run stored chunks
+
+    # Three runs whose worker died before their first chunk (as a SIGKILL would leave them).
+    for died in range(1, MAX_ATTEMPTS + 1):
+        with (
+            mock.patch("mpp_studio.datasets.services.generation._store_pairs", side_effect=SystemExit),
+            pytest.raises(SystemExit),
+        ):
+            dataset_paradigm_generate(paradigm_id=paradigm.pk)
+        paradigm.refresh_from_db()
+        assert paradigm.attempts == died and paradigm.status == "pending"
+
+    assert dataset_paradigm_generate(paradigm_id=paradigm.pk) is False
+    paradigm.refresh_from_db()
+    assert paradigm.status == "failed" and paradigm.produced == 6
+    assert paradigm.problems[0]["code"] == "E_WORKER"
+    assert f"stopped {MAX_ATTEMPTS} times" in paradigm.problems[0]["message"]
+    assert Pair.objects.filter(paradigm=paradigm).count() == 6  # nothing stored is lost
+    dataset.job.refresh_from_db()
+    assert dataset.job.status in ("failed", "done") and dataset.job.finished_at is not None
+
+
+def test_a_run_after_deaths_that_stores_a_chunk_clears_the_count(make_dataset: MakeDataset) -> None:
+    dataset = make_dataset("en", n=12, seed=5)
+    paradigm = dataset.paradigms.get()
+    DatasetParadigm.objects.filter(pk=paradigm.pk).update(attempts=2)
+    assert dataset_paradigm_generate(paradigm_id=paradigm.pk, chunk_size=3) is False
+    paradigm.refresh_from_db()
+    assert (paradigm.status, paradigm.produced, paradigm.attempts) == ("done", 12, 0)
+
+
+def test_a_database_outage_in_a_run_does_not_count_as_a_dead_worker(make_dataset: MakeDataset) -> None:
+    from django.db import OperationalError
+
+    dataset = make_dataset("en", n=12, seed=5)
+    paradigm = dataset.paradigms.get()
+    outage = OperationalError("server closed the connection unexpectedly")
+    for _ in range(5):  # more outages than MAX_ATTEMPTS
+        with (
+            mock.patch("mpp_studio.datasets.services.generation._store_pairs", side_effect=outage),
+            pytest.raises(OperationalError),
+        ):
+            dataset_paradigm_generate(paradigm_id=paradigm.pk)
+        paradigm.refresh_from_db()
+        assert paradigm.attempts == 0
+    assert dataset_paradigm_generate(paradigm_id=paradigm.pk) is False
+    paradigm.refresh_from_db()
+    assert (paradigm.status, paradigm.produced) == ("done", 12)

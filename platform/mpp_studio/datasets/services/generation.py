@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from django.db import DatabaseError, transaction
-from django.db.models import Sum
+from django.db.models import F, Sum
 
 from generator import GENERATOR_VERSION
 from generator import errors as E
@@ -27,6 +27,7 @@ from generator.generate import Generator
 from mpp_studio.datasets.engine import paradigm_generator, template_file_name
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.datasets.problem_text import problem_summary
+from mpp_studio.jobs.retrying import DATABASE_ERRORS, when_database_answers
 from mpp_studio.jobs.selectors import job_is_open
 from mpp_studio.jobs.services import job_fail, job_finish, job_progress, job_start
 from mpp_studio.paradigms.engine import E_ENGINE, engine_failure_message
@@ -43,6 +44,9 @@ CHUNK_SIZE = 2_000
 # New pairs one task run stores before handing over to a fresh run (well under the broker's
 # redelivery timeout: Redis redelivers a message not acknowledged within an hour).
 PAIRS_PER_RUN = 50_000
+# Runs of a paradigm that may start without storing a chunk (each one's worker died first, e.g.
+# out of memory) before the paradigm fails instead of being redelivered for ever.
+MAX_ATTEMPTS = 3
 
 
 def dataset_paradigm_generate(
@@ -71,10 +75,30 @@ def dataset_paradigm_generate(
         return False
     if job_id is None or not job_start(job_id=job_id):  # cancelled, or already ended
         return False
+    DatasetParadigm.objects.filter(pk=paradigm.pk).update(attempts=F("attempts") + 1)
+    paradigm.attempts += 1
+    if paradigm.attempts > MAX_ATTEMPTS:
+        _paradigm_fail(
+            paradigm,
+            [
+                Problem(
+                    "E_WORKER",
+                    f"the worker stopped {MAX_ATTEMPTS} times while generating this paradigm, each "
+                    "time before it could store a pair (it may run out of memory: ask for fewer "
+                    "pairs, or give the worker more memory); the pairs stored before are kept",
+                    template_file_name(paradigm.uid),
+                )
+            ],
+        )
+        dataset_finish_if_complete(dataset_id=dataset.pk)
+        return False
 
     try:
         generator = paradigm_generator(paradigm)
         outcome = _store_pairs(paradigm, generator, chunk_size=chunk_size, pairs_per_run=pairs_per_run)
+    except DATABASE_ERRORS:
+        _forget_attempt(paradigm)  # a database outage is not a dead worker: the task retries
+        raise
     except DatabaseError:
         raise
     except GenerationError as exc:
@@ -161,7 +185,8 @@ def _flush(paradigm: DatasetParadigm, chunk: Iterable[Pair]) -> bool:
         # A rerun regenerates exactly the same pair for an index, so an existing row is kept.
         Pair.objects.bulk_create(chunk, ignore_conflicts=True)
         produced = Pair.objects.filter(paradigm=paradigm).count()
-        DatasetParadigm.objects.filter(pk=paradigm.pk).update(produced=produced)
+        # Progress: the runs that died before this one no longer count against the paradigm.
+        DatasetParadigm.objects.filter(pk=paradigm.pk).update(produced=produced, attempts=0)
     job_id = paradigm.dataset.job_id
     if job_id is None:
         return False
@@ -174,6 +199,16 @@ def _flush(paradigm: DatasetParadigm, chunk: Iterable[Pair]) -> bool:
         done=done,
         message=f"Generating {paradigm.uid}: {produced:,} of {paradigm.requested:,} pairs stored.",
     )
+
+
+def _forget_attempt(paradigm: DatasetParadigm) -> None:
+    """Give back the attempt counted for this run, once the database answers again."""
+
+    def give_back() -> None:
+        DatasetParadigm.objects.filter(pk=paradigm.pk, attempts__gt=0).update(attempts=F("attempts") - 1)
+
+    if not when_database_answers(give_back):  # still down: the count stays one too high
+        logger.warning("could not undo the attempt count of dataset paradigm %s", paradigm.pk)
 
 
 def _paradigm_fail(paradigm: DatasetParadigm, problems: list[Problem]) -> None:
