@@ -4,37 +4,26 @@ A task only handles messaging (retries, queueing the next run, the final failure
 `services.dataset_paradigm_generate`, which is safe to run twice (tasks are acknowledged late).
 """
 
-from typing import Any
-
-from billiard.einfo import ExceptionInfo
 from celery import shared_task
 
-from mpp_studio.jobs.queueing import QueueGuardedTask
-from mpp_studio.jobs.retrying import record_give_up, retry_on_database_error
+from mpp_studio.jobs.queueing import GivingUpTask
+from mpp_studio.jobs.retrying import retry_on_database_error
 
 
-class GenerateParadigmTask(QueueGuardedTask):
+class GenerateParadigmTask(GivingUpTask):
     """Marks the paradigm failed, in words, when the task gives up (retries spent, worker error)."""
 
-    def on_failure(
-        self,
-        exc: Exception,
-        task_id: str,
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        einfo: ExceptionInfo,
-    ) -> None:
+    give_up_arguments = ("paradigm_id",)
+
+    def give_up_label(self, ids: dict[str, int]) -> str:
+        return f"dataset paradigm {ids['paradigm_id']}"
+
+    def give_up(self, ids: dict[str, int], reason: str) -> None:
         from mpp_studio.datasets.services import dataset_paradigm_fail
 
-        paradigm_id = kwargs.get("paradigm_id", args[0] if args else None)
-        if paradigm_id is not None:
-            record_give_up(
-                f"dataset paradigm {paradigm_id}",
-                lambda: dataset_paradigm_fail(
-                    paradigm_id=int(paradigm_id),
-                    message=f"the worker could not finish this paradigm ({type(exc).__name__}: {exc})",
-                ),
-            )
+        dataset_paradigm_fail(
+            paradigm_id=ids["paradigm_id"], message=f"the worker could not finish this paradigm ({reason})"
+        )
 
 
 @shared_task(

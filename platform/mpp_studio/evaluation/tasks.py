@@ -5,38 +5,24 @@ otherwise; CELERY_TASK_ROUTES in settings). The work is `services.score_chunk`, 
 twice: tasks are acknowledged late, and redelivered when their worker process dies.
 """
 
-from typing import Any
-
-from billiard.einfo import ExceptionInfo
 from celery import shared_task
 
-from mpp_studio.jobs.queueing import QueueGuardedTask
-from mpp_studio.jobs.retrying import record_give_up, retry_on_database_error
+from mpp_studio.jobs.queueing import GivingUpTask
+from mpp_studio.jobs.retrying import retry_on_database_error
 
 
-class ScoreChunkTask(QueueGuardedTask):
+class ScoreChunkTask(GivingUpTask):
     """Fails the chunk, and so the run, in words when the task gives up (retries spent, time limit)."""
 
-    def on_failure(
-        self,
-        exc: Exception,
-        task_id: str,
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        einfo: ExceptionInfo,
-    ) -> None:
+    give_up_arguments = ("run_id", "config_id", "dataset_id", "chunk_index")
+
+    def give_up_label(self, ids: dict[str, int]) -> str:
+        return f"chunk {ids['chunk_index']} of scoring run {ids['run_id']}"
+
+    def give_up(self, ids: dict[str, int], reason: str) -> None:
         from mpp_studio.evaluation.services import chunk_give_up
 
-        names = ("run_id", "config_id", "dataset_id", "chunk_index")
-        values = {**dict(zip(names, args, strict=False)), **kwargs}
-        if all(values.get(name) is not None for name in names):
-            record_give_up(
-                f"chunk {values['chunk_index']} of scoring run {values['run_id']}",
-                lambda: chunk_give_up(
-                    **{name: int(values[name]) for name in names},
-                    message=f"the worker could not finish a chunk ({type(exc).__name__}: {exc}).",
-                ),
-            )
+        chunk_give_up(**ids, message=f"the worker could not finish a chunk ({reason}).")
 
 
 @shared_task(

@@ -249,3 +249,33 @@ class RequeueUnsentStep(bootsteps.StartStopStep):
 
             connection.close()  # this thread's own connection; the next round opens its own
             self._lock.release()
+
+
+class GivingUpTask(QueueGuardedTask):
+    """A task that records, in words, the failure of the work it was sent for when it gives up
+    (retries spent, time limit, a worker error): subclasses name the arguments that identify the
+    work (`give_up_arguments`) and say what it is (`give_up_label`) and how to fail it
+    (`give_up`). The database may be down even then: see `retrying.record_give_up`."""
+
+    give_up_arguments: ClassVar[tuple[str, ...]] = ()
+
+    def give_up_label(self, ids: dict[str, int]) -> str:
+        """Return the work in words for the log, e.g. "triplet chunk 12"."""
+        raise NotImplementedError
+
+    def give_up(self, ids: dict[str, int], reason: str) -> None:
+        """Fail the work in words; `reason` is the exception's type and text."""
+        raise NotImplementedError
+
+    def on_failure(
+        self, exc: Exception, task_id: str, args: tuple[Any, ...], kwargs: dict[str, Any], einfo: Any
+    ) -> None:
+        """Fail the work the message named (by position or keyword), if it named it all."""
+        from mpp_studio.jobs.retrying import record_give_up
+
+        values = {**dict(zip(self.give_up_arguments, args, strict=False)), **kwargs}
+        if any(values.get(name) is None for name in self.give_up_arguments):
+            return
+        ids = {name: int(values[name]) for name in self.give_up_arguments}
+        reason = f"{type(exc).__name__}: {exc}"
+        record_give_up(self.give_up_label(ids), lambda: self.give_up(ids, reason))

@@ -6,37 +6,24 @@ when their worker process dies. spaCy and ERRANT load once per worker process
 (`generator.triplets.annotate.annotator` is cached).
 """
 
-from typing import Any
-
-from billiard.einfo import ExceptionInfo
 from celery import shared_task
 
-from mpp_studio.jobs.queueing import QueueGuardedTask
-from mpp_studio.jobs.retrying import record_give_up, retry_on_database_error
+from mpp_studio.jobs.queueing import GivingUpTask
+from mpp_studio.jobs.retrying import retry_on_database_error
 
 
-class TripletChunkTask(QueueGuardedTask):
+class TripletChunkTask(GivingUpTask):
     """Fails the run in words when the task gives up (retries spent, time limit)."""
 
-    def on_failure(
-        self,
-        exc: Exception,
-        task_id: str,
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        einfo: ExceptionInfo,
-    ) -> None:
+    give_up_arguments = ("chunk_id",)
+
+    def give_up_label(self, ids: dict[str, int]) -> str:
+        return f"triplet chunk {ids['chunk_id']}"
+
+    def give_up(self, ids: dict[str, int], reason: str) -> None:
         from mpp_studio.learner.services import run_give_up
 
-        chunk_id = kwargs.get("chunk_id", args[0] if args else None)
-        if chunk_id is not None:
-            record_give_up(
-                f"triplet chunk {chunk_id}",
-                lambda: run_give_up(
-                    chunk_id=int(chunk_id),
-                    message=f"the worker could not finish it ({type(exc).__name__}: {exc}).",
-                ),
-            )
+        run_give_up(chunk_id=ids["chunk_id"], message=f"the worker could not finish it ({reason}).")
 
 
 @shared_task(

@@ -208,3 +208,18 @@ def test_a_chunk_that_keeps_killing_its_worker_fails_the_run(corpus: object) -> 
     assert run.job.status == Job.Status.FAILED
     assert run.job.message.startswith(f"The worker stopped {MAX_ATTEMPTS} times while making chunk 1 of 1")
     assert not Pair.objects.filter(paradigm__dataset=run.dataset).exists()
+
+
+def test_a_chunk_task_that_gives_up_fails_the_run_in_words(corpus: object) -> None:
+    """The task's failure handler (retries spent, time limit) fails the run's job naming the
+    chunk and the reason; a message without its chunk id is left alone."""
+    from mpp_studio.learner.tasks import make_triplets_chunk as task
+
+    run = run_create(corpus=corpus, dispatch=False, chunk_size=100)  # type: ignore[arg-type]
+    chunk = TripletChunk.objects.filter(run=run).order_by("index").first()
+    task.on_failure(RuntimeError("boom"), "task-id", (), {}, None)
+    assert Job.objects.get(pk=run.job_id).status != "failed"
+    task.on_failure(RuntimeError("boom"), "task-id", (), {"chunk_id": chunk.pk}, None)
+    job = Job.objects.get(pk=run.job_id)
+    assert job.status == "failed"
+    assert job.message == "Chunk 1: the worker could not finish it (RuntimeError: boom)."
