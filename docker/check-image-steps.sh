@@ -34,8 +34,8 @@ step() { echo "== image steps (${SECONDS}s): $*"; }
 # /app, built in the Dockerfile's order: the install files alone, the install, then the code.
 app="$tmp/app"
 mkdir -p "$app/docker"
-cp pyproject.toml README.md "$app/"
-cp docker/install.sh docker/constraints.txt "$app/docker/"
+cp pyproject.toml README.md requirements-lock.txt "$app/"
+cp docker/install.sh "$app/docker/"
 
 step "docker/install.sh into a throwaway environment (the dependency layer)"
 "$python" -m venv "$tmp/venv"

@@ -9,8 +9,9 @@
 # the project finds it satisfied and never swaps in another build. TORCH_INDEX_URL, when set, is
 # the index torch comes from (the CPU image: PyTorch's CPU-only index, no CUDA libraries); unset,
 # pip's own configuration decides (the CUDA image: PyPI's Linux build, which brings CUDA).
-# Every other package is held at the version in docker/constraints.txt (regenerate it with
-# docker/lock.sh), so an image built next month has the versions CI tested.
+# Every other package is held at the version in requirements-lock.txt, the lock scripts/setup.sh
+# and CI install from too (refresh it with scripts/lock.sh), so an image built next month has
+# the versions CI tested.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -45,6 +46,6 @@ done
 # grammar library (templates/) beside platform/, and templates/ is data, not a package.
 target=.
 [ -n "$extras" ] && target=".[$extras]"
-echo "install: MPP Studio $target with docker/constraints.txt"
-pip --constraint docker/constraints.txt -e "$target"
+echo "install: MPP Studio $target with requirements-lock.txt"
+pip --constraint requirements-lock.txt -e "$target"
 "$python" -m pip check

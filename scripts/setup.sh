@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Create .venv (Python 3.11) and install MPP Studio with its development tools.
-# Safe to run again: when pyproject.toml is unchanged since the last install, it returns at once.
+# Create .venv (Python 3.11) and install MPP Studio with its development tools, every package at
+# the exact version in requirements-lock.txt (refresh it with scripts/lock.sh), as CI and the
+# images do. Safe to run again: when pyproject.toml and the lock are unchanged since the last
+# install, it returns at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +31,8 @@ fi
 venv=.venv
 stamp="$venv/.pyproject.sha256"
 python=${PYTHON:-python3.11}
-wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+lock=requirements-lock.txt
+wanted=$(cat pyproject.toml "$lock" | sha256sum | cut -d' ' -f1)
 
 if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
   echo "setup: $venv is up to date"
@@ -56,8 +59,9 @@ fi
 echo "setup: installing $torch_pin"
 "$venv/bin/python" -m pip install --quiet --progress-bar off "$torch_pin"
 
-echo "setup: installing MPP Studio (editable) with its dev tools"
-"$venv/bin/python" -m pip install --quiet --progress-bar off -e '.[dev]'
+echo "setup: installing MPP Studio (editable) with its dev tools at the versions of $lock"
+"$venv/bin/python" -m pip install --quiet --progress-bar off --constraint "$lock" -e '.[dev]'
+"$venv/bin/python" -m pip check
 
 echo "$wanted" >"$stamp"
 echo "setup: done"

@@ -9,14 +9,11 @@ import importlib.util
 import re
 import shlex
 import subprocess
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from packaging.requirements import Requirement
-from packaging.utils import canonicalize_name
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DOCKER = REPO_ROOT / "docker"
@@ -213,29 +210,6 @@ def test_images_install_with_the_shared_script_and_run_as_a_user(dockerfile: str
         for source in sources:
             if source != ".":
                 assert (REPO_ROOT / source).exists(), f"{dockerfile}: COPY {source}"
-
-
-def test_constraints_pin_every_runtime_dependency_within_pyproject() -> None:
-    """docker/constraints.txt pins each runtime dependency (not torch) to a version pyproject allows."""
-    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    requirements = [
-        Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["flower"]
-    ]
-    pins: dict[str, str] = {}
-    for line in (DOCKER / "constraints.txt").read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            name, version = line.split("==")
-            pins[canonicalize_name(name)] = version
-    assert "torch" not in pins, "torch is pinned by pyproject.toml alone"
-    for requirement in requirements:
-        name = canonicalize_name(requirement.name)
-        if name == "torch":
-            assert str(requirement.specifier).startswith("=="), "pyproject.toml must pin torch exactly"
-            continue
-        assert name in pins, f"{name} is missing from docker/constraints.txt: run docker/lock.sh"
-        assert requirement.specifier.contains(pins[name], prereleases=True), (
-            f"docker/constraints.txt has {name}=={pins[name]}, outside {requirement}: run docker/lock.sh"
-        )
 
 
 def compose_cli() -> list[str] | None:

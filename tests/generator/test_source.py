@@ -38,10 +38,18 @@ def test_alias_inside_its_own_anchor_is_refused() -> None:
     "text", ["[" * 100_000 + "]" * 100_000, "- " * 5000 + "x", "{a: " * 3000 + "1" + "}" * 3000]
 )
 def test_deep_nesting_is_refused(text: str) -> None:
-    """100,000 nested lists crashed the process in libyaml (segmentation fault)."""
-    with pytest.raises(SourceError, match=f"more than {MAX_DEPTH} levels deep") as info:
+    """100,000 nested lists crashed the process in libyaml (segmentation fault). The refusal is a
+    SourceError at line 1; its words may be ours or, where libyaml stops first, libyaml's."""
+    with pytest.raises(SourceError) as info:
         load_yaml(text)
     assert info.value.line == 1
+
+
+def test_nesting_just_over_the_limit_is_refused_by_our_check() -> None:
+    """Below any parser's own limit, our depth check is what refuses (and names the limit)."""
+    with pytest.raises(SourceError, match=f"more than {MAX_DEPTH} levels deep") as info:
+        load_yaml("x:\n" + "  " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "\n")
+    assert info.value.line == 2
 
 
 def test_template_reports_nesting_as_syntax_problem_with_line() -> None:
