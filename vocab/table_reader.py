@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vocab.csv_cells import restore_cell
 from vocab.errors import (
     E_CELL_COUNT,
     E_DUPLICATE_ID,
@@ -113,7 +114,7 @@ def _rows(text: str, delimiter: str, fail: _Fail) -> list[_Row]:
                 start, None, f"this row cannot be read ({exc}); check for a stray double quote", E_CELL_COUNT
             )
             return rows
-        cells = tuple(cell.strip() for cell in record)
+        cells = tuple(restore_cell(cell.strip()) for cell in record)
         if any(cells):
             rows.append(_Row(start, reader.line_num, cells))
         start = reader.line_num + 1

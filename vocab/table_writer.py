@@ -6,6 +6,7 @@ import csv
 import io
 from pathlib import Path
 
+from vocab.csv_cells import safe_row
 from vocab.errors import E_WRITE, RowError, VocabularyError
 from vocab.lexicon import RESERVED_COLUMNS, FeatureSchema, FeatureSpec, Vocabulary
 from vocab.schema_file import schema_to_yaml_text
@@ -37,7 +38,7 @@ def vocabulary_to_csv_text(vocab: Vocabulary, delimiter: str = ",") -> str:
     columns = [*RESERVED_COLUMNS, *schema.features]
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(columns)
+    writer.writerow(safe_row(columns))
     errors: list[RowError] = []
     target = f"{vocab.name} (export)"
 
@@ -72,7 +73,7 @@ def vocabulary_to_csv_text(vocab: Vocabulary, delimiter: str = ",") -> str:
                         f"separator '{separator}' and would read back differently",
                     )
             row.append(separator.join(values))
-        writer.writerow(row)
+        writer.writerow(safe_row(row))
     if errors:
         raise VocabularyError(errors)
     return buffer.getvalue()

@@ -10,6 +10,8 @@ import csv
 import io
 from collections.abc import Iterable, Iterator, Mapping
 
+from vocab.csv_cells import safe_row
+
 CSV_COLUMNS = (
     "UID",
     "phenomenon",
@@ -79,5 +81,5 @@ def csv_text_lines(records: Iterable[Mapping[str, object]]) -> Iterator[str]:
     writer.writerow(CSV_COLUMNS)
     yield take()
     for record in records:
-        writer.writerow(csv_row(record))
+        writer.writerow(safe_row(csv_row(record)))
         yield take()

@@ -23,7 +23,7 @@ SEPARATOR = "|"
 # except the multi-value separator; leading/trailing spaces are not kept by design.
 _chars = st.characters(
     blacklist_categories=("Cs", "Cc", "Zl", "Zp"), blacklist_characters=SEPARATOR
-) | st.sampled_from([",", '"', "\t", "\n", ";", "#"])
+) | st.sampled_from([",", '"', "\t", "\n", ";", "#", "=", "+", "-", "@", "'"])
 TEXT = st.text(_chars, min_size=1, max_size=6).map(str.strip).filter(bool)
 CATEGORY_VALUES = ("sg", "pl", "只", "条", "yes")
 

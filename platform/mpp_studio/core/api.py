@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from generator.errors import TemplateError
-from mpp_studio.core.database_outage import RETRY_AFTER_S, api_error_body, is_database_down
+from mpp_studio.core.database_outage import api_error_body, is_database_down, outage_answer
 from mpp_studio.core.uploads import request_limit_problem
 from vocab.errors import VocabularyError
 
@@ -52,9 +52,10 @@ def api_exception_handler(exc: Exception, context: Mapping[str, object]) -> Resp
     """Return every API error in the project's JSON layout (DRF's EXCEPTION_HANDLER); a database
     that cannot be reached is a 503 that says so (core.database_outage)."""
     if is_database_down(exc):
-        logger.warning("database unreachable in an API view: %s", " ".join(str(exc).split()))
-        response = Response(api_error_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE)
-        response["Retry-After"] = str(RETRY_AFTER_S)
+        answer = outage_answer(exc)
+        logger.warning("database %s in an API view: %s", answer.code, " ".join(str(exc).split()))
+        response = Response(api_error_body(answer), status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        response["Retry-After"] = str(answer.retry_after_s)
         return response
     over_limit = request_limit_problem(exc)  # a request over Django's upload limits: 413/400
     if over_limit is not None:

@@ -13,6 +13,12 @@ way, never with a traceback:
   the participant pages' scripts send): 503 `{"error": ...}`;
 - all of them with `Retry-After`.
 
+A busy database is told apart from a lost one: SQLite (the embedded default) answers "database
+is locked" when a write waited longer than its busy timeout for another's. That answer is a 503
+too, but it says the server is busy and to try again in a few seconds (`Retry-After` 2, code
+`database_busy`), never that the database cannot be reached: it is there, and the next try
+succeeds. Participant pages' scripts resend on it without the participant noticing.
+
 Nothing is retried here: the request's transaction (if any) is rolled back by the database when
 the connection dies, so the user's retry is what saves. Django drops the broken connection at the
 end of the request (`close_old_connections`, CONN_HEALTH_CHECKS), so the next request after the
@@ -21,6 +27,7 @@ database is back succeeds without restarting the server.
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -39,22 +46,56 @@ MESSAGE = (
     "was not saved. Please try again in a minute."
 )
 CODE = "database_unavailable"
+BUSY_RETRY_AFTER_S = 2
+BUSY_MESSAGE = (
+    "The server is busy saving other work. Nothing you saved before is lost; what you just sent was "
+    "not saved. Please try again in a few seconds."
+)
+BUSY_CODE = "database_busy"
+# SQLite's words for a lock it waited on for longer than its busy timeout (SQLITE_BUSY,
+# SQLITE_LOCKED); the driver gives no error code through Django.
+_BUSY_WORDS = ("database is locked", "database table is locked", "database is busy")
+
+
+@dataclass(frozen=True)
+class OutageAnswer:
+    """What a client is told: the message, its code and when to try again."""
+
+    title: str
+    message: str
+    code: str
+    retry_after_s: int
 
 
 def is_database_down(exc: BaseException | None) -> bool:
-    """Return whether `exc` means the database could not be reached."""
+    """Return whether `exc` means the database could not be reached, or was too busy to answer."""
     return isinstance(exc, DATABASE_DOWN_ERRORS)
 
 
-def api_error_body() -> dict[str, list[dict[str, object]]]:
+def is_database_busy(exc: BaseException | None) -> bool:
+    """Return whether `exc` is a lock wait that ran out (SQLite's "database is locked"): the
+    database is there and the same request succeeds a moment later."""
+    return isinstance(exc, OperationalError) and any(words in str(exc).lower() for words in _BUSY_WORDS)
+
+
+def outage_answer(exc: BaseException | None) -> OutageAnswer:
+    """Return what to tell a client whose request failed with `exc` (see `is_database_down`)."""
+    if is_database_busy(exc):
+        return OutageAnswer("The server is busy", BUSY_MESSAGE, BUSY_CODE, BUSY_RETRY_AFTER_S)
+    return OutageAnswer("The database is unreachable", MESSAGE, CODE, RETRY_AFTER_S)
+
+
+def api_error_body(answer: OutageAnswer) -> dict[str, list[dict[str, object]]]:
     """Return the API error body of a database outage."""
-    return {"errors": [{"field": "", "message": MESSAGE, "code": CODE}]}
+    return {"errors": [{"field": "", "message": answer.message, "code": answer.code}]}
 
 
 def unavailable_response(request: HttpRequest, exc: BaseException) -> HttpResponse:
-    """Return the 503 answer to a request that failed because the database is unreachable."""
+    """Return the 503 answer to a request that failed because the database is unreachable or busy."""
+    answer = outage_answer(exc)
     logger.warning(
-        "database unreachable during %s %s: %s: %s",
+        "database %s during %s %s: %s: %s",
+        "busy" if answer.code == BUSY_CODE else "unreachable",
         request.method,
         request.path,
         type(exc).__name__,
@@ -62,16 +103,20 @@ def unavailable_response(request: HttpRequest, exc: BaseException) -> HttpRespon
     )
     response: HttpResponse
     if request.path.startswith("/api/"):
-        response = JsonResponse(api_error_body(), status=503)
+        response = JsonResponse(api_error_body(answer), status=503)
     elif wants_json(request):
-        response = JsonResponse({"error": MESSAGE, "code": CODE}, status=503)
+        response = JsonResponse({"error": answer.message, "code": answer.code}, status=503)
     else:
         # Rendered without the request: the context processors would read the user, and so the
         # session, from the database that is down.
         response = HttpResponse(
-            render_to_string("core/database_unavailable.html", {"message": MESSAGE}), status=503
+            render_to_string(
+                "core/database_unavailable.html",
+                {"message": answer.message, "title": answer.title, "busy": answer.code == BUSY_CODE},
+            ),
+            status=503,
         )
-    response["Retry-After"] = str(RETRY_AFTER_S)
+    response["Retry-After"] = str(answer.retry_after_s)
     response["Cache-Control"] = "no-store"
     return response
 

@@ -24,6 +24,7 @@ from mpp_studio.evaluation.triplet_results import (
 )
 from scoring.metrics import AccuracyCell, PairReport
 from scoring.triplet_metrics import DEFAULT_TAU, METRICS, MetricCell, SliceTest, TripletReport
+from vocab.csv_cells import safe_row
 
 # Pairs per block: their scores are read in one query (two keys per pair).
 BLOCK = 1_000
@@ -121,7 +122,7 @@ TRIPLET_EXPORTS = ("triplets", "triplet_metrics")
 
 def _csv_line(values: Sequence[object]) -> bytes:
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow(["" if v is None else v for v in values])
+    csv.writer(buffer, lineterminator="\n").writerow(safe_row(["" if v is None else v for v in values]))
     return buffer.getvalue().encode("utf-8")
 
 

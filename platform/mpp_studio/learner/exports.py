@@ -11,6 +11,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from mpp_studio.datasets.models import Pair
 from mpp_studio.learner.models import TripletRun
 from mpp_studio.learner.selectors import run_report
+from vocab.csv_cells import safe_row
 
 EXPORT_FORMATS = {"jsonl": "BLiSS JSONL", "csv": "CSV"}
 READ_BATCH = 2_000
@@ -102,7 +103,7 @@ def csv_lines(pairs: QuerySet[Pair]) -> Iterator[bytes]:
     writer.writerow(CSV_COLUMNS)
     yield flush()
     for record in _records(pairs):
-        writer.writerow(csv_row(record))
+        writer.writerow(safe_row(csv_row(record)))
         yield flush()
 
 

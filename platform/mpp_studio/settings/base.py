@@ -127,6 +127,24 @@ _USE_LOCAL_DATABASE = "DATABASE_URL" not in env
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
+# Seconds a request or task waits for another's write to finish before SQLite gives up with
+# "database is locked" (core.database_outage then answers "busy", never "unreachable").
+MPP_SQLITE_BUSY_TIMEOUT_S = env.float("MPP_SQLITE_BUSY_TIMEOUT_S", default=30.0)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves a small lab: a web server, a worker and many participants at
+    # once. WAL lets readers go on while one writer writes (without it every write blocks every
+    # read); synchronous=NORMAL is WAL's durable-enough setting (a power cut may lose the last
+    # commits, never corrupt). IMMEDIATE takes the write lock when a transaction begins, so a
+    # writer waits its turn under the busy timeout; a DEFERRED one that read first and then
+    # wanted to write would fail at once, whatever the timeout. Every write transaction is kept
+    # short (chunked generation, imports as jobs), so the wait is a moment.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": MPP_SQLITE_BUSY_TIMEOUT_S,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 if not _USE_LOCAL_DATABASE:
     # Keep a server database connection per worker thread for a while instead of opening one
     # per request (a PostgreSQL connection costs more than a participant's saved answer), and

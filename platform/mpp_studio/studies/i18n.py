@@ -54,6 +54,8 @@ UI: dict[str, dict[str, str]] = {
         "wrong_participant": "This page belongs to a different participant.",
         "error_title": "Something went wrong",
         "busy": "The server is busy. Please try again in a moment; your answers are safe.",
+        "busy_consent_kept": "The server was busy for a moment. Your consent is kept: press the "
+        "button again to begin.",
         "trial_label": "Sentence {n}",
     },
     "zh": {
@@ -100,6 +102,7 @@ UI: dict[str, dict[str, str]] = {
         "wrong_participant": "此页面属于另一位参与者。",
         "error_title": "出错了",
         "busy": "服务器繁忙，请稍后再试；你的回答已保存。",
+        "busy_consent_kept": "服务器刚才繁忙。你的同意已保留，请再按一次按钮开始。",
         "trial_label": "句子 {n}",
     },
 }

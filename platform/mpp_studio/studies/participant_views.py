@@ -32,6 +32,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from mpp_studio.core import ratelimit
+from mpp_studio.core.database_outage import BUSY_RETRY_AFTER_S
 from mpp_studio.studies.i18n import ui_strings
 from mpp_studio.studies.models import Participation, Study
 from mpp_studio.studies.selectors import study_by_slug
@@ -146,9 +147,11 @@ def with_participation(json_answer: bool) -> Callable[[Handler], Handler]:
             except OperationalError:
                 # The database is busy (SQLite under many writers): the page's script retries.
                 problem = ParticipantProblem("busy", 503)
-                if json_answer:
-                    return _json_problem(study, problem)
-                return _problem_page(request, study, problem)
+                busy = (
+                    _json_problem(study, problem) if json_answer else _problem_page(request, study, problem)
+                )
+                busy["Retry-After"] = str(BUSY_RETRY_AFTER_S)
+                return busy
             except ParticipantProblem as problem:
                 if json_answer:
                     return _json_problem(study, problem)
@@ -210,6 +213,13 @@ def start_view(request: HttpRequest, slug: str) -> HttpResponseBase:
             consent_version=str(source.get("consent_version", "")),
         )
     except OperationalError:
+        if request.method == "POST":
+            # The consent was given and stays given: the page comes back with it ticked and one
+            # button that sends it again. Nobody reads and ticks the consent twice.
+            context = _context(study, params=params, busy=True)
+            response = render(request, "studies/participant/consent.html", context, status=503)
+            response["Retry-After"] = str(BUSY_RETRY_AFTER_S)
+            return response
         return _problem_page(request, study, ParticipantProblem("busy", 503))
     except ParticipantProblem as problem:
         if problem.code == "already_done":

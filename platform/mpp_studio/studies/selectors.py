@@ -3,13 +3,13 @@
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from generator.study.assignment import lease_expired
 from mpp_studio.accounts.models import Project
-from mpp_studio.datasets.models import Dataset
+from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.studies.models import Participation, Study
 
 
@@ -39,8 +39,12 @@ def study_by_slug(slug: str) -> Study | None:
 
 
 def dataset_choices(*, project: Project) -> QuerySet[Dataset]:
-    """Return the project's datasets a study can be built from (those with pairs), by name."""
-    return Dataset.objects.filter(project=project, paradigms__pairs__isnull=False).distinct().order_by("name")
+    """Return the project's datasets a study can be built from (those with pairs), by name.
+
+    One semi-join per dataset that stops at its first pair: a join over every pair with DISTINCT
+    over every dataset column took 70 s in a project of 560,000 pairs."""
+    has_pairs = Exists(Pair.objects.filter(paradigm__dataset=OuterRef("pk")))
+    return Dataset.objects.filter(has_pairs, project=project).order_by("name")
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from generator.study.items import StudyItem, item_from_pair_record, item_from_tr
 from generator.study.order import ParticipantSchedule, Trial, build_schedule
 from generator.study.seeds import derive_seed
 from mpp_studio.accounts.models import Project
+from mpp_studio.core.database_outage import is_database_busy
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.studies.i18n import DEFAULT_CONSENT, DEFAULT_INSTRUCTIONS
 from mpp_studio.studies.models import Participation, Response, Study
@@ -436,7 +437,7 @@ def participation_start(
         except OperationalError as error:
             # SQLite answers "database is locked" when a writer waited longer than its timeout
             # (many starts at once); wait a little and try again. Other databases wait on the lock.
-            if "locked" not in str(error) or attempt == LOCK_ATTEMPTS - 1:
+            if not is_database_busy(error) or attempt == LOCK_ATTEMPTS - 1:
                 raise
             time.sleep(0.05 * 2**attempt)
     raise AssertionError("unreachable")

@@ -47,6 +47,7 @@ from mpp_studio.studies.selectors import study_get
 from mpp_studio.studies.views import page_context
 from scoring.exclusion import EXCLUSION_REASONS
 from scoring.validation_study import GROUP_COLUMNS, ITEM_COLUMNS, PARTICIPANT_COLUMNS, WORD_COLUMNS
+from vocab.csv_cells import safe_row
 
 REASON_LABELS = {
     "incomplete": "Did not complete",
@@ -70,7 +71,7 @@ def _csv_lines(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> Iterat
     writer = csv.writer(_Echo())
     yield "\ufeff" + writer.writerow(columns)  # a BOM so spreadsheet programs read UTF-8
     for row in rows:
-        yield writer.writerow(["" if row.get(c) is None else row.get(c) for c in columns])
+        yield writer.writerow(safe_row(["" if row.get(c) is None else row.get(c) for c in columns]))
 
 
 def _report_or_error(

@@ -406,8 +406,41 @@ def test_a_busy_database_is_a_503_the_page_retries(study: Study, monkeypatch: py
 
     monkeypatch.setattr("mpp_studio.studies.participant_views.response_save", locked)
     busy = post_json(client, u["answer"], gold_answer(participation, 0))
-    assert busy.status_code == 503
+    assert busy.status_code == 503 and busy["Retry-After"] == "2"  # the page's script resends after it
     assert "busy" in busy.json()["error"]
+
+
+def test_a_consent_the_busy_database_refused_is_kept_ticked(
+    study: Study, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The participant presses the button once more; they never read and tick the consent again."""
+    from django.db import OperationalError
+
+    from mpp_studio.studies import participant_views
+
+    real_start = participant_views.participation_start
+    monkeypatch.setattr(
+        participant_views,
+        "participation_start",
+        lambda **kwargs: (_ for _ in ()).throw(OperationalError("database is locked")),
+    )
+    client = Client()
+    refused = consent(client, study, PROLIFIC_PID="KEPT", STUDY_ID="S", SESSION_ID="s1")
+    assert refused.status_code == 503 and refused["Retry-After"] == "2"
+    page = refused.content.decode()
+    assert re.search(r'<input type="checkbox" name="consent" value="yes" required checked>', page)
+    for name, value in (("PROLIFIC_PID", "KEPT"), ("STUDY_ID", "S"), ("SESSION_ID", "s1")):
+        assert f'<input type="hidden" name="{name}" value="{value}">' in page
+    assert f'name="consent_version" value="{study.consent_version}"' in page
+    assert not Participation.objects.filter(study=study).exists()
+
+    monkeypatch.setattr(participant_views, "participation_start", real_start)
+    form = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', page))
+    form["consent"] = "yes"  # what the browser sends for the ticked box
+    form.pop("csrfmiddlewaretoken", None)
+    again = client.post(start_url(study), form)
+    assert again.status_code == 302
+    assert Participation.objects.filter(study=study).count() == 1
 
 
 def test_a_returning_pid_skips_consent(study: Study) -> None:

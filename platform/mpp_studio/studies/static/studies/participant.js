@@ -17,11 +17,21 @@
 
   // Fetch with retries on network failure or a server error (5xx); after a 429 (too many
   // requests) it waits as long as the server's Retry-After says; any other 4xx answer is final.
+  // A 503 with Retry-After is a busy server (another save held the database): it is resent after
+  // that wait without a word to the participant, unless the server stays busy for 30 s.
   async function request(url, options) {
     let wait = 500;
+    let busySince = 0;
     for (let attempt = 0; ; attempt++) {
       try {
         const response = await fetch(url, Object.assign({ credentials: "same-origin", cache: "no-store" }, options));
+        if (response.status === 503 && response.headers.get("Retry-After")) {
+          const seconds = Math.min(Math.max(Number(response.headers.get("Retry-After")) || 2, 1), 30);
+          busySince = busySince || performance.now();
+          if (performance.now() - busySince > 30000) $("status").textContent = S.retrying;
+          await sleep(seconds * 1000);
+          continue;
+        }
         if (response.status === 429) {
           const seconds = Math.min(Math.max(Number(response.headers.get("Retry-After")) || 5, 1), 120);
           $("status").textContent = format(S.waiting, { seconds: seconds });
