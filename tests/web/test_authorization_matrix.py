@@ -194,7 +194,7 @@ MATRIX: dict[str, dict[str, Any]] = {
     "api/token/": {"POST": "public", "ok": {"POST": {400}}},
     "api/projects/": {"GET": "user", "POST": "user"},
     "api/projects/<int:project_id>/": {"GET": "viewer", "PATCH": "owner", "DELETE": "owner"},
-    "api/projects/<int:project_id>/members/": {"GET": "viewer", "POST": "owner"},
+    "api/projects/<int:project_id>/members/": {"GET": "viewer"},
     # The member named is the viewer: anyone may leave, so the viewer may delete their own membership.
     "api/projects/<int:project_id>/members/<int:user_id>/": {
         "GET": "viewer",

@@ -29,7 +29,6 @@ from mpp_studio.accounts.serializers import (
     InvitationAcceptOutputSerializer,
     InvitationInputSerializer,
     InvitationOutputSerializer,
-    MembershipAddInputSerializer,
     MembershipOutputSerializer,
     MembershipRoleInputSerializer,
     ProjectInputSerializer,
@@ -40,7 +39,6 @@ from mpp_studio.accounts.services import (
     invitation_accept,
     invitation_create,
     invitation_revoke,
-    membership_add,
     membership_remove,
     membership_role_change,
     project_create,
@@ -113,9 +111,9 @@ class ProjectDetailApi(APIView):
 
 
 class MembershipListApi(GenericAPIView):
-    """The project's members and roles; owners add an existing user by user name."""
+    """The project's members and roles. People join only through an invitation link they accept
+    themselves (`invitations/`): nobody is added without consent, and no user name is revealed."""
 
-    write_role = Role.OWNER
     serializer_class = MembershipOutputSerializer
     project: Project
 
@@ -124,14 +122,6 @@ class MembershipListApi(GenericAPIView):
         page = self.paginate_queryset(membership_list(project=self.project))
         return self.get_paginated_response(MembershipOutputSerializer(page, many=True).data)
 
-    @extend_schema(
-        tags=[TAG], request=MembershipAddInputSerializer, responses={201: MembershipOutputSerializer}
-    )
-    def post(self, request: Request, project_id: int) -> Response:
-        data = MembershipAddInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        membership = membership_add(project=self.project, **data.validated_data)
-        return Response(MembershipOutputSerializer(membership).data, status=status.HTTP_201_CREATED)
 
 
 class MembershipDetailApi(APIView):
@@ -195,7 +185,8 @@ class InvitationListApi(GenericAPIView):
 
 
 class InvitationDetailApi(APIView):
-    """Revoking an open invitation (owners): its link stops working."""
+    """An open invitation (owners), and revoking it: its link stops working. A used or revoked
+    invitation is no longer readable (404), like a link that never was."""
 
     read_role = Role.OWNER
     write_role = Role.OWNER
@@ -203,7 +194,7 @@ class InvitationDetailApi(APIView):
 
     @extend_schema(tags=[TAG], responses=InvitationOutputSerializer)
     def get(self, request: Request, project_id: int, invitation_id: int) -> Response:
-        invitation = invitation_get(project=self.project, invitation_id=invitation_id)
+        invitation = invitation_get(project=self.project, invitation_id=invitation_id, open_only=True)
         return Response(InvitationOutputSerializer(_with_url(request, invitation)).data)
 
     @extend_schema(tags=[TAG], responses={204: OpenApiResponse(description="Revoked.")})

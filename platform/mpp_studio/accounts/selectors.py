@@ -147,13 +147,14 @@ def invitation_get_by_token(*, token: str) -> Invitation:
     return invitation
 
 
-def invitation_get(*, project: Project, invitation_id: int) -> Invitation:
-    """Return the project's invitation with this id.
+def invitation_get(*, project: Project, invitation_id: int, open_only: bool = False) -> Invitation:
+    """Return the project's invitation with this id (only while open, with `open_only`).
 
     Raises:
-        Http404: if the project has no such invitation.
+        Http404: if the project has no such invitation (or it was used or revoked).
     """
-    invitation = Invitation.objects.filter(project=project, pk=invitation_id).first()
+    invitations = invitation_list_open(project=project) if open_only else Invitation.objects.filter(project=project)
+    invitation = invitations.filter(pk=invitation_id).first()
     if invitation is None:
         raise Http404("This project has no such invitation.")
     return invitation

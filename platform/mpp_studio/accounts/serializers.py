@@ -39,11 +39,6 @@ class MembershipOutputSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField(help_text="When they joined.")
 
 
-class MembershipAddInputSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, help_text="The user name of an existing account.")
-    role = serializers.ChoiceField(choices=Role.choices)
-
-
 class MembershipRoleInputSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=Role.choices)
 

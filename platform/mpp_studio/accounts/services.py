@@ -83,25 +83,6 @@ def _check_keeps_an_owner(membership: Membership, action: str) -> None:
 
 
 @transaction.atomic
-def membership_add(*, project: Project, username: str, role: str) -> Membership:
-    """Make an existing user a member with `role`.
-
-    Raises:
-        ValidationError: if no user has this name (field `username`) or they are already a
-            member (field `username`).
-    """
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise ValidationError({"username": f"There is no user named “{username}”."})
-    existing = Membership.objects.filter(project=project, user=user).first()
-    if existing is not None:
-        raise ValidationError(
-            {"username": f"{username} is already a member ({existing.role}); change their role instead."}
-        )
-    return Membership.objects.create(project=project, user=user, role=Role(role))
-
-
-@transaction.atomic
 def membership_role_change(*, membership: Membership, role: str) -> Membership:
     """Give the member another role.
 

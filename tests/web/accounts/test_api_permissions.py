@@ -26,12 +26,6 @@ CASES = [
     ("patch", "/api/projects/{p}/", {"name": "Renamed"}, {**OWNER_ONLY, "owner": 200}),
     ("delete", "/api/projects/{p}/", None, {**OWNER_ONLY, "owner": 204}),
     ("get", "/api/projects/{p}/members/", None, READ),
-    (
-        "post",
-        "/api/projects/{p}/members/",
-        {"username": "newbie", "role": "viewer"},
-        {**OWNER_ONLY, "owner": 201},
-    ),
     ("get", "/api/projects/{p}/members/{u}/", None, READ),
     ("patch", "/api/projects/{p}/members/{u}/", {"role": "editor"}, {**OWNER_ONLY, "owner": 200}),
     ("delete", "/api/projects/{p}/members/{u}/", None, {**OWNER_ONLY, "owner": 204}),

@@ -68,7 +68,11 @@ def test_project_patch_and_delete(api_as: Callable[[str], object], project: Proj
     assert not Project.objects.filter(pk=project.pk).exists()
 
 
-def test_member_list_and_add(api_as: Callable[[str], object], project: Project, outsider: object) -> None:
+def test_member_list_and_no_adding_by_name(
+    api_as: Callable[[str], object], project: Project, outsider: object
+) -> None:
+    """Membership is by invitation only: an owner cannot add a user by name (nor learn which
+    names exist from the answer)."""
     client = api_as("owner")
     body = client.get(f"/api/projects/{project.pk}/members/").json()
     assert [(m["user"]["username"], m["role"]) for m in body["results"]] == [
@@ -76,35 +80,24 @@ def test_member_list_and_add(api_as: Callable[[str], object], project: Project, 
         ("ed", "editor"),
         ("vic", "viewer"),
     ]
-    response = client.post(
-        f"/api/projects/{project.pk}/members/",
-        {"username": "otto", "role": "editor"},
-        format="json",
-    )
-    assert response.status_code == 201 and response.json()["user"]["username"] == "otto"
-
-
-@pytest.mark.parametrize(
-    ("payload", "field", "message"),
-    [
-        ({"username": "nobody", "role": "viewer"}, "username", "There is no user named “nobody”."),
-        ({"username": "vic", "role": "editor"}, "username", "vic is already a member (viewer)"),
-        ({"username": "otto", "role": "boss"}, "role", '"boss" is not a valid choice.'),
-    ],
-)
-def test_member_add_errors_name_the_field(
-    api_as: Callable[[str], object],
-    project: Project,
-    outsider: object,
-    payload: dict[str, str],
-    field: str,
-    message: str,
-) -> None:
-    response = api_as("owner").post(f"/api/projects/{project.pk}/members/", payload, format="json")
-    assert response.status_code == 400
-    (error,) = errors(response)
-    assert error["field"] == field and message in str(error["message"])
+    for username in ("otto", "nobody"):
+        response = client.post(
+            f"/api/projects/{project.pk}/members/", {"username": username, "role": "editor"}, format="json"
+        )
+        assert response.status_code == 405
     assert not Membership.objects.filter(project=project, user=outsider).exists()
+
+
+def test_a_revoked_or_used_invitation_is_not_readable(
+    api_as: Callable[[str], object], project: Project, outsider: object
+) -> None:
+    client = api_as("owner")
+    made = client.post(f"/api/projects/{project.pk}/invitations/", {"role": "viewer"}, format="json").json()
+    url = f"/api/projects/{project.pk}/invitations/{made['id']}/"
+    assert client.get(url).status_code == 200
+    assert client.delete(url).status_code == 204
+    assert client.get(url).status_code == 404
+    assert made["token"] not in str(client.get(url).content)
 
 
 def test_member_patch_refuses_to_demote_the_only_owner(

@@ -11,7 +11,6 @@ from mpp_studio.accounts.services import (
     invitation_accept,
     invitation_create,
     invitation_revoke,
-    membership_add,
     membership_remove,
     membership_role_change,
     project_create,
@@ -102,18 +101,6 @@ def test_membership_remove_removes_an_owner_when_another_remains(
     membership_role_change(membership=Membership.objects.get(project=project, user=editor), role=Role.OWNER)
     membership_remove(membership=Membership.objects.get(project=project, user=owner))
     assert role(project, owner) is None
-
-
-def test_membership_add_adds_an_existing_user(project: Project, outsider: object) -> None:
-    membership_add(project=project, username="otto", role=Role.EDITOR)
-    assert role(project, outsider) == Role.EDITOR
-
-
-@pytest.mark.parametrize(("username", "message"), [("nobody", "no user named"), ("vic", "already a member")])
-def test_membership_add_names_the_username_field(project: Project, username: str, message: str) -> None:
-    with pytest.raises(ValidationError) as caught:
-        membership_add(project=project, username=username, role=Role.EDITOR)
-    assert message in caught.value.message_dict["username"][0]
 
 
 def test_invitation_accept_makes_a_new_member_and_marks_the_link_used(
