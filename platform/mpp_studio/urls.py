@@ -4,7 +4,7 @@ health check."""
 from django.contrib import admin
 from django.urls import include, path
 
-from mpp_studio.accounts.login_views import RateLimitedLoginView
+from mpp_studio.accounts.login_views import RateLimitedLoginView, admin_login
 from mpp_studio.accounts.views import dashboard
 from mpp_studio.core.views import healthz
 from mpp_studio.paradigms.views import home
@@ -29,6 +29,8 @@ urlpatterns = [
     # Before django.contrib.auth.urls: the sign-in page with its rate limit and lockout message.
     path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
+    # Before admin.site.urls: the admin's sign-in under the sign-in rate limit.
+    path("admin/login/", admin_login, name="admin_login"),
     path("admin/", admin.site.urls),
 ]
 

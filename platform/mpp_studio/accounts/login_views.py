@@ -1,9 +1,10 @@
-"""Sign-in with a rate limit and the lockout message: the sign-in page (`login`) and the API's
-`POST /api/token/`. The lockout itself is enforced in lockout.LockoutBackend; these views say so
+"""Sign-in with a rate limit and the lockout message: the sign-in page (`login`), the admin's
+sign-in (`admin_login`) and the API's `POST /api/token/`. The lockout itself is enforced in lockout.LockoutBackend; these views say so
 in plain words (429 with Retry-After) and limit sign-in attempts per client address."""
 
 from typing import Any
 
+from django.contrib import admin, messages
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from rest_framework.authtoken.models import Token
@@ -42,6 +43,19 @@ class RateLimitedLoginView(LoginView):
             context = self.get_context_data(form=form, limit_message=lockout_message(locked))
             return ratelimit.with_retry_after(self.render_to_response(context), locked)
         return response
+
+
+def admin_login(request: HttpRequest) -> HttpResponseBase:
+    """The admin's sign-in page under the same per-address limit as the others: over it, the form
+    comes back unchecked with the wait in words (429, Retry-After)."""
+    if request.method == "POST":
+        wait = login_rate_wait(request)
+        if wait is not None:
+            messages.error(request, ratelimit.too_many_message(wait))
+            request.method = "GET"  # show the form again; the credentials are not even read
+            response = admin.site.login(request)
+            return ratelimit.with_retry_after(response, wait)  # type: ignore[arg-type]
+    return admin.site.login(request)
 
 
 class RateLimitedTokenView(ObtainAuthToken):

@@ -6,7 +6,8 @@ cache keys, which expire with their window. Nothing here touches the database.
 
 The counters live in Django's cache: Redis when REDIS_URL is set (so every gunicorn worker shares
 them), a per-process LocMemCache otherwise. A limit is written "COUNT/PERIOD" with PERIOD one of
-s, m, h (or a number of seconds, "20/30"); an empty string or "0" turns it off.
+s, m, h (or a number of seconds, "20/30"); an empty string or "0" turns it off. Requests are
+counted over a sliding window (`hit`), so twice the rate never passes around a minute's boundary.
 
 When the cache cannot be reached (Redis down), limits and the lockout fail open: the request
 goes through uncounted and a warning is logged, rather than every sign-in and participant page
@@ -109,27 +110,50 @@ def client_key(request: HttpRequest) -> str:
     return secret_hash("address", prefix) if prefix else ""
 
 
+# A limit's period is counted in this many buckets; see `hit`.
+BUCKETS = 6
+
+
 def hit(scope: str, key: str, rate: Rate | None) -> int | None:
-    """Count one request of `scope` by `key` (a hash) in the current window; return the seconds to
-    wait when it is over the rate, None when it is allowed (or the limit is off)."""
+    """Count one request of `scope` by `key` (a hash); return the seconds to wait when it is over
+    the rate, None when it is allowed (or the limit is off).
+
+    A sliding window of BUCKETS buckets: the requests of the last `rate.seconds`, counted in
+    buckets of a sixth of it (the oldest bucket leaves whole). A single fixed window would let twice
+    the rate through around its boundary; this lets at most the rate through in any sixth-shorter
+    span. The wait is until enough of the oldest buckets have left for one more request. Refused
+    requests count too: retrying early only makes the wait longer."""
     if rate is None or not key:
         return None
     moment = now()
-    window = int(moment // rate.seconds)
-    cache_key = f"ratelimit:{scope}:{key}:{window}"
+    size = rate.seconds / BUCKETS
+    current = int(moment // size)
+
+    def bucket_key(bucket: int) -> str:
+        return f"ratelimit:{scope}:{key}:{rate.seconds}:{bucket}"
+
     try:
-        cache.add(cache_key, 0, timeout=rate.seconds + 1)
+        lifetime = math.ceil(rate.seconds + size) + 1
+        cache.add(bucket_key(current), 0, timeout=lifetime)
         try:
-            count = cache.incr(cache_key)
+            count = cache.incr(bucket_key(current))
         except ValueError:  # expired between add and incr
-            cache.set(cache_key, 1, timeout=rate.seconds + 1)
+            cache.set(bucket_key(current), 1, timeout=lifetime)
             count = 1
+        older = range(current - BUCKETS + 1, current)
+        stored = cache.get_many([bucket_key(bucket) for bucket in older])
     except CACHE_ERRORS as exc:
         logger.warning("rate limit %s not applied: the cache is unreachable (%s)", scope, exc)
         return None
-    if count <= rate.count:
+    counts = [(bucket, int(stored.get(bucket_key(bucket)) or 0)) for bucket in older] + [(current, count)]
+    remaining = sum(n for _, n in counts)
+    if remaining <= rate.count:
         return None
-    return max(1, math.ceil((window + 1) * rate.seconds - moment))
+    for bucket, n in counts:
+        remaining -= n
+        if remaining + 1 <= rate.count:
+            return max(1, math.ceil((bucket + BUCKETS) * size - moment))
+    raise AssertionError("unreachable: the last bucket leaves every count behind")
 
 
 def setting_rate(name: str, default: str) -> Rate | None:

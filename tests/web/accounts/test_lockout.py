@@ -167,6 +167,34 @@ def test_sign_in_attempts_are_rate_limited_per_address(owner: Any, clock: Clock)
     assert sign_in(client, "olga", PASSWORD).status_code == 302
 
 
+def test_twice_the_rate_does_not_pass_at_a_window_boundary(owner: Any, clock: Clock) -> None:
+    """10 attempts just before a minute ends, then more just after: a count per fixed minute
+    would take 10 more at once; the sliding window waits until the burst's bucket has left."""
+    clock.moment = 1_800_000_000.0 + 59.5
+    client = Client()
+    for number in range(10):
+        assert sign_in(client, f"someone{number}", "wrong").status_code == 200
+    clock.moment += 1.0  # the next minute
+    refused = sign_in(client, "someone-else", "wrong")
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "50"  # the bucket [50 s, 60 s) leaves the window at 110 s
+    clock.moment += 50
+    assert sign_in(client, "later", "wrong").status_code == 200
+
+
+def test_the_admin_sign_in_is_rate_limited_per_address(owner: Any, clock: Clock) -> None:
+    client = Client()
+    url = reverse("admin:login")
+    assert url == reverse("admin_login")
+    for number in range(10):
+        response = client.post(url, {"username": f"someone{number}", "password": "wrong"}, REMOTE_ADDR=ADDRESS)
+        assert response.status_code == 200
+    limited = client.post(url, {"username": "olga", "password": PASSWORD}, REMOTE_ADDR=ADDRESS)
+    assert limited.status_code == 429 and limited["Retry-After"] == "60"
+    assert "Too many requests" in limited.content.decode()
+    assert not signed_in(client)
+
+
 @override_settings(MPP_RATE_LIMIT_LOGIN="")
 def test_the_sign_in_rate_limit_can_be_turned_off(owner: Any, clock: Clock) -> None:
     client = Client()
