@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import render
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ErrorDetail, Throttled, ValidationError
@@ -56,6 +57,12 @@ def admin_login(request: HttpRequest) -> HttpResponseBase:
             response = admin.site.login(request)
             return ratelimit.with_retry_after(response, wait)  # type: ignore[arg-type]
     return admin.site.login(request)
+
+
+def password_reset_unavailable(request: HttpRequest) -> HttpResponse:
+    """The password-reset address on a server with no outgoing mail (no EMAIL_URL): a 404 page
+    saying how to get a new password instead, never a form claiming a mail was sent."""
+    return render(request, "registration/password_reset_unavailable.html", status=404)
 
 
 class RateLimitedTokenView(ObtainAuthToken):

@@ -179,6 +179,16 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_REDIRECT_URL = "home"
 
+# Outgoing mail, for password resets: EMAIL_URL as django-environ reads it (smtp://user:password@host:25,
+# smtp+tls://...:587, smtp+ssl://...:465). Without it no mail can leave this server, so the
+# password-reset pages are not offered at all (they would say a mail was sent that never was);
+# an administrator sets a new password with `manage.py changepassword USER`.
+MPP_PASSWORD_RESET_BY_EMAIL = "EMAIL_URL" in env
+if MPP_PASSWORD_RESET_BY_EMAIL:
+    vars().update(env.email_url("EMAIL_URL"))
+    DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="MPP Studio <noreply@localhost>")
+    EMAIL_TIMEOUT = env.int("MPP_EMAIL_TIMEOUT", default=10)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
