@@ -1,23 +1,34 @@
 """The REST API: every app's endpoints under /api/, the OpenAPI schema and its docs page."""
 
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+
+class ApiDocsView(SpectacularSwaggerSplitView):
+    """The Swagger UI page. `OPTIONS` lists its methods: the view's HTML renderer has no template
+    for an OPTIONS answer and raised (a 500)."""
+
+    def options(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:  # type: ignore[override]
+        """Return the methods this page answers."""
+        return HttpResponse(headers={"Allow": "GET, HEAD, OPTIONS"})
+
+
 urlpatterns = [
     path("", include("mpp_studio.accounts.api_urls")),
-    path("projects/<int:project_id>/", include("mpp_studio.lexicon.api_urls")),
-    path("projects/<int:project_id>/", include("mpp_studio.paradigms.api_urls")),
+    path("projects/<id:project_id>/", include("mpp_studio.lexicon.api_urls")),
+    path("projects/<id:project_id>/", include("mpp_studio.paradigms.api_urls")),
     path("library/", include("mpp_studio.paradigms.library_api_urls")),
-    path("projects/<int:project_id>/", include("mpp_studio.datasets.api_urls")),
-    path("projects/<int:project_id>/", include("mpp_studio.evaluation.api_urls")),
-    path("projects/<int:project_id>/learner/", include("mpp_studio.learner.api_urls")),
-    path("projects/<int:project_id>/studies/", include("mpp_studio.studies.api_urls")),
+    path("projects/<id:project_id>/", include("mpp_studio.datasets.api_urls")),
+    path("projects/<id:project_id>/", include("mpp_studio.evaluation.api_urls")),
+    path("projects/<id:project_id>/learner/", include("mpp_studio.learner.api_urls")),
+    path("projects/<id:project_id>/studies/", include("mpp_studio.studies.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file, and our page its styles: the CSP
     # refuses inline scripts and style elements.
     path(
         "docs/",
-        SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="core/swagger_ui.html"),
+        ApiDocsView.as_view(url_name="api-schema", template_name="core/swagger_ui.html"),
         name="api-docs",
     ),
 ]

@@ -10,16 +10,16 @@ app_name = "accounts_api"
 urlpatterns = [
     path("token/", RateLimitedTokenView.as_view(), name="token"),
     path("projects/", apis.ProjectListApi.as_view(), name="project_list"),
-    path("projects/<int:project_id>/", apis.ProjectDetailApi.as_view(), name="project_detail"),
-    path("projects/<int:project_id>/members/", apis.MembershipListApi.as_view(), name="member_list"),
+    path("projects/<id:project_id>/", apis.ProjectDetailApi.as_view(), name="project_detail"),
+    path("projects/<id:project_id>/members/", apis.MembershipListApi.as_view(), name="member_list"),
     path(
-        "projects/<int:project_id>/members/<int:user_id>/",
+        "projects/<id:project_id>/members/<id:user_id>/",
         apis.MembershipDetailApi.as_view(),
         name="member_detail",
     ),
-    path("projects/<int:project_id>/invitations/", apis.InvitationListApi.as_view(), name="invitation_list"),
+    path("projects/<id:project_id>/invitations/", apis.InvitationListApi.as_view(), name="invitation_list"),
     path(
-        "projects/<int:project_id>/invitations/<int:invitation_id>/",
+        "projects/<id:project_id>/invitations/<id:invitation_id>/",
         apis.InvitationDetailApi.as_view(),
         name="invitation_detail",
     ),

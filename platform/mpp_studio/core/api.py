@@ -103,3 +103,4 @@ class QueryFormatNegotiation(BaseContentNegotiation):
         self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
         return renderers[0], str(renderers[0].media_type)
+

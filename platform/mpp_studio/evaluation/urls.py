@@ -12,17 +12,17 @@ urlpatterns = [
     path("models/", views.model_list_view, name="model_list"),
     path("models/series/", views.series_register_view, name="series_register"),
     path("runs/new/", views.run_new_view, name="run_new"),
-    path("runs/<int:run_id>/", views.run_detail_view, name="run_detail"),
-    path("runs/<int:run_id>/status/", views.run_status_partial, name="run_status"),
-    path("runs/<int:run_id>/cancel/", views.run_cancel_view, name="run_cancel"),
-    path("results/<int:dataset_id>/", views_results.results_view, name="results"),
-    path("results/<int:dataset_id>/compare/", views_results.compare_view, name="compare"),
-    path("results/<int:dataset_id>/learning-curve/", views_results.curve_view, name="curve"),
-    path("results/<int:dataset_id>/export/", views_results.export_view, name="export"),
+    path("runs/<id:run_id>/", views.run_detail_view, name="run_detail"),
+    path("runs/<id:run_id>/status/", views.run_status_partial, name="run_status"),
+    path("runs/<id:run_id>/cancel/", views.run_cancel_view, name="run_cancel"),
+    path("results/<id:dataset_id>/", views_results.results_view, name="results"),
+    path("results/<id:dataset_id>/compare/", views_results.compare_view, name="compare"),
+    path("results/<id:dataset_id>/learning-curve/", views_results.curve_view, name="curve"),
+    path("results/<id:dataset_id>/export/", views_results.export_view, name="export"),
     path(
-        "results/<int:dataset_id>/configs/<int:config_id>/", views_results.config_report_view, name="config"
+        "results/<id:dataset_id>/configs/<id:config_id>/", views_results.config_report_view, name="config"
     ),
-    path("results/<int:dataset_id>/configs/<int:config_id>/items/", views_results.items_view, name="items"),
+    path("results/<id:dataset_id>/configs/<id:config_id>/items/", views_results.items_view, name="items"),
     # The jobs app's status partial (`evaluation:job_status`): the jobs app has no URL mount of its own.
     path("", include("mpp_studio.jobs.urls")),
 ]

@@ -8,5 +8,5 @@ from django.urls import path
 from mpp_studio.jobs.views import job_status
 
 urlpatterns = [
-    path("jobs/<int:job_id>/status/", job_status, name="job_status"),
+    path("jobs/<id:job_id>/status/", job_status, name="job_status"),
 ]

@@ -8,8 +8,8 @@ app_name = "learner_api"
 
 urlpatterns = [
     path("corpora/", apis.CorpusListApi.as_view(), name="corpus_list"),
-    path("corpora/<int:corpus_id>/", apis.CorpusDetailApi.as_view(), name="corpus_detail"),
-    path("corpora/<int:corpus_id>/runs/", apis.CorpusRunListApi.as_view(), name="run_list"),
-    path("runs/<int:run_id>/", apis.RunDetailApi.as_view(), name="run_detail"),
-    path("runs/<int:run_id>/triplets/", apis.TripletListApi.as_view(), name="triplets"),
+    path("corpora/<id:corpus_id>/", apis.CorpusDetailApi.as_view(), name="corpus_detail"),
+    path("corpora/<id:corpus_id>/runs/", apis.CorpusRunListApi.as_view(), name="run_list"),
+    path("runs/<id:run_id>/", apis.RunDetailApi.as_view(), name="run_detail"),
+    path("runs/<id:run_id>/triplets/", apis.TripletListApi.as_view(), name="triplets"),
 ]

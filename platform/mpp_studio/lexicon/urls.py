@@ -10,30 +10,30 @@ urlpatterns = [
     path("vocabularies/", views.vocabulary_list, name="vocabulary_list"),
     path("vocabularies/new/", views.vocabulary_new, name="vocabulary_new"),
     path("vocabularies/import/", views.vocabulary_import, name="vocabulary_import"),
-    path("vocabularies/<int:vocabulary_id>/", views.vocabulary_detail, name="vocabulary_detail"),
+    path("vocabularies/<id:vocabulary_id>/", views.vocabulary_detail, name="vocabulary_detail"),
     path(
-        "vocabularies/<int:vocabulary_id>/export/<str:fmt>/",
+        "vocabularies/<id:vocabulary_id>/export/<str:fmt>/",
         views.vocabulary_export_view,
         name="vocabulary_export",
     ),
-    path("vocabularies/<int:vocabulary_id>/settings/", views.vocabulary_settings, name="vocabulary_settings"),
-    path("vocabularies/<int:vocabulary_id>/delete/", views.vocabulary_remove, name="vocabulary_delete"),
-    path("vocabularies/<int:vocabulary_id>/items/new/", views.item_new, name="item_new"),
-    path("vocabularies/<int:vocabulary_id>/items/<int:item_pk>/edit/", views.item_edit, name="item_edit"),
+    path("vocabularies/<id:vocabulary_id>/settings/", views.vocabulary_settings, name="vocabulary_settings"),
+    path("vocabularies/<id:vocabulary_id>/delete/", views.vocabulary_remove, name="vocabulary_delete"),
+    path("vocabularies/<id:vocabulary_id>/items/new/", views.item_new, name="item_new"),
+    path("vocabularies/<id:vocabulary_id>/items/<id:item_pk>/edit/", views.item_edit, name="item_edit"),
     path(
-        "vocabularies/<int:vocabulary_id>/items/<int:item_pk>/delete/", views.item_delete, name="item_delete"
+        "vocabularies/<id:vocabulary_id>/items/<id:item_pk>/delete/", views.item_delete, name="item_delete"
     ),
-    path("vocabularies/<int:vocabulary_id>/schema/", schema_views.schema, name="schema"),
-    path("vocabularies/<int:vocabulary_id>/schema/yaml/", schema_views.schema_yaml, name="schema_yaml"),
-    path("vocabularies/<int:vocabulary_id>/schema/new/", schema_views.feature_new, name="feature_new"),
+    path("vocabularies/<id:vocabulary_id>/schema/", schema_views.schema, name="schema"),
+    path("vocabularies/<id:vocabulary_id>/schema/yaml/", schema_views.schema_yaml, name="schema_yaml"),
+    path("vocabularies/<id:vocabulary_id>/schema/new/", schema_views.feature_new, name="feature_new"),
     # Feature names come from table headers and may hold any character, '/' included: last in the path.
     path(
-        "vocabularies/<int:vocabulary_id>/schema/edit/<path:feature>",
+        "vocabularies/<id:vocabulary_id>/schema/edit/<path:feature>",
         schema_views.feature_edit,
         name="feature_edit",
     ),
     path(
-        "vocabularies/<int:vocabulary_id>/schema/delete/<path:feature>",
+        "vocabularies/<id:vocabulary_id>/schema/delete/<path:feature>",
         schema_views.feature_delete,
         name="feature_delete",
     ),

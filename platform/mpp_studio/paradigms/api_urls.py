@@ -10,13 +10,13 @@ urlpatterns = [
     path("templates/", api.TemplateListApi.as_view(), name="template_list"),
     path("templates/preview/", api.TemplatePreviewApi.as_view(), name="template_preview"),
     path("templates/import/zhoblimp/", api_zhoblimp.ZhoblimpImportApi.as_view(), name="zhoblimp_import"),
-    path("templates/<int:template_id>/", api.TemplateDetailApi.as_view(), name="template_detail"),
-    path("templates/<int:template_id>/versions/", api.TemplateVersionListApi.as_view(), name="version_list"),
+    path("templates/<id:template_id>/", api.TemplateDetailApi.as_view(), name="template_detail"),
+    path("templates/<id:template_id>/versions/", api.TemplateVersionListApi.as_view(), name="version_list"),
     path(
-        "templates/<int:template_id>/versions/<int:number>/",
+        "templates/<id:template_id>/versions/<id:number>/",
         api.TemplateVersionDetailApi.as_view(),
         name="version_detail",
     ),
     path("phrases/", api.PhraseListApi.as_view(), name="phrase_list"),
-    path("phrases/<int:phrase_id>/", api.PhraseDetailApi.as_view(), name="phrase_detail"),
+    path("phrases/<id:phrase_id>/", api.PhraseDetailApi.as_view(), name="phrase_detail"),
 ]

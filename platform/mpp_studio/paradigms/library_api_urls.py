@@ -8,6 +8,6 @@ app_name = "library_api"
 
 urlpatterns = [
     path("", api.LibraryListApi.as_view(), name="library_list"),
-    path("<int:template_id>/", api.LibraryDetailApi.as_view(), name="library_detail"),
+    path("<id:template_id>/", api.LibraryDetailApi.as_view(), name="library_detail"),
     path("import/", api.LibraryImportApi.as_view(), name="library_import"),
 ]

@@ -12,25 +12,25 @@ urlpatterns: list = [
     path("templates/new/", views_editor.template_new, name="template_new"),
     path("templates/editor/table/", views_editor.editor_table, name="template_editor_table"),
     path("templates/editor/preview/", views_editor.editor_preview_view, name="template_editor_preview"),
-    path("templates/<int:template_id>/", views_editor.template_detail, name="template_detail"),
-    path("templates/<int:template_id>/edit/", views_editor.template_edit, name="template_edit"),
+    path("templates/<id:template_id>/", views_editor.template_detail, name="template_detail"),
+    path("templates/<id:template_id>/edit/", views_editor.template_edit, name="template_edit"),
     path(
-        "templates/<int:template_id>/versions/<int:number>/",
+        "templates/<id:template_id>/versions/<id:number>/",
         views_editor.template_version_detail,
         name="template_version",
     ),
     path(
-        "templates/<int:template_id>/versions/<int:number>/restore/",
+        "templates/<id:template_id>/versions/<id:number>/restore/",
         views_editor.template_version_restore_view,
         name="template_version_restore",
     ),
     # Template files in and out (library helper).
     path("templates/upload/", views_files.template_upload, name="template_upload"),
     path("templates/import/zhoblimp/", views_zhoblimp.zhoblimp_import, name="zhoblimp_import"),
-    path("templates/<int:template_id>/download/", views_files.template_download, name="template_download"),
+    path("templates/<id:template_id>/download/", views_files.template_download, name="template_download"),
     # Phrases (library helper).
     path("phrases/", views_phrases.phrase_list, name="phrase_list"),
     path("phrases/new/", views_phrases.phrase_new, name="phrase_new"),
-    path("phrases/<int:phrase_id>/", views_phrases.phrase_detail, name="phrase_detail"),
-    path("phrases/<int:phrase_id>/delete/", views_phrases.phrase_remove, name="phrase_delete"),
+    path("phrases/<id:phrase_id>/", views_phrases.phrase_detail, name="phrase_detail"),
+    path("phrases/<id:phrase_id>/delete/", views_phrases.phrase_remove, name="phrase_delete"),
 ]

@@ -8,7 +8,7 @@ from mpp_studio.paradigms.views_library import library_import, library_template_
 app_name = "paradigms"
 
 urlpatterns = [
-    path("<int:template_id>/", template_detail, name="detail"),
-    path("<int:template_id>/download/", library_template_download, name="download"),
+    path("<id:template_id>/", template_detail, name="detail"),
+    path("<id:template_id>/download/", library_template_download, name="download"),
     path("import/", library_import, name="import"),
 ]

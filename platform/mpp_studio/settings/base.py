@@ -201,6 +201,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "mpp_studio.core.api.api_exception_handler",
+    "DEFAULT_METADATA_CLASS": "mpp_studio.core.api_metadata.DescriptionOnlyMetadata",
     "DEFAULT_SCHEMA_CLASS": "mpp_studio.core.schema.ProjectAutoSchema",
 }
 SPECTACULAR_SETTINGS = {
@@ -214,6 +215,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Several serializers have a `kind` field with different choices: name each set.
     "ENUM_NAME_OVERRIDES": {"LanguageModelKindEnum": "mpp_studio.evaluation.models.LanguageModel.Kind"},
+    # Row ids in paths (core.converters): integers a 64-bit column can hold.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
 }
 LOGOUT_REDIRECT_URL = "login"
 

@@ -8,6 +8,6 @@ app_name = "studies_api"
 
 urlpatterns = [
     path("", apis.StudyListApi.as_view(), name="study_list"),
-    path("<int:study_id>/", apis.StudyDetailApi.as_view(), name="study_detail"),
-    path("<int:study_id>/analysis/", views_analysis.StudyAnalysisApi.as_view(), name="study_analysis"),
+    path("<id:study_id>/", apis.StudyDetailApi.as_view(), name="study_detail"),
+    path("<id:study_id>/analysis/", views_analysis.StudyAnalysisApi.as_view(), name="study_analysis"),
 ]

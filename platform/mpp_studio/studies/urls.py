@@ -9,28 +9,28 @@ app_name = "studies"
 urlpatterns = [
     path("", views.study_list_view, name="study_list"),
     path("new/", views.study_new_view, name="study_new"),
-    path("<int:study_id>/", views.study_detail_view, name="study_detail"),
-    path("<int:study_id>/edit/", views.study_edit_view, name="study_edit"),
-    path("<int:study_id>/status/", views.study_status_partial, name="study_status"),
-    path("<int:study_id>/open/", views.study_open_view, name="study_open"),
-    path("<int:study_id>/close/", views.study_close_view, name="study_close"),
-    path("<int:study_id>/analysis/", views_analysis.study_analysis_view, name="study_analysis"),
+    path("<id:study_id>/", views.study_detail_view, name="study_detail"),
+    path("<id:study_id>/edit/", views.study_edit_view, name="study_edit"),
+    path("<id:study_id>/status/", views.study_status_partial, name="study_status"),
+    path("<id:study_id>/open/", views.study_open_view, name="study_open"),
+    path("<id:study_id>/close/", views.study_close_view, name="study_close"),
+    path("<id:study_id>/analysis/", views_analysis.study_analysis_view, name="study_analysis"),
     path(
-        "<int:study_id>/analysis/rules/",
+        "<id:study_id>/analysis/rules/",
         views_analysis.study_analysis_rules_view,
         name="study_analysis_rules",
     ),
     path(
-        "<int:study_id>/analysis/export/<str:what>/",
+        "<id:study_id>/analysis/export/<str:what>/",
         views_analysis.study_analysis_export_view,
         name="study_analysis_export",
     ),
     path(
-        "<int:study_id>/analysis/publish/",
+        "<id:study_id>/analysis/publish/",
         views_analysis.study_analysis_publish_view,
         name="study_analysis_publish",
     ),
     path(
-        "<int:study_id>/analysis/revalidate/", views_analysis.study_revalidate_view, name="study_revalidate"
+        "<id:study_id>/analysis/revalidate/", views_analysis.study_revalidate_view, name="study_revalidate"
     ),
 ]
