@@ -1,6 +1,7 @@
 """Sign-in with a rate limit and the lockout message: the sign-in page (`login`), the admin's
-sign-in (`admin_login`) and the API's `POST /api/token/`. The lockout itself is enforced in lockout.LockoutBackend; these views say so
-in plain words (429 with Retry-After) and limit sign-in attempts per client address."""
+sign-in (`admin_login`) and the API's `POST /api/token/`. The lockout itself is enforced in
+lockout.LockoutBackend; these views say so in plain words (429 with Retry-After) and limit sign-in
+attempts per client address."""
 
 from typing import Any
 

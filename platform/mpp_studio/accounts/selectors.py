@@ -153,7 +153,9 @@ def invitation_get(*, project: Project, invitation_id: int, open_only: bool = Fa
     Raises:
         Http404: if the project has no such invitation (or it was used or revoked).
     """
-    invitations = invitation_list_open(project=project) if open_only else Invitation.objects.filter(project=project)
+    invitations = Invitation.objects.filter(project=project)
+    if open_only:
+        invitations = invitation_list_open(project=project)
     invitation = invitations.filter(pk=invitation_id).first()
     if invitation is None:
         raise Http404("This project has no such invitation.")

@@ -187,8 +187,8 @@ def test_the_admin_sign_in_is_rate_limited_per_address(owner: Any, clock: Clock)
     url = reverse("admin:login")
     assert url == reverse("admin_login")
     for number in range(10):
-        response = client.post(url, {"username": f"someone{number}", "password": "wrong"}, REMOTE_ADDR=ADDRESS)
-        assert response.status_code == 200
+        attempt = {"username": f"someone{number}", "password": "wrong"}
+        assert client.post(url, attempt, REMOTE_ADDR=ADDRESS).status_code == 200
     limited = client.post(url, {"username": "olga", "password": PASSWORD}, REMOTE_ADDR=ADDRESS)
     assert limited.status_code == 429 and limited["Retry-After"] == "60"
     assert "Too many requests" in limited.content.decode()
