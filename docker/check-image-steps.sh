@@ -107,8 +107,12 @@ request = urllib.request.Request(
 with urllib.request.urlopen(request, timeout=10) as response:
     cache = response.headers.get("Cache-Control", "")
     encoding = response.headers.get("Content-Encoding", "")
-    if response.status != 200 or "immutable" not in cache or encoding != "gzip":
-        sys.exit(f"{sys.argv[1]}: {response.status}, Cache-Control {cache!r}, Content-Encoding {encoding!r}")
+    policy = response.headers.get("Content-Security-Policy", "")
+    if response.status != 200 or "immutable" not in cache or encoding != "gzip" or "script-src" not in policy:
+        sys.exit(
+            f"{sys.argv[1]}: {response.status}, Cache-Control {cache!r}, Content-Encoding {encoding!r}, "
+            f"Content-Security-Policy {policy!r}"
+        )
 print(f"served {sys.argv[1]}: Cache-Control {cache}, Content-Encoding {encoding}")
 EOF
 kill "$server_pid"

@@ -32,4 +32,5 @@ echo
 echo "MPP Studio: http://127.0.0.1:8000  (sign in as demo / demo)"
 echo "Celery worker (queues cpu, gpu) logs to $log_dir/worker.log"
 echo
-"$python" manage.py runserver 127.0.0.1:8000
+# --nostatic: static files come through the middleware (whitenoise), with the same headers as pages.
+"$python" manage.py runserver --nostatic 127.0.0.1:8000

@@ -69,6 +69,11 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "mpp_studio.core.security_headers.ContentSecurityPolicyMiddleware",
+    # Static files, answered here (after the CSP is added on the way out) on every server: gunicorn
+    # in the images, runserver --nostatic in the embedded default. Production serves the files
+    # collectstatic compressed and hashed (settings/production.py); elsewhere they are found in
+    # the apps' static/ folders as they are edited.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # A request over MPP_UPLOAD_MAX_REQUEST_BYTES gets a 413 before anything reads its body.
     "mpp_studio.core.request_errors.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -227,6 +232,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+# Without collectstatic (a developer's machine, the tests, the embedded default), whitenoise finds
+# the files in the apps' static/ folders and picks up edits; production overrides both.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
 
 # Celery. The broker is Redis when REDIS_URL is set. Otherwise it is the embedded default: kombu's
 # filesystem transport, whose message folders a `celery worker` on the same machine polls, so a

@@ -1,7 +1,7 @@
 """Settings for a deployment: the secret key and allowed hosts must come from the environment."""
 
 from .base import *  # noqa: F403
-from .base import MIDDLEWARE, VAR_DIR, env
+from .base import VAR_DIR, env
 
 SECRET_KEY = env.str("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
@@ -32,12 +32,10 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS
 SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 
-# gunicorn serves the collected static files itself (`manage.py collectstatic` fills STATIC_ROOT).
-MIDDLEWARE = [
-    MIDDLEWARE[0],  # SecurityMiddleware stays first
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    *MIDDLEWARE[1:],
-]
+# gunicorn serves the collected static files itself (`manage.py collectstatic` fills STATIC_ROOT),
+# through the WhiteNoiseMiddleware of base.py (below the CSP middleware, so they carry the policy).
+WHITENOISE_USE_FINDERS = False
+WHITENOISE_AUTOREFRESH = False
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

@@ -23,10 +23,23 @@ def test_policy_header_joins_directives_in_order() -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("path", ["/healthz", "/accounts/login/", "/no-such-page/", "/api/v1/schema/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/healthz",
+        "/accounts/login/",
+        "/no-such-page/",
+        "/api/v1/schema/",
+        "/static/core/site.css",
+        "/static/studies/participant.js",
+    ],
+)
 def test_every_answer_carries_the_policy(client: Client, path: str) -> None:
-    """Pages, JSON, redirects and 404s alike (a policy only on some pages protects none)."""
+    """Pages, JSON, redirects, 404s and static files alike (a policy only on some answers
+    protects none: a served SVG or HTML file is a page too)."""
     response = client.get(path)
+    if path.startswith("/static/"):
+        assert response.status_code == 200
     policy = response["Content-Security-Policy"]
     assert "script-src 'self'" in policy
     assert "frame-ancestors 'none'" in policy
