@@ -73,14 +73,18 @@ def _pair_id(data: Mapping[str, object], number: int, issues: IssueList) -> str 
 
 
 def read_blimp(stream: IO[bytes], file_name: str) -> ReadResult:
-    """Return the pairs of a BLiMP JSONL file and every issue met, line by line.
+    """Return the pairs of a BLiMP JSONL file and every issue met, line by line (see `blimp_pairs`)."""
+    issues = IssueList(file_name)
+    return issues.result(list(blimp_pairs(stream, file_name, issues)), FORMAT)
+
+
+def blimp_pairs(stream: IO[bytes], file_name: str, issues: IssueList) -> Iterator[ImportedPair]:
+    """Yield the pairs of a BLiMP JSONL file as they are read, adding every issue met to `issues`.
 
     A line that is not a JSON object, or lacks usable sentences or pair number, is skipped
     (an error); a line with a field of the wrong type, equal sentences, a repeated pair number,
     or no UID (the file name gives it, as BLiMP names its files) is kept with a warning.
     """
-    issues = IssueList(file_name)
-    pairs: list[ImportedPair] = []
     stem = PurePath(file_name).stem
     seen: dict[tuple[str, str], int] = {}
     per_uid: dict[str, int] = {}  # pairs read per UID: the number of a pair without one
@@ -128,7 +132,7 @@ def read_blimp(stream: IO[bytes], file_name: str) -> ReadResult:
                 issues.warning(number, "not a BLiMP field; kept as it is (noted once per file)", field=key)
             fields[key] = value
         term = fields.get("linguistics_term")
-        pairs.append(
+        yield (
             ImportedPair(
                 uid=uid,
                 phenomenon=term if isinstance(term, str) else "",
@@ -142,7 +146,6 @@ def read_blimp(stream: IO[bytes], file_name: str) -> ReadResult:
                 fields=fields,
             )
         )
-    return issues.result(pairs, FORMAT)
 
 
 def _words(record: Mapping[str, object], side: str) -> list[str]:

@@ -158,6 +158,13 @@ class IssueList:
 
     def result(self, pairs: list[ImportedPair], fmt: str) -> ReadResult:
         """Return the file's ReadResult, with a closing note when issues were left out."""
+        outcome = self.close(len(pairs), fmt)
+        outcome.pairs = pairs
+        return outcome
+
+    def close(self, pair_count: int, fmt: str) -> ReadResult:
+        """Return the file's issues and outcome (`pair_count` pairs read) without its pairs: what a
+        streaming read reports once the file's last pair has been passed on."""
         issues = list(self.kept)
         dropped_errors, dropped_warnings = self._dropped[ERROR], self._dropped[WARNING]
         if dropped_errors or dropped_warnings:
@@ -170,8 +177,8 @@ class IssueList:
                     ERROR if dropped_errors else WARNING,
                 )
             )
-        summary = FileRead(self.file, fmt, len(pairs), self.errors, self.warnings)
-        return ReadResult(pairs, issues, [summary])
+        summary = FileRead(self.file, fmt, pair_count, self.errors, self.warnings)
+        return ReadResult([], issues, [summary])
 
 
 def record_pair_id(record: Mapping[str, object]) -> str:

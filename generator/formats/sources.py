@@ -4,17 +4,17 @@ file's format detected (or given), every file's issues gathered in one result.""
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import IO
 
-from generator.formats.blimp import read_blimp
+from generator.formats.blimp import blimp_pairs
 from generator.formats.detect import detect_format
 from generator.formats.lines import HEAD_BYTES
-from generator.formats.record import FileRead, ImportIssue, ReadResult
-from generator.formats.zhoblimp import read_zhoblimp
-from generator.formats.zorro import Order, read_zorro
+from generator.formats.record import FileRead, ImportedPair, ImportIssue, IssueList, ReadResult
+from generator.formats.zhoblimp import zhoblimp_pairs
+from generator.formats.zorro import Order, zorro_pairs
 
 FORMATS = ("blimp", "zhoblimp", "zorro")
 DATA_SUFFIXES = (".jsonl", ".json", ".txt")
@@ -116,36 +116,60 @@ def read_stream(name: str, stream: IO[bytes], fmt: str = "auto", order: Order = 
     A zip archive is opened and each data file in it read. Nothing raises for bad content:
     every problem is an issue of the result.
     """
+    result = ReadResult()
+    result.pairs = list(stream_pairs(name, stream, fmt, order, result))
+    return result
+
+
+def stream_pairs(
+    name: str, stream: IO[bytes], fmt: str, order: Order, report: ReadResult
+) -> Iterator[ImportedPair]:
+    """Yield the pairs of one file (a zip: of each data file in it) as they are read, without
+    holding them: a large import passes each on to be stored or counted.
+
+    Each file's issues and outcome are added to `report` (its `pairs` are left alone) when the
+    file's last pair has been passed on. Nothing raises for bad content."""
     try:
         head = stream.read(HEAD_BYTES)
         stream.seek(0)
     except OSError as exc:
-        return _unreadable(name, f"could not be read: {exc}")
+        report.extend(_unreadable(name, f"could not be read: {exc}"))
+        return
     if is_zip(name, head):
-        members, issues = zip_sources(name, stream)
-        result = ReadResult(issues=list(issues))
+        members, left_out = zip_sources(name, stream)
+        report.issues.extend(left_out)
         for member in members:
             try:
                 with member.open() as handle:
-                    result.extend(read_stream(member.name, handle, fmt, order))
+                    yield from stream_pairs(member.name, handle, fmt, order, report)
             except (OSError, zipfile.BadZipFile, EOFError) as exc:
-                result.extend(_unreadable(member.name, f"could not be unpacked: {exc}"))
-        return result
+                report.extend(_unreadable(member.name, f"could not be unpacked: {exc}"))
+        return
     chosen = fmt
     if fmt == "auto":
         chosen, reason = detect_format(name, head)
         if not chosen:
-            return _unreadable(name, f"format not recognised: {reason}")
+            report.extend(_unreadable(name, f"format not recognised: {reason}"))
+            return
+    if chosen not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}: use auto or one of {', '.join(FORMATS)}")
+    file_issues = IssueList(name)
+    count = 0
     try:
+        pairs: Iterator[ImportedPair]
         if chosen == "blimp":
-            return read_blimp(stream, name)
-        if chosen == "zhoblimp":
-            return read_zhoblimp(stream, name)
-        if chosen == "zorro":
-            return read_zorro(stream, name, order)
+            pairs = blimp_pairs(stream, name, file_issues)
+        elif chosen == "zhoblimp":
+            pairs = zhoblimp_pairs(stream, name, file_issues)
+        else:
+            pairs = zorro_pairs(stream, name, file_issues, order)
+        for pair in pairs:
+            count += 1
+            yield pair
     except (OSError, zipfile.BadZipFile, EOFError) as exc:
-        return _unreadable(name, f"could not be read: {exc}")
-    raise ValueError(f"unknown format {fmt!r}: use auto or one of {', '.join(FORMATS)}")
+        # What was read before stays read; the file's outcome says it broke off.
+        file_issues.error(None, f"could not be read to the end: {exc}")
+    report.extend(file_issues.close(count, chosen))
 
 
 def read_sources(sources: Iterable[SourceFile], fmt: str = "auto", order: Order = "bad-first") -> ReadResult:

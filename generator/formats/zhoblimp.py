@@ -33,14 +33,18 @@ def _pair_id(data: Mapping[str, object], number: int, issues: IssueList) -> str 
 
 
 def read_zhoblimp(stream: IO[bytes], file_name: str) -> ReadResult:
-    """Return the pairs of a ZhoBLiMP JSONL file and every issue met, line by line.
+    """Return the pairs of a ZhoBLiMP JSONL file and every issue met (see `zhoblimp_pairs`)."""
+    issues = IssueList(file_name)
+    return issues.result(list(zhoblimp_pairs(stream, file_name, issues)), FORMAT)
+
+
+def zhoblimp_pairs(stream: IO[bytes], file_name: str, issues: IssueList) -> Iterator[ImportedPair]:
+    """Yield the pairs of a ZhoBLiMP JSONL file as they are read, adding every issue to `issues`.
 
     A line without usable sentences, UID or pairID is skipped (an error); an empty phenomenon
     (released data has one), a pairID written as text, equal sentences, a repeated pairID or
     a field ZhoBLiMP does not have is kept with a warning.
     """
-    issues = IssueList(file_name)
-    pairs: list[ImportedPair] = []
     seen: dict[tuple[str, str], int] = {}
     unknown_reported: set[str] = set()
     for number, data in json_objects(stream, issues):
@@ -65,7 +69,7 @@ def read_zhoblimp(stream: IO[bytes], file_name: str) -> ReadResult:
             if key not in unknown_reported:
                 unknown_reported.add(key)
                 issues.warning(number, "not a ZhoBLiMP field; kept as it is (noted once per file)", field=key)
-        pairs.append(
+        yield (
             ImportedPair(
                 uid=uid,
                 phenomenon=phenomenon.strip(),
@@ -79,7 +83,6 @@ def read_zhoblimp(stream: IO[bytes], file_name: str) -> ReadResult:
                 fields=fields,
             )
         )
-    return issues.result(pairs, FORMAT)
 
 
 def zhoblimp_records(records: Iterable[Mapping[str, object]]) -> Iterator[dict[str, object]]:

@@ -10,6 +10,7 @@ first "-".
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import IO, Literal
@@ -98,17 +99,24 @@ def zorro_name(file_name: str) -> ZorroName:
 
 
 def read_zorro(stream: IO[bytes], file_name: str, order: Order = "bad-first") -> ReadResult:
-    """Return the pairs of a Zorro text file and every issue met, by line number.
+    """Return the pairs of a Zorro text file and every issue met (see `zorro_pairs`)."""
+    issues = IssueList(file_name)
+    return issues.result(list(zorro_pairs(stream, file_name, issues, order)), FORMAT)
+
+
+def zorro_pairs(
+    stream: IO[bytes], file_name: str, issues: IssueList, order: Order = "bad-first"
+) -> Iterator[ImportedPair]:
+    """Yield the pairs of a Zorro text file as they are read, adding every issue to `issues`.
 
     Lines pair up in order (`order` says which of the two is ungrammatical); a blank line is
     skipped with a warning and the lines after it pair up as they come; an odd line left at
     the end has no partner and is skipped (an error); equal sentences are kept with a warning.
     """
-    issues = IssueList(file_name)
     name = zorro_name(file_name)
     if name.problem:
         issues.warning(None, name.problem)
-    pairs: list[ImportedPair] = []
+    count = 0
     waiting: tuple[int, str] | None = None
     for number, text in numbered_lines(stream, issues):
         sentence = text.strip()
@@ -123,13 +131,13 @@ def read_zorro(stream: IO[bytes], file_name: str, order: Order = "bad-first") ->
         good, bad = (sentence, first) if order == "bad-first" else (first, sentence)
         if good == bad:
             issues.warning(first_line, f"lines {first_line} and {number} are the same sentence")
-        pairs.append(
+        yield (
             ImportedPair(
                 uid=name.uid,
                 phenomenon=name.phenomenon,
                 sentence_good=good,
                 sentence_bad=bad,
-                pair_id=str(len(pairs)),
+                pair_id=str(count),
                 source_format=FORMAT,
                 file=file_name,
                 line=first_line,
@@ -137,9 +145,9 @@ def read_zorro(stream: IO[bytes], file_name: str, order: Order = "bad-first") ->
                 fields={"paradigm": name.paradigm, "order": order},
             )
         )
+        count += 1
     if waiting is not None:
         issues.error(
             waiting[0],
             "the file has an odd number of sentences: this last one has no partner",
         )
-    return issues.result(pairs, FORMAT)
