@@ -8,6 +8,7 @@ import sys
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -244,6 +245,28 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _uploads_in_tmp(tmp_path: Path, settings: Any) -> None:
+    """Uploads kept for background jobs go to the test's own folder, never the repository's var/."""
+    settings.MPP_UPLOAD_DIR = tmp_path / "uploads"
+
+
+@pytest.fixture
+def run_jobs_now() -> Iterator[None]:
+    """Run the background jobs a request queues (dataset imports) at once, inside the request, as
+    a worker would after it: for page and API tests that follow a job to its end. (The tests'
+    transaction never commits, so the real on-commit send would never happen.)"""
+    from unittest import mock
+
+    from mpp_studio.datasets.services import dataset_import_run
+    from mpp_studio.datasets.tasks import import_files
+
+    with mock.patch.object(
+        import_files, "delay_on_commit", lambda dataset_id: dataset_import_run(dataset_id=dataset_id)
+    ):
+        yield
 
 
 @pytest.fixture

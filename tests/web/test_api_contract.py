@@ -1,13 +1,18 @@
 """API contract tests: every operation of the OpenAPI schema (/api/schema/, drf-spectacular),
-driven by schemathesis in-process over WSGI with an owner's token.
+driven by schemathesis in-process over WSGI with an owner's token, with ALL of its checks.
 
-For each operation schemathesis generates requests from the schema (derandomized, a bounded
-number each) with the path's ids set to the objects of one full project (tests/web/
-authorization_world.py), and checks every response: no server error, a status code the schema
-documents, the documented content type, and a body that conforms to the documented schema.
+For each operation schemathesis runs its three per-operation phases, as `st run` does: the
+schema's examples, the coverage phase (boundary and invalid values of every parameter, missing
+required ones, undeclared methods and media types) and a bounded number of generated requests,
+valid and invalid (derandomized). The path's ids are set to the objects of one full project
+(tests/web/authorization_world.py). Every response goes through every registered check: no
+server error, documented statuses, content types, headers and bodies, invalid data rejected and
+valid data accepted, missing headers and undeclared methods refused, authentication enforced.
 Each request runs in a savepoint rolled back afterwards, so a DELETE never empties the project.
 """
 
+import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,20 +22,18 @@ import hypothesis
 import pytest
 import schemathesis
 from django.db import transaction
-from hypothesis import HealthCheck, given
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
+from hypothesis import HealthCheck
+from schemathesis.checks import CHECKS, is_check_class, load_all_checks
+from schemathesis.core.failures import Failure, FailureGroup
+from schemathesis.generation.hypothesis.builder import HypothesisTestConfig, HypothesisTestMode, create_test
+from schemathesis.generation.overrides import Override
 
 from tests.web.authorization_world import World, build_world
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = 6  # generated requests per operation (plus schemathesis' explicit examples)
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+EXAMPLES = 6  # generated requests per operation in the fuzzing phase (plus examples and coverage)
+MODES = [HypothesisTestMode.EXAMPLES, HypothesisTestMode.COVERAGE, HypothesisTestMode.FUZZING]
 # Path parameters set to the world's objects; generated values would almost only reach 404s.
 # (`run_id` names a scoring run except under /learner/; `template_id` a library entry under /library/.)
 PATH_ARGUMENTS = {
@@ -38,6 +41,12 @@ PATH_ARGUMENTS = {
     "/api/library/": {"template_id": "library_template_id"},
     "/api/invitations/": {"token": "invitation_token"},
 }
+
+
+def all_checks() -> list[Any]:
+    """Every check schemathesis registers (`st run --checks all`)."""
+    load_all_checks()
+    return [check for check in CHECKS.get_all() if not is_check_class(check)]
 
 
 @pytest.fixture
@@ -62,15 +71,33 @@ def path_values(path: str, world: World) -> dict[str, Any]:
         if path.startswith(prefix):
             renames.update(names)
     names = [part[1:-1] for part in path.split("/") if part.startswith("{")]
-    return {name: world.args[renames.get(name, name)] for name in names}
+    return {name: str(world.args[renames.get(name, name)]) for name in names}
 
 
-def run_operation(operation: Any, world: World, headers: dict[str, str]) -> int:
-    """Run EXAMPLES generated requests of one operation through the checks; return how many ran."""
+def run_operation(
+    operation: Any, world: World, headers: dict[str, str], failures: set[Failure], messages: dict[Failure, str]
+) -> int:
+    """Run one operation's phases through every check; collect failures; return the requests sent."""
     ran = 0
-    fixed = path_values(operation.path, world)
+    checks = all_checks()
 
-    @hypothesis.settings(
+    def check(case: Any) -> None:
+        nonlocal ran
+        savepoint = transaction.atomic()
+        savepoint._from_testcase = True  # type: ignore[attr-defined]  # as in the matrix: durable blocks inside
+        with savepoint:
+            try:
+                case.call_and_validate(headers=headers, checks=checks)
+            except FailureGroup as group:
+                for failure in group.exceptions:
+                    if failure not in failures:
+                        failures.add(failure)
+                        messages[failure] = str(group)[:3000]
+            finally:
+                transaction.set_rollback(True)
+        ran += 1
+
+    settings = hypothesis.settings(
         max_examples=EXAMPLES,
         derandomize=True,
         database=None,
@@ -78,43 +105,47 @@ def run_operation(operation: Any, world: World, headers: dict[str, str]) -> int:
         suppress_health_check=list(HealthCheck),
         phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate],
     )
-    @given(case=operation.as_strategy())
-    def check(case: Any) -> None:
-        nonlocal ran
-        case.path_parameters = {**(case.path_parameters or {}), **fixed}
-        savepoint = transaction.atomic()
-        savepoint._from_testcase = True  # type: ignore[attr-defined]  # as in the matrix: durable blocks inside
-        with savepoint:
-            try:
-                case.call_and_validate(headers=headers, checks=CHECKS)
-            finally:
-                transaction.set_rollback(True)
-        ran += 1
-
-    check()
+    test = create_test(
+        operation=operation,
+        test_func=check,
+        config=HypothesisTestConfig(
+            project=operation.schema.config,
+            modes=MODES,
+            settings=settings,
+            override=Override(path_parameters=path_values(operation.path, world)),
+        ),
+    )
+    test()
     return ran
 
 
 def test_every_operation_keeps_its_contract(
     world: World, owner: Any, api_schema: Any, api_client_for: Callable[[object], object]
 ) -> None:
-    """Every operation of the schema answers generated requests without a 5xx, with documented
-    statuses, content types and bodies."""
+    """Every operation of the schema passes every schemathesis check on generated requests."""
     from rest_framework.authtoken.models import Token
 
     headers = {"Authorization": f"Token {Token.objects.get_or_create(user=owner)[0].key}"}
     operations = [result.ok() for result in api_schema.get_all_operations()]
-    failures: dict[str, str] = {}
-    examples = 0
+    failures: set[Failure] = set()
+    messages: dict[Failure, str] = {}
+    requests = 0
+    started = time.monotonic()
     with mock.patch("celery.app.task.Task.apply_async"):
         for operation in operations:
-            try:
-                examples += run_operation(operation, world, headers)
-            except (Exception, BaseExceptionGroup) as exc:  # collected: one report for every operation
-                failures[operation.label] = str(exc)[:2000]
-    print(f"schemathesis: {len(operations)} operations, {examples} requests, {len(failures)} failing")
+            t0 = time.monotonic()
+            requests += run_operation(operation, world, headers, failures, messages)
+            print(f"  {operation.label}: {time.monotonic() - t0:.1f}s", flush=True)
+    elapsed = time.monotonic() - started
+    by_check = Counter(type(f).checks[0] if type(f).checks else type(f).__name__ for f in failures)
+    print(
+        f"schemathesis: {len(operations)} operations, {requests} requests, {len(failures)} failures"
+        f" in {elapsed:.0f} s {dict(by_check)}"
+    )
     assert len(operations) > 60
-    assert failures == {}, "\n\n".join(f"{label}:\n{text}" for label, text in failures.items())
+    report = "\n\n".join(f"[{f.operation}] {messages[f]}" for f in sorted(failures, key=lambda f: (f.operation or "", type(f).__name__)))
+    Path("/tmp/contract_report.txt").write_text(report)
+    assert not failures, report
 
 
 # -- Regressions found by the contract test ------------------------------------------------------

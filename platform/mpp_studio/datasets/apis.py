@@ -32,11 +32,10 @@ from mpp_studio.datasets.serializers import (
     PairOutputSerializer,
 )
 from mpp_studio.datasets.services import (
-    DatasetImportRejected,
     UploadedFile,
     dataset_create,
     dataset_delete,
-    dataset_import,
+    dataset_import_start,
 )
 from mpp_studio.datasets.services.quality import paradigm_quality
 from mpp_studio.jobs.selectors import job_get
@@ -93,42 +92,40 @@ class DatasetListApi(GenericAPIView):  # type: ignore[type-arg]
 
 
 class DatasetImportApi(APIView):
-    """Import released-dataset files (BLiMP, ZhoBLiMP, Zorro) as a new read-only dataset (201)."""
+    """Import released-dataset files (BLiMP, ZhoBLiMP, Zorro) as a new read-only dataset: the
+    files are kept and read by a background job (202 with the dataset and its job)."""
 
     parser_classes = (MultiPartParser, FormParser)
 
     @extend_schema(
         tags=[TAG],
         request={"multipart/form-data": DatasetImportInputSerializer},
-        responses={201: DatasetDetailOutputSerializer, 400: OpenApiResponse(description="Nothing imported.")},
-        description="Reads each file (or each data file of a zip) as `source_format` (`auto`: told "
-        "from its name and first line); Zorro files pair their lines in `zorro_order`. A file with "
-        "some bad lines imports the others: `import_report` lists every issue with its file, line, "
-        "field and severity (error: skipped; warning: kept with a note). When no file gives a usable "
-        "pair nothing is stored, and the answer is 400 with each issue as an error.",
+        responses={202: DatasetDetailOutputSerializer, 400: OpenApiResponse(description="Nothing imported.")},
+        description="Keeps the files and answers 202 with the new dataset, whose `job` reads them in "
+        "the background (poll the dataset, or the job, until it is `done` or `failed`). The job "
+        "reads each file (or each data file of a zip) as `source_format` (`auto`: told from its "
+        "name and first line); Zorro files pair their lines in `zorro_order`. A file with some bad "
+        "lines imports the others: `import_report` lists every issue with its file, line, field "
+        "and severity (error: skipped; warning: kept with a note). When no file gives a usable "
+        "pair, or more than 500,000, the job fails with the reason, no pair is kept and the "
+        "report stays. Fields, the number of files and their size (zipped or not) are checked "
+        "at once: 400 naming the field.",
     )
     def post(self, request: Request, project_id: int) -> Response:
         project = _project(self)
         data = DatasetImportInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        try:
-            outcome = dataset_import(
-                project=project,
-                name=values["name"],
-                description=values["description"],
-                files=[UploadedFile(f.name, f) for f in values["files"]],
-                source_format=values["source_format"],
-                zorro_order=values["zorro_order"],
-                created_by=request.user,
-            )
-        except DatasetImportRejected as exc:
-            return errors_response(
-                [{"field": "files", "message": exc.message}]
-                + [{"field": "files", **issue.to_dict()} for issue in exc.result.issues],
-                status.HTTP_400_BAD_REQUEST,
-            )
-        return Response(_detail(project, outcome.dataset), status=status.HTTP_201_CREATED)
+        dataset = dataset_import_start(
+            project=project,
+            name=values["name"],
+            description=values["description"],
+            files=[UploadedFile(f.name, f) for f in values["files"]],
+            source_format=values["source_format"],
+            zorro_order=values["zorro_order"],
+            created_by=request.user,
+        )
+        return Response(_detail(project, dataset), status=status.HTTP_202_ACCEPTED)
 
 
 def _detail(project: Project, dataset: Dataset) -> object:

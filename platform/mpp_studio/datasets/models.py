@@ -54,6 +54,10 @@ class Dataset(BaseModel):
     zorro_order = models.CharField(max_length=10, blank=True)
     source_files = models.JSONField(default=list, blank=True)
     import_report = models.JSONField(default=list, blank=True)
+    # Imported datasets, while their import job runs: the uploaded files it reads
+    # (core.stored_uploads records), removed when it is done; and the format and order asked for.
+    import_uploads = models.JSONField(default=list, blank=True)
+    import_format = models.CharField(max_length=10, blank=True)
     # A native-speaker validation summary published by a study (written by the studies app,
     # read by the dataset card): see `exports.card.validation_section` for its keys.
     validation = models.JSONField(default=dict, blank=True)

@@ -59,3 +59,39 @@ def generate_paradigm(
             kwargs={"chunk_size": chunk_size, "pairs_per_run": pairs_per_run},
             **({"queue": queue} if queue else {}),
         )
+
+
+class ImportFilesTask(GivingUpTask):
+    """Fails the import's job, in words, when the task gives up (retries spent, worker error);
+    the kept files stay with the dataset until it is deleted."""
+
+    give_up_arguments = ("dataset_id",)
+
+    def give_up_label(self, ids: dict[str, int]) -> str:
+        return f"the import of dataset {ids['dataset_id']}"
+
+    def give_up(self, ids: dict[str, int], reason: str) -> None:
+        from mpp_studio.datasets.models import Dataset
+        from mpp_studio.jobs.services import job_fail
+
+        job_id = Dataset.objects.filter(pk=ids["dataset_id"]).values_list("job_id", flat=True).first()
+        if job_id is not None:
+            job_fail(job_id=job_id, message=f"the worker could not finish reading the files ({reason})")
+
+
+@shared_task(
+    name="datasets.import_files",  # stable: queued messages name it; never rename without an alias
+    bind=True,
+    base=ImportFilesTask,
+    acks_late=True,
+    # A worker killed mid-import puts the message back: the next run skips the pairs stored.
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    time_limit=2 * 60 * 60,  # 500,000 pairs are minutes of work; two hours means it is stuck
+)
+def import_files(self: ImportFilesTask, dataset_id: int) -> None:
+    """Read an imported dataset's kept files and store their pairs (datasets.services)."""
+    from mpp_studio.datasets.services import dataset_import_run
+
+    with retry_on_database_error(self):
+        dataset_import_run(dataset_id=dataset_id)

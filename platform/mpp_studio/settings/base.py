@@ -12,6 +12,10 @@ env = environ.Env()
 # Local state (SQLite file, embedded broker folders) lives here unless the real stack is configured.
 VAR_DIR = Path(env.str("MPP_VAR_DIR", default=str(BASE_DIR / "var")))
 
+# Uploads a background job will read (dataset and corpus imports), kept until the job is done
+# (core.stored_uploads). The web server and the CPU workers must share it.
+MPP_UPLOAD_DIR = Path(env.str("MPP_UPLOAD_DIR", default=str(VAR_DIR / "uploads")))
+
 # The shipped grammar-template library: data files, never Django HTML templates.
 GRAMMAR_LIBRARY_DIR = BASE_DIR / "templates"
 # Tokenizers the quality report may use, as local folders (no hub): "name=/path,other=/path".

@@ -1,5 +1,6 @@
-"""The import endpoint: editors upload files (201 with the report), viewers 403, outsiders 404,
-nothing stored and every issue named when nothing is usable; imported datasets read and export."""
+"""The import endpoint: editors upload files (202 with the dataset and its job, which then reads
+them; the dataset ends with the report), viewers 403, outsiders 404; no pair kept and every issue
+named when nothing is usable; imported datasets read and export."""
 
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +26,7 @@ def file(name: str) -> SimpleUploadedFile:
 
 
 def test_editor_imports_files_and_gets_the_report(
-    api_client_for: Callable[[object], object], project: object, editor: object
+    api_client_for: Callable[[object], object], project: object, editor: object, run_jobs_now: None
 ) -> None:
     api = api_client_for(editor)
     response = api.post(  # type: ignore[attr-defined]
@@ -37,15 +38,17 @@ def test_editor_imports_files_and_gets_the_report(
         },
         format="multipart",
     )
-    assert response.status_code == 201, response.json()
-    body = response.json()
+    assert response.status_code == 202, response.json()
+    accepted = response.json()
+    assert accepted["job"]["kind"] == "dataset_import"
+    body = api.get(url("dataset_detail", project.pk, accepted["id"])).json()  # type: ignore[attr-defined]
     assert (body["origin"], body["source_format"], body["zorro_order"], body["pair_count"]) == (
         "imported",
         "mixed",
         "good-first",
         5,
     )
-    assert body["job"] is None
+    assert body["job"]["status"] == "done" and body["job"]["message"].startswith("Imported “By API”: 5 pairs")
     assert [(p["uid"], p["produced"], p["template_version"]) for p in body["paradigms"]] == [
         ("BA_basic", 2, None),
         ("classifier_noun", 1, None),
@@ -66,22 +69,39 @@ def test_editor_imports_files_and_gets_the_report(
     assert lines[-1]["sentence_good"] == "what did sarah see the dog after hearing ?"  # good first
 
 
-def test_unusable_upload_is_400_with_each_issue_and_stores_nothing(
-    api_client_for: Callable[[object], object], project: object, editor: object
+def test_unusable_upload_fails_its_job_with_each_issue_and_keeps_no_pair(
+    api_client_for: Callable[[object], object], project: object, editor: object, run_jobs_now: None
 ) -> None:
-    response = api_client_for(editor).post(  # type: ignore[attr-defined]
+    api = api_client_for(editor)
+    response = api.post(  # type: ignore[attr-defined]
         url("dataset_import", project.pk),  # type: ignore[attr-defined]
         {"name": "Broken", "files": [file("unusable.jsonl")], "source_format": "blimp"},
         format="multipart",
     )
-    assert response.status_code == 400 and not Dataset.objects.exists()
-    errors = response.json()["errors"]
-    assert errors[0] == {"field": "files", "message": "No file gave a usable pair, so nothing was imported."}
-    assert [(e["file"], e["line"], e["severity"]) for e in errors[1:]] == [
+    assert response.status_code == 202
+    body = api.get(url("dataset_detail", project.pk, response.json()["id"])).json()  # type: ignore[attr-defined]
+    assert body["job"]["status"] == "failed" and body["pair_count"] == 0 and body["paradigms"] == []
+    assert body["job"]["message"].startswith("No file gave a usable pair, so nothing was imported")
+    assert [(e["file"], e["line"], e["severity"]) for e in body["import_report"]] == [
         ("unusable.jsonl", 1, "error"),
         ("unusable.jsonl", 2, "error"),
         ("unusable.jsonl", 3, "error"),
     ]
+
+
+def test_the_answer_comes_before_the_files_are_read(
+    api_client_for: Callable[[object], object], project: object, editor: object
+) -> None:
+    """No worker here: the request has only kept the files and queued the job."""
+    response = api_client_for(editor).post(  # type: ignore[attr-defined]
+        url("dataset_import", project.pk),  # type: ignore[attr-defined]
+        {"name": "Later", "files": [file("zhoblimp.jsonl")]},
+        format="multipart",
+    )
+    assert response.status_code == 202
+    body = response.json()
+    assert body["job"]["status"] == "queued" and body["pair_count"] == 0 and body["paradigms"] == []
+    assert Dataset.objects.get(pk=body["id"]).import_uploads[0]["name"] == "zhoblimp.jsonl"
 
 
 def test_bad_format_names_the_field(

@@ -1,5 +1,7 @@
-"""Importing released datasets as read-only datasets: paradigms per UID, pairs with their source,
-the report item by item, nothing stored when nothing is usable, and every export format."""
+"""Importing released datasets as read-only datasets, as a job: the request keeps the files and
+queues it; the job stores paradigms per UID and pairs with their source in short chunks, the
+report item by item; no pair kept when nothing is usable or too much is; safe to run twice; every
+export format."""
 
 import csv
 import io
@@ -14,11 +16,13 @@ from mpp_studio.datasets.exports import csv_lines, jsonl_lines, zhoblimp_jsonl_l
 from mpp_studio.datasets.exports.hf import hf_folder_write
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.datasets.services import (
-    DatasetImportRejected,
     UploadedFile,
-    dataset_import,
+    dataset_import_run,
+    dataset_import_start,
     dataset_require_generated,
 )
+from mpp_studio.datasets.services import imports as import_service
+from mpp_studio.jobs.models import Job
 
 pytestmark = pytest.mark.django_db
 
@@ -29,25 +33,44 @@ def upload(name: str) -> UploadedFile:
     return UploadedFile(name, io.BytesIO((DATA / name).read_bytes()))
 
 
+def run_import(files: list[UploadedFile], project: object, **options: object) -> Dataset:
+    """Start an import and run its job here, as the worker would; return the dataset after it."""
+    dataset = dataset_import_start(project=project, name=str(options.pop("name", "Released")), files=files, **options)  # type: ignore[arg-type]
+    assert dataset.job is not None and dataset.job.status == Job.Status.QUEUED
+    assert dataset.paradigms.count() == 0  # nothing is read in the request
+    dataset_import_run(dataset_id=dataset.pk)
+    dataset.refresh_from_db()
+    dataset.job.refresh_from_db()
+    return dataset
+
+
 def do_import(project: object, *names: str, **options: object) -> Dataset:
-    return dataset_import(
-        project=project,  # type: ignore[arg-type]
-        name="Released",
-        files=[upload(n) for n in names],
-        **options,  # type: ignore[arg-type]
-    ).dataset
+    dataset = run_import([upload(n) for n in names], project, **options)
+    assert dataset.job.status == Job.Status.DONE, dataset.job.message  # type: ignore[union-attr]
+    return dataset
+
+
+def failed_import(project: object, *names: str, **options: object) -> Dataset:
+    dataset = run_import([upload(n) for n in names], project, **options)
+    assert dataset.job.status == Job.Status.FAILED  # type: ignore[union-attr]
+    assert dataset.paradigms.count() == 0 and Pair.objects.filter(paradigm__dataset=dataset).count() == 0
+    return dataset
 
 
 def test_import_stores_paradigms_per_uid_and_pairs_with_their_source(project: object, editor: object) -> None:
-    outcome = dataset_import(
-        project=project,  # type: ignore[arg-type]
+    dataset = run_import(
+        [upload("zhoblimp.jsonl"), upload("island-effects-adjunct_island.txt")],
+        project,
         name="Mixed release",
-        files=[upload("zhoblimp.jsonl"), upload("island-effects-adjunct_island.txt")],
-        created_by=editor,  # type: ignore[arg-type]
+        created_by=editor,
     )
-    dataset = outcome.dataset
     assert dataset.is_imported and dataset.source_format == Dataset.SourceFormat.MIXED
-    assert dataset.zorro_order == "bad-first" and dataset.job is None and dataset.created_by == editor
+    assert dataset.zorro_order == "bad-first" and dataset.created_by == editor
+    assert dataset.job.status == Job.Status.DONE and dataset.import_uploads == []  # type: ignore[union-attr]
+    assert dataset.job.message == (  # type: ignore[union-attr]
+        "Imported “Mixed release”: 5 pairs in 3 paradigms from 2 files. 1 item could not be imported "
+        "and 0 came with a note: the import report lists each one."
+    )
     paradigms = list(dataset.paradigms.order_by("uid"))
     assert [
         (p.uid, p.phenomenon, p.language, p.produced, p.status, p.template_version) for p in paradigms
@@ -90,18 +113,70 @@ def test_a_file_with_bad_lines_imports_the_good_ones_and_lists_the_bad(project: 
     ]
 
 
-def test_nothing_is_saved_when_the_whole_upload_is_unusable(project: object) -> None:
-    with pytest.raises(DatasetImportRejected) as caught:
-        do_import(project, "unusable.jsonl", source_format="blimp")
-    assert Dataset.objects.count() == 0 and Pair.objects.count() == 0
-    issues = caught.value.result.issues
-    assert [i.line for i in issues] == [1, 2, 3]
-    assert "not UTF-8" in issues[2].message
-    with pytest.raises(DatasetImportRejected) as detected:
-        do_import(project, "unusable.jsonl")
-    assert [i.message for i in detected.value.result.issues] == [
+def test_no_pair_is_kept_when_the_whole_upload_is_unusable(project: object) -> None:
+    dataset = failed_import(project, "unusable.jsonl", source_format="blimp")
+    assert dataset.job.message == import_service.NO_PAIRS  # type: ignore[union-attr]
+    issues = dataset.import_report
+    assert [i["line"] for i in issues] == [1, 2, 3]
+    assert "not UTF-8" in issues[2]["message"]
+    detected = failed_import(project, "unusable.jsonl")
+    assert [i["message"] for i in detected.import_report] == [
         "format not recognised: none of its first 3 lines is a JSON object"
     ]
+
+
+def test_too_many_pairs_fail_the_job_and_remove_what_was_written(
+    project: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(import_service, "MAX_IMPORT_PAIRS", 3)
+    monkeypatch.setattr(import_service, "WRITE_CHUNK", 2)  # two chunks are written before the fourth pair
+    dataset = failed_import(project, "zhoblimp.jsonl", "blimp_some_bad.jsonl")
+    assert dataset.job.message == import_service.TOO_MANY_PAIRS.format(limit=3)  # type: ignore[union-attr]
+    assert "more than 3 pairs" in dataset.job.message  # type: ignore[union-attr]
+
+
+def test_the_job_run_twice_or_after_a_crash_stores_each_pair_once(
+    project: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(import_service, "WRITE_CHUNK", 2)
+    dataset = dataset_import_start(project=project, name="Twice", files=[upload("zhoblimp.jsonl"), upload("blimp_some_bad.jsonl")])  # type: ignore[arg-type]
+    real_write = import_service._write
+    calls = []
+
+    def dies_after_the_first_chunk(*args: object) -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("worker killed")
+        real_write(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(import_service, "_write", dies_after_the_first_chunk)
+    with pytest.raises(RuntimeError):
+        dataset_import_run(dataset_id=dataset.pk)
+    assert Pair.objects.filter(paradigm__dataset=dataset).count() == 2
+    monkeypatch.setattr(import_service, "_write", real_write)
+    dataset_import_run(dataset_id=dataset.pk)  # the message redelivered
+    dataset_import_run(dataset_id=dataset.pk)  # and once more: the job is done, nothing happens
+    dataset.refresh_from_db()
+    assert dataset.job.status == Job.Status.DONE  # type: ignore[union-attr]
+    pairs = Pair.objects.filter(paradigm__dataset=dataset)
+    assert pairs.count() == 5
+    assert sorted(dataset.paradigms.values_list("uid", "produced")) == [
+        ("BA_basic", 2),
+        ("classifier_noun", 1),
+        ("determiner_noun_agreement_1", 2),
+    ]
+
+
+def test_the_request_keeps_the_files_and_the_job_removes_them(project: object, settings: object) -> None:
+    from mpp_studio.core.stored_uploads import upload_root
+
+    dataset = dataset_import_start(project=project, name="Kept", files=[upload("zhoblimp.jsonl")])  # type: ignore[arg-type]
+    [kept] = dataset.import_uploads
+    assert kept["name"] == "zhoblimp.jsonl" and kept["size"] == (DATA / "zhoblimp.jsonl").stat().st_size
+    path = upload_root() / kept["path"]
+    assert path.read_bytes() == (DATA / "zhoblimp.jsonl").read_bytes()
+    dataset_import_run(dataset_id=dataset.pk)
+    assert not path.exists() and not path.parent.exists()
 
 
 def test_zorro_good_first_order_swaps_the_sentences(project: object) -> None:
@@ -117,9 +192,9 @@ def test_a_zip_of_files_is_imported_member_by_member(project: object) -> None:
         zf.write(DATA / "zhoblimp.jsonl", "release/zhoblimp.jsonl")
         zf.write(DATA / "blimp_some_bad.jsonl", "release/blimp_some_bad.jsonl")
     buffer.seek(0)
-    outcome = dataset_import(project=project, name="Zipped", files=[UploadedFile("release.zip", buffer)])  # type: ignore[arg-type]
-    assert outcome.dataset.paradigms.count() == 3
-    assert {f["file"] for f in outcome.dataset.source_files} == {
+    dataset = run_import([UploadedFile("release.zip", buffer)], project, name="Zipped")
+    assert dataset.paradigms.count() == 3
+    assert {f["file"] for f in dataset.source_files} == {
         "release.zip/release/zhoblimp.jsonl",
         "release.zip/release/blimp_some_bad.jsonl",
     }
@@ -127,11 +202,12 @@ def test_a_zip_of_files_is_imported_member_by_member(project: object) -> None:
 
 def test_forced_format_and_bad_arguments(project: object) -> None:
     with pytest.raises(ValidationError) as caught:
-        dataset_import(project=project, name=" ", files=[], source_format="csv", zorro_order="sideways")  # type: ignore[arg-type]
+        dataset_import_start(project=project, name=" ", files=[], source_format="csv", zorro_order="sideways")  # type: ignore[arg-type]
     assert set(caught.value.message_dict) == {"name", "files", "source_format", "zorro_order"}
-    with pytest.raises(DatasetImportRejected) as caught_rejected:  # BLiMP lines lack ZhoBLiMP's phenomenon
-        do_import(project, "blimp_some_bad.jsonl", source_format="zhoblimp")
-    assert "field 'phenomenon': the line lacks this field" in str(caught_rejected.value.result.issues[0])
+    assert Dataset.objects.count() == 0 and Job.objects.count() == 0
+    rejected = failed_import(project, "blimp_some_bad.jsonl", source_format="zhoblimp")  # no phenomenon
+    first = rejected.import_report[0]
+    assert (first["line"], first["field"], first["severity"]) == (1, "phenomenon", "error")
     forced = do_import(project, "zhoblimp.jsonl", source_format="blimp")
     notes = {(i["field"], i["severity"]) for i in forced.import_report}
     assert notes == {("pairID", "warning"), ("phenomenon", "warning")}

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from generator import GENERATOR_VERSION
 from mpp_studio.accounts.models import Project
+from mpp_studio.core.stored_uploads import StoredUpload, uploads_discard
 from mpp_studio.datasets.engine import phrase_texts_used
 from mpp_studio.datasets.models import Dataset, DatasetParadigm
 from mpp_studio.datasets.problem_text import problem_summary
@@ -157,6 +158,8 @@ def dataset_delete(*, dataset: Dataset) -> None:
     The template versions and vocabulary snapshots it used stay (other datasets may use them).
     """
     job_id = dataset.job_id
+    kept_uploads = [StoredUpload.from_dict(record) for record in dataset.import_uploads]
     dataset.delete()
     if job_id is not None:
         Job.objects.filter(pk=job_id).delete()
+    uploads_discard(kept_uploads)  # an import that never finished reading them

@@ -1,15 +1,18 @@
 """Importing released datasets (BLiMP JSONL, ZhoBLiMP JSONL, Zorro text files) as read-only datasets.
 
-The engine's readers (`generator.formats`) read each uploaded file line by line and report every
-line they could not take (file, line, field; skipped or kept). Here the pairs become one
-`DatasetParadigm` per UID (no template version: nothing generated them) with their `Pair` rows,
-and the dataset records its origin, format, files and the whole report. Nothing is stored when
-no file gives a usable pair; a file with some bad lines gives its good lines.
+The web request only checks what it can without reading pairs, keeps the files on disk and
+queues a job (`dataset_import_start`). The job (`dataset_import_run`) streams each file through
+the engine's readers (`generator.formats`), which report every line they could not take (file,
+line, field; skipped or kept), and writes the pairs in short chunks: one `DatasetParadigm` per UID
+(no template version: nothing generated them) with their `Pair` rows; the dataset records its
+origin, format, files and the whole report. No usable pair, or too many: the job fails in words,
+nothing stays but the report. A file with some bad lines gives its good lines. Memory stays flat
+whatever the size: pairs are never held all at once.
 """
 
 import zipfile
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import IO
 
 from django.conf import settings
@@ -18,11 +21,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from generator.formats.record import ImportedPair, ImportIssue, ReadResult
-from generator.formats.sources import FORMATS, is_zip, read_stream
+from generator.formats.sources import FORMATS, is_zip, stream_pairs
 from generator.formats.zorro import ORDERS
 from mpp_studio.accounts.models import Project
+from mpp_studio.core.stored_uploads import StoredUpload, uploads_discard, uploads_store
 from mpp_studio.core.uploads import file_display_name, size_text
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
+from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
 
 IMPORT_FORMATS = ("auto", *FORMATS)
 MAX_IMPORT_FILES = 100
@@ -107,23 +112,6 @@ def unpacked_size_problem(files: Sequence["UploadedFile"]) -> str | None:
     )
 
 
-class DatasetImportRejected(Exception):
-    """No file of the upload gave a usable pair (or there were too many); nothing was stored."""
-
-    def __init__(self, message: str, result: ReadResult) -> None:
-        super().__init__(message)
-        self.message = message
-        self.result = result
-
-
-@dataclass(frozen=True, slots=True)
-class DatasetImport:
-    """A stored import: the dataset and everything the readers reported."""
-
-    dataset: Dataset
-    result: ReadResult
-
-
 LEARNER_READ_ONLY_MESSAGE = (
     "“{name}” holds learner triplets: it is read-only, so it cannot be regenerated or edited. "
     "Browse, export and score it, or start a new triplet run from its learner corpus."
@@ -147,23 +135,23 @@ def dataset_require_generated(*, dataset: Dataset) -> None:
         raise ValidationError(dataset_read_only_message(dataset), code="read_only")
 
 
-def _check_lengths(result: ReadResult) -> list[ImportedPair]:
-    """Return the pairs whose UID and phenomenon fit the database; report the others."""
-    kept = []
-    for pair in result.pairs:
-        if len(pair.uid) > UID_LENGTH:
-            result.issues.append(
-                ImportIssue(pair.file, pair.line, f"longer than {UID_LENGTH} characters", field="UID")
-            )
-        elif len(pair.phenomenon) > PHENOMENON_LENGTH:
-            result.issues.append(
-                ImportIssue(
-                    pair.file, pair.line, f"longer than {PHENOMENON_LENGTH} characters", field="phenomenon"
-                )
-            )
-        else:
-            kept.append(pair)
-    return kept
+JOB_KIND = "dataset_import"
+TOO_MANY_PAIRS = (
+    "The files hold more than {limit:,} pairs, the most one import takes, so nothing was imported: "
+    "split them into several imports."
+)
+NO_PAIRS = "No file gave a usable pair, so nothing was imported: the import report lists why."
+
+
+def _length_problem(pair: ImportedPair) -> ImportIssue | None:
+    """Return why a pair's UID or phenomenon does not fit the database, or None."""
+    if len(pair.uid) > UID_LENGTH:
+        return ImportIssue(pair.file, pair.line, f"longer than {UID_LENGTH} characters", field="UID")
+    if len(pair.phenomenon) > PHENOMENON_LENGTH:
+        return ImportIssue(
+            pair.file, pair.line, f"longer than {PHENOMENON_LENGTH} characters", field="phenomenon"
+        )
+    return None
 
 
 def _source_format(result: ReadResult) -> str:
@@ -173,30 +161,15 @@ def _source_format(result: ReadResult) -> str:
     return Dataset.SourceFormat.MIXED if formats else ""
 
 
-def dataset_import(
-    *,
-    project: Project,
-    name: str,
-    files: Sequence[UploadedFile],
-    source_format: str = "auto",
-    zorro_order: str = "bad-first",
-    description: str = "",
-    created_by: AbstractBaseUser | AnonymousUser | None = None,
-) -> DatasetImport:
-    """Read the files and store their pairs as a new read-only dataset; return it with the report.
-
-    Each file (or each data file of a zip) is read as `source_format` ("auto": told from its
-    name and first line); Zorro files pair their lines in `zorro_order`. Pairs are grouped by
-    UID into paradigms, in the order met; each keeps its pairID, file and line.
+def _check_request(
+    *, name: str, files: Sequence[UploadedFile], source_format: str, zorro_order: str
+) -> None:
+    """Refuse what can be told before reading: the fields, the number of files, their size.
 
     Raises:
-        ValidationError: keyed by field (`name`, `files`, `source_format`, `zorro_order`); `files`
-            also for zips that unpack to more than MPP_DATASET_IMPORT_MAX_BYTES.
-        DatasetImportRejected: no file gave a usable pair, or more than MAX_IMPORT_PAIRS; it
-            carries every issue found. Nothing is stored.
+        ValidationError: keyed by field (`name`, `files`, `source_format`, `zorro_order`).
     """
     errors: dict[str, list[str]] = {}
-    name = name.strip()
     if not name:
         errors.setdefault("name", []).append("Give the dataset a name.")
     if source_format not in IMPORT_FORMATS:
@@ -216,32 +189,189 @@ def dataset_import(
         )
     if errors:
         raise ValidationError(errors)
-    unpacked = unpacked_size_problem(files)
-    if unpacked is not None:
-        raise ValidationError({"files": [unpacked]})
+    sizes = [(upload.name, int(getattr(upload.stream, "size", 0) or 0)) for upload in files]
+    too_large = import_size_problem(sizes) or unpacked_size_problem(files)
+    if too_large is not None:
+        raise ValidationError({"files": [too_large]})
 
+
+def dataset_import_start(
+    *,
+    project: Project,
+    name: str,
+    files: Sequence[UploadedFile],
+    source_format: str = "auto",
+    zorro_order: str = "bad-first",
+    description: str = "",
+    created_by: AbstractBaseUser | AnonymousUser | None = None,
+) -> Dataset:
+    """Keep the uploaded files and queue the job that imports them as a new read-only dataset;
+    return the dataset (its `job` shows the progress and, at the end, the outcome).
+
+    Only what can be told without reading the pairs is checked here (fields, number and size of
+    the files, what zips unpack to); the job reads each file line by line (`dataset_import_run`).
+
+    Raises:
+        ValidationError: keyed by field (`name`, `files`, `source_format`, `zorro_order`); `files`
+            also for files over MPP_DATASET_IMPORT_MAX_BYTES (zipped or not), and for a disk
+            that refuses to keep them.
+    """
+    from mpp_studio.datasets.tasks import import_files
+
+    name = name.strip()
+    _check_request(name=name, files=files, source_format=source_format, zorro_order=zorro_order)
+    try:
+        kept = uploads_store("dataset-imports", [(upload.name, upload.stream) for upload in files])
+    except OSError as exc:
+        raise ValidationError(
+            {"files": [f"The server could not keep the files ({exc.strerror or exc}); nothing was imported."]}
+        ) from exc
+    try:
+        with transaction.atomic():
+            job = job_create(
+                project=project,
+                kind=JOB_KIND,
+                created_by=created_by,
+                total=sum(upload.size for upload in kept),
+                message="Waiting for a worker to read the files.",
+            )
+            dataset = Dataset(
+                project=project,
+                name=name,
+                description=description.strip(),
+                seed=0,
+                pairs_per_paradigm=0,
+                origin=Dataset.Origin.IMPORTED,
+                job=job,
+                import_uploads=[upload.to_dict() for upload in kept],
+                import_format=source_format,
+                zorro_order=zorro_order,
+                source_files=[
+                    {"file": upload.name, "format": "", "pairs": 0, "errors": 0, "warnings": 0}
+                    for upload in kept
+                ],
+                created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+            )
+            dataset.full_clean()
+            dataset.save()
+            import_files.delay_on_commit(dataset.pk)
+    except BaseException:
+        uploads_discard(kept)
+        raise
+    return dataset
+
+
+@dataclass(slots=True)
+class _ImportState:
+    """What a run of the import job tracks while it reads: the pairs met per UID (their next
+    index), each UID's paradigm row and phenomena, and the pairs waiting to be written."""
+
+    next_index: dict[str, int] = field(default_factory=dict)
+    paradigms: dict[str, DatasetParadigm] = field(default_factory=dict)
+    phenomena: dict[str, list[str]] = field(default_factory=dict)
+    pending: list[tuple[str, int, ImportedPair]] = field(default_factory=list)
+    pairs: int = 0
+
+
+def dataset_import_run(*, dataset_id: int) -> None:
+    """Read an imported dataset's kept files and store their pairs (the `datasets.import_files`
+    job); safe to run twice, and after a run that died part-way.
+
+    Each file is read as the dataset's format, line by line; its pairs are written in chunks of
+    WRITE_CHUNK, each chunk its own short transaction (other writers never wait long), grouped by
+    UID into paradigms in the order met, each pair at its place among its UID's pairs, so a
+    second run finds the same places and adds only what is missing. Every issue goes to the
+    dataset's `import_report`. More than MAX_IMPORT_PAIRS pairs, or none usable: the job fails in
+    words, the pairs written so far are removed and the report stays.
+    """
+    dataset = Dataset.objects.select_related("job").filter(pk=dataset_id).first()
+    if dataset is None or dataset.job is None or dataset.job.finished:
+        return
+    job_id = dataset.job_id
+    if not job_start(job_id=job_id, message="Reading the files."):
+        return
+    uploads = [StoredUpload.from_dict(record) for record in dataset.import_uploads]
     result = ReadResult()
-    for upload in files:
-        result.extend(read_stream(upload.name, upload.stream, source_format, zorro_order))  # type: ignore[arg-type]
-    pairs = _check_lengths(result)
-    if not pairs:
-        raise DatasetImportRejected("No file gave a usable pair, so nothing was imported.", result)
-    if len(pairs) > MAX_IMPORT_PAIRS:
-        raise DatasetImportRejected(
-            f"The files hold {len(pairs):,} pairs, more than the {MAX_IMPORT_PAIRS:,} one import takes, "
-            "so nothing was imported.",
-            result,
-        )
-    by_uid: dict[str, list[ImportedPair]] = {}
-    for pair in pairs:
-        by_uid.setdefault(pair.uid, []).append(pair)
-    for uid, group in by_uid.items():
-        phenomena = list(dict.fromkeys(p.phenomenon for p in group))
+    state = _ImportState(paradigms={p.uid: p for p in dataset.paradigms.all()})
+    read_before = 0
+    for upload in uploads:
+        with upload.open() as stream:
+            fmt, order = dataset.import_format or "auto", dataset.zorro_order or "bad-first"
+            for pair in stream_pairs(upload.name, stream, fmt, order, result):  # type: ignore[arg-type]
+                problem = _length_problem(pair)
+                if problem is not None:
+                    result.issues.append(problem)
+                    continue
+                state.pairs += 1
+                if state.pairs > MAX_IMPORT_PAIRS:
+                    _import_fail(dataset, result, TOO_MANY_PAIRS.format(limit=MAX_IMPORT_PAIRS))
+                    return
+                _take(state, pair)
+                if len(state.pending) >= WRITE_CHUNK:
+                    _write(dataset, state)
+                    if not job_progress(job_id=job_id, done=read_before + stream.tell()):
+                        return  # cancelled or failed meanwhile
+        read_before += upload.size
+    if state.pairs == 0:
+        _import_fail(dataset, result, NO_PAIRS)
+        return
+    _write(dataset, state)
+    _import_finish(dataset, result, state)
+
+
+def _take(state: _ImportState, pair: ImportedPair) -> None:
+    index = state.next_index.get(pair.uid, 0)
+    state.next_index[pair.uid] = index + 1
+    seen = state.phenomena.setdefault(pair.uid, [])
+    if pair.phenomenon not in seen and len(seen) < 10:
+        seen.append(pair.phenomenon)
+    state.pending.append((pair.uid, index, pair))
+
+
+def _write(dataset: Dataset, state: _ImportState) -> None:
+    """Write the pending pairs in one short transaction (their paradigms made as they are met)."""
+    if not state.pending:
+        return
+    with transaction.atomic():
+        rows = []
+        for uid, index, pair in state.pending:
+            paradigm = state.paradigms.get(uid)
+            if paradigm is None:
+                paradigm, _ = DatasetParadigm.objects.get_or_create(
+                    dataset=dataset,
+                    uid=uid,
+                    defaults={
+                        "template_version": None,
+                        "phenomenon": pair.phenomenon,
+                        "language": pair.language,
+                        "requested": 0,
+                        "produced": 0,
+                        "status": DatasetParadigm.Status.PENDING,
+                    },
+                )
+                state.paradigms[uid] = paradigm
+            rows.append(
+                Pair(
+                    paradigm=paradigm,
+                    index=index,
+                    sentence_good=pair.sentence_good,
+                    sentence_bad=pair.sentence_bad,
+                    record=pair.record(),
+                )
+            )
+        # A second run of the job meets the same (paradigm, index) places: those are skipped.
+        Pair.objects.bulk_create(rows, ignore_conflicts=True)
+    state.pending.clear()
+
+
+def _phenomenon_warnings(dataset: Dataset, state: _ImportState, result: ReadResult) -> None:
+    for uid, phenomena in state.phenomena.items():
         if len(phenomena) > 1:
-            first = group[0]
+            first = Pair.objects.filter(paradigm=state.paradigms[uid]).order_by("index").first()
+            source = first.record.get("provenance", {}).get("source_file", "") if first else ""
             result.issues.append(
                 ImportIssue(
-                    first.file,
+                    str(source),
                     None,
                     f"the pairs of {uid} name several phenomena ({', '.join(repr(p) for p in phenomena)}); "
                     f"the paradigm is listed under the first, each pair keeps its own",
@@ -249,67 +379,56 @@ def dataset_import(
                     "phenomenon",
                 )
             )
+
+
+def _import_finish(dataset: Dataset, result: ReadResult, state: _ImportState) -> None:
+    _phenomenon_warnings(dataset, state, result)
     with transaction.atomic():
-        dataset = _store(
-            project=project,
-            name=name,
-            description=description,
-            by_uid=by_uid,
-            result=result,
-            zorro_order=zorro_order,
-            created_by=created_by,
-        )
-    return DatasetImport(dataset, result)
-
-
-def _store(
-    *,
-    project: Project,
-    name: str,
-    description: str,
-    by_uid: dict[str, list[ImportedPair]],
-    result: ReadResult,
-    zorro_order: str,
-    created_by: AbstractBaseUser | AnonymousUser | None,
-) -> Dataset:
-    source_format = _source_format(result)
-    dataset = Dataset(
-        project=project,
-        name=name,
-        description=description.strip(),
-        seed=0,
-        pairs_per_paradigm=0,
-        origin=Dataset.Origin.IMPORTED,
-        source_format=source_format,
-        zorro_order=zorro_order if any(f.format == "zorro" for f in result.files) else "",
-        source_files=[asdict(f) for f in result.files],
-        import_report=[issue.to_dict() for issue in result.issues],
-        created_by=created_by if created_by is not None and created_by.is_authenticated else None,
-    )
-    dataset.full_clean()
-    dataset.save()
-    for uid, group in by_uid.items():
-        paradigm = DatasetParadigm(
-            dataset=dataset,
-            template_version=None,
-            uid=uid,
-            phenomenon=group[0].phenomenon,
-            language=group[0].language,
-            requested=len(group),
-            produced=len(group),
-            status=DatasetParadigm.Status.DONE,
-        )
-        paradigm.full_clean()
-        paradigm.save()
-        for start in range(0, len(group), WRITE_CHUNK):
-            Pair.objects.bulk_create(
-                Pair(
-                    paradigm=paradigm,
-                    index=start + offset,
-                    sentence_good=pair.sentence_good,
-                    sentence_bad=pair.sentence_bad,
-                    record=pair.record(),
-                )
-                for offset, pair in enumerate(group[start : start + WRITE_CHUNK])
+        for uid, paradigm in state.paradigms.items():
+            count = state.next_index.get(uid, 0)
+            DatasetParadigm.objects.filter(pk=paradigm.pk).update(
+                requested=count, produced=count, status=DatasetParadigm.Status.DONE
             )
-    return dataset
+        Dataset.objects.filter(pk=dataset.pk).update(
+            source_format=_source_format(result),
+            zorro_order=dataset.zorro_order if any(f.format == "zorro" for f in result.files) else "",
+            source_files=[asdict(f) for f in result.files],
+            import_report=[issue.to_dict() for issue in result.issues],
+            import_uploads=[],
+        )
+        job_finish(job_id=dataset.job_id, message=import_outcome_text(dataset, result, state.pairs))
+    uploads_discard(StoredUpload.from_dict(record) for record in dataset.import_uploads)
+
+
+def _import_fail(dataset: Dataset, result: ReadResult, message: str) -> None:
+    """Fail the job in words, remove what was written, keep the report; the kept files go."""
+    for paradigm in DatasetParadigm.objects.filter(dataset=dataset).values_list("pk", flat=True):
+        while Pair.objects.filter(paradigm_id=paradigm).exists():
+            # In chunks: one short transaction each, like the writes.
+            chunk = list(Pair.objects.filter(paradigm_id=paradigm).values_list("pk", flat=True)[:WRITE_CHUNK])
+            Pair.objects.filter(pk__in=chunk).delete()
+    with transaction.atomic():
+        DatasetParadigm.objects.filter(dataset=dataset).delete()
+        Dataset.objects.filter(pk=dataset.pk).update(
+            source_files=[asdict(f) for f in result.files],
+            import_report=[issue.to_dict() for issue in result.issues],
+            import_uploads=[],
+        )
+        job_fail(job_id=dataset.job_id, message=message)
+    uploads_discard(StoredUpload.from_dict(record) for record in dataset.import_uploads)
+
+
+def import_outcome_text(dataset: Dataset, result: ReadResult, pairs: int) -> str:
+    """Return a sentence saying what an import stored and what it skipped or noted."""
+    paradigms, files = DatasetParadigm.objects.filter(dataset=dataset).count(), len(result.files)
+    text = (
+        f"Imported “{dataset.name}”: {pairs:,} pairs in {paradigms} paradigm"
+        f"{'s' if paradigms != 1 else ''} from {files} file{'s' if files != 1 else ''}."
+    )
+    errors, warnings = len(result.errors), len(result.warnings)
+    if errors or warnings:
+        text += (
+            f" {errors:,} item{'s' if errors != 1 else ''} could not be imported and {warnings:,} "
+            f"came with a note: the import report lists each one."
+        )
+    return text
