@@ -96,6 +96,9 @@ def test_state_lives_on_named_volumes(stack: dict[str, Any]) -> None:
     assert mounts[("postgres", "/var/lib/postgresql/data")] in declared
     assert mounts[("redis", "/data")] in declared
     assert mounts[("worker-gpu", "/home/mpp/.cache/huggingface")] in declared
+    # Uploads the web server keeps for the import jobs of the CPU worker: one volume for both.
+    assert mounts[("web", "/app/var/uploads")] == mounts[("worker-cpu", "/app/var/uploads")] == "uploads"
+    assert "uploads" in declared
     named = {source for source in mounts.values() if not source.startswith(("$", ".", "/"))}
     assert named <= declared
     assert "--appendonly yes" in " ".join(command_words(stack["redis"]))
@@ -121,7 +124,9 @@ def test_remote_gpu_worker_matches_the_stack_worker(stack: dict[str, Any]) -> No
     """The other-host worker runs the same command and mounts models where the stack does."""
     remote = load("compose.gpu-worker.yml")["services"]["worker-gpu"]
     assert command_words(remote) == command_words(stack["worker-gpu"])
-    assert remote["volumes"] == stack["worker-gpu"]["volumes"]
+    # The models where the stack has them; the uploads volume is the CPU workers' concern (imports).
+    stack_mounts = [m for m in stack["worker-gpu"]["volumes"] if not m.startswith("uploads:")]
+    assert remote["volumes"] == stack_mounts
     assert remote["environment"]["MPP_MODEL_DIRS"] == stack["worker-gpu"]["environment"]["MPP_MODEL_DIRS"]
 
 

@@ -16,3 +16,15 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Rate limits and lockouts count in this process's memory, even when REDIS_URL points the broker
 # at a real Redis; tests/web/conftest.py clears the cache before each test.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "mpp-test"}}
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, as the embedded default uses, not Django's in-memory test database: a shared-cache
+    # memory database locks whole tables and ignores the busy timeout, so tests with a live
+    # server and a worker thread would see lock errors no real installation has. One file per
+    # test process (pytest-django removes it at the end).
+    import os
+    import tempfile
+
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"mpp-test-{os.getpid()}.sqlite3")
+    }

@@ -232,7 +232,7 @@ def dataset_import_start(
                 project=project,
                 kind=JOB_KIND,
                 created_by=created_by,
-                total=sum(upload.size for upload in kept),
+                total=_kib(sum(upload.size for upload in kept)),
                 message="Waiting for a worker to read the files.",
             )
             dataset = Dataset(
@@ -293,7 +293,7 @@ def dataset_import_run(*, dataset_id: int) -> None:
     uploads = [StoredUpload.from_dict(record) for record in dataset.import_uploads]
     result = ReadResult()
     state = _ImportState(paradigms={p.uid: p for p in dataset.paradigms.all()})
-    read_before = 0
+    read_before, total = 0, sum(upload.size for upload in uploads)
     for upload in uploads:
         with upload.open() as stream:
             fmt, order = dataset.import_format or "auto", dataset.zorro_order or "bad-first"
@@ -309,7 +309,11 @@ def dataset_import_run(*, dataset_id: int) -> None:
                 _take(state, pair)
                 if len(state.pending) >= WRITE_CHUNK:
                     _write(dataset, state)
-                    if not job_progress(job_id=job_id, done=read_before + stream.tell()):
+                    read = read_before + stream.tell()
+                    message = (
+                        f"Read {size_text(read)} of {size_text(total)}; {state.pairs:,} pairs stored so far."
+                    )
+                    if not job_progress(job_id=job_id, done=_kib(read), message=message):
                         return  # cancelled or failed meanwhile
         read_before += upload.size
     if state.pairs == 0:
@@ -317,6 +321,11 @@ def dataset_import_run(*, dataset_id: int) -> None:
         return
     _write(dataset, state)
     _import_finish(dataset, result, state)
+
+
+def _kib(size: int) -> int:
+    """Return a size in KiB, the unit of an import job's progress (the bytes of its files read)."""
+    return (size + 1023) // 1024
 
 
 def _take(state: _ImportState, pair: ImportedPair) -> None:
@@ -413,6 +422,7 @@ def _import_fail(dataset: Dataset, result: ReadResult, message: str) -> None:
             source_files=[asdict(f) for f in result.files],
             import_report=[issue.to_dict() for issue in result.issues],
             import_uploads=[],
+            zorro_order=dataset.zorro_order if any(f.format == "zorro" for f in result.files) else "",
         )
         job_fail(job_id=dataset.job_id, message=message)
     uploads_discard(StoredUpload.from_dict(record) for record in dataset.import_uploads)
