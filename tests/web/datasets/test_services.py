@@ -347,6 +347,24 @@ def test_delete_removes_pairs_paradigms_and_job_but_not_versions(generated: Data
     assert VocabularySnapshot.objects.filter(pk__in=snapshot_ids).count() == 2
 
 
+def test_delete_removes_pairs_a_chunk_at_a_time(generated: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pairs go DELETE_CHUNK at a time (each chunk its own short transaction), never in one
+    statement over all of them."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from mpp_studio.datasets.services import datasets as dataset_services
+
+    monkeypatch.setattr(dataset_services, "DELETE_CHUNK", 2)
+    pairs = Pair.objects.filter(paradigm__dataset=generated).count()
+    assert pairs > 4
+    with CaptureQueriesContext(connection) as queries:
+        dataset_delete(dataset=generated)
+    pair_deletes = [q["sql"] for q in queries if q["sql"].startswith('DELETE FROM "datasets_pair"')]
+    assert len(pair_deletes) >= pairs // 2
+    assert not Pair.objects.exists() and not Dataset.objects.exists()
+
+
 def test_generation_of_a_deleted_dataset_does_nothing(make_dataset: MakeDataset) -> None:
     dataset = make_dataset("en", n=4)
     paradigm_id = dataset.paradigms.get().pk

@@ -15,7 +15,7 @@ from generator import GENERATOR_VERSION
 from mpp_studio.accounts.models import Project
 from mpp_studio.core.stored_uploads import StoredUpload, uploads_discard
 from mpp_studio.datasets.engine import phrase_texts_used
-from mpp_studio.datasets.models import Dataset, DatasetParadigm
+from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.datasets.problem_text import problem_summary
 from mpp_studio.jobs.models import Job
 from mpp_studio.jobs.services import job_cancel, job_create
@@ -151,15 +151,38 @@ def dataset_cancel(*, dataset: Dataset, user: AbstractBaseUser | AnonymousUser |
     return job_cancel(job_id=dataset.job_id, user=user)
 
 
-@transaction.atomic(durable=True)
+# Pairs removed per transaction when a dataset goes (see `pairs_delete`).
+DELETE_CHUNK = 5_000
+
+
+def pairs_delete(*, paradigm_ids: Sequence[int]) -> None:
+    """Delete the pairs of these paradigms (and what hangs on them) DELETE_CHUNK at a time, each
+    chunk its own short transaction: one statement over 500,000 pairs would hold SQLite's write
+    lock for many seconds, and every participant's save would wait for it."""
+    for paradigm_id in paradigm_ids:
+        while True:
+            pairs = Pair.objects.filter(paradigm_id=paradigm_id)
+            chunk = list(pairs.values_list("pk", flat=True)[:DELETE_CHUNK])
+            if not chunk:
+                break
+            with transaction.atomic():
+                Pair.objects.filter(pk__in=chunk).delete()
+
+
 def dataset_delete(*, dataset: Dataset) -> None:
     """Delete a dataset, its paradigms, pairs and job; a running generation stops at its next chunk.
 
-    The template versions and vocabulary snapshots it used stay (other datasets may use them).
+    The pairs go first, in short transactions (`pairs_delete`), after the job is cancelled; then
+    the rest in one. The template versions and vocabulary snapshots it used stay (other datasets
+    may use them).
     """
     job_id = dataset.job_id
-    kept_uploads = [StoredUpload.from_dict(record) for record in dataset.import_uploads]
-    dataset.delete()
     if job_id is not None:
-        Job.objects.filter(pk=job_id).delete()
+        job_cancel(job_id=job_id)
+    pairs_delete(paradigm_ids=list(dataset.paradigms.values_list("pk", flat=True)))
+    kept_uploads = [StoredUpload.from_dict(record) for record in dataset.import_uploads]
+    with transaction.atomic(durable=True):
+        dataset.delete()
+        if job_id is not None:
+            Job.objects.filter(pk=job_id).delete()
     uploads_discard(kept_uploads)  # an import that never finished reading them

@@ -411,11 +411,9 @@ def _import_finish(dataset: Dataset, result: ReadResult, state: _ImportState) ->
 
 def _import_fail(dataset: Dataset, result: ReadResult, message: str) -> None:
     """Fail the job in words, remove what was written, keep the report; the kept files go."""
-    for paradigm in DatasetParadigm.objects.filter(dataset=dataset).values_list("pk", flat=True):
-        while Pair.objects.filter(paradigm_id=paradigm).exists():
-            # In chunks: one short transaction each, like the writes.
-            chunk = list(Pair.objects.filter(paradigm_id=paradigm).values_list("pk", flat=True)[:WRITE_CHUNK])
-            Pair.objects.filter(pk__in=chunk).delete()
+    from mpp_studio.datasets.services.datasets import pairs_delete
+
+    pairs_delete(paradigm_ids=list(dataset.paradigms.values_list("pk", flat=True)))
     with transaction.atomic():
         DatasetParadigm.objects.filter(dataset=dataset).delete()
         Dataset.objects.filter(pk=dataset.pk).update(
