@@ -2,6 +2,7 @@
 idempotent, failing one paradigm at a time without losing what was stored."""
 
 from collections.abc import Callable
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -485,3 +486,37 @@ def test_a_database_outage_in_a_run_does_not_count_as_a_dead_worker(make_dataset
     assert dataset_paradigm_generate(paradigm_id=paradigm.pk) is False
     paradigm.refresh_from_db()
     assert (paradigm.status, paradigm.produced) == ("done", 12)
+
+
+def test_engine_checks_run_outside_the_write_transaction(
+    make_dataset: MakeDataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saving a template version and creating a dataset check templates with the engine (seconds
+    for big ones) before their transaction begins: SQLite's write lock is never held meanwhile."""
+    from django.db import connection
+
+    from mpp_studio.datasets.services import datasets as dataset_services
+    from mpp_studio.paradigms.services import project_templates
+
+    outer = len(connection.atomic_blocks)  # the test's own transaction
+    depths: list[int] = []
+
+    def watching(real: Any) -> Any:
+        def check(*args: Any, **kwargs: Any) -> Any:
+            depths.append(len(connection.atomic_blocks) - outer)
+            return real(*args, **kwargs)
+
+        return check
+
+    monkeypatch.setattr(
+        dataset_services, "template_version_check", watching(dataset_services.template_version_check)
+    )
+    monkeypatch.setattr(
+        project_templates, "project_template_check", watching(project_templates.project_template_check)
+    )
+    dataset = make_dataset("en", n=4)
+    version = dataset.paradigms.get().template_version
+    project_templates.template_save(
+        project=dataset.project, source_text=version.source_text, user=None, template=version.template
+    )
+    assert depths and all(depth == 0 for depth in depths), depths

@@ -20,8 +20,12 @@ from mpp_studio.datasets.problem_text import problem_summary
 from mpp_studio.jobs.models import Job
 from mpp_studio.jobs.services import job_cancel, job_create
 from mpp_studio.lexicon.services import vocabulary_snapshot_ensure
-from mpp_studio.paradigms.models import Template
-from mpp_studio.paradigms.project_engine import project_phrase_texts, template_version_check
+from mpp_studio.paradigms.models import Template, TemplateVersion
+from mpp_studio.paradigms.project_engine import (
+    ProjectTemplateCheck,
+    project_phrase_texts,
+    template_version_check,
+)
 
 JOB_KIND = "dataset_generate"
 MAX_PAIRS_PER_PARADIGM = 100_000
@@ -29,7 +33,6 @@ MAX_SEED = 2**63 - 1  # Dataset.seed is a signed 64-bit integer
 UNIQUE_CHOICES = ("", *Dataset.Unique.values)
 
 
-@transaction.atomic(durable=True)
 def dataset_create(
     *,
     project: Project,
@@ -49,6 +52,9 @@ def dataset_create(
     `balanced_words_only`, generation leaves out the items a frequency balance marked
     `balanced` = 0 (a paradigm that then cannot reach its count fails with the reason). The job's total is
     `pairs_per_paradigm` times the number of paradigms. Nothing is stored if anything is wrong.
+
+    The engine checks every template before the transaction that stores the dataset begins: a
+    write transaction holds the embedded database's lock, and other saves wait for it.
 
     Raises:
         ValidationError: keyed by field (`name`, `templates`, `pairs_per_paradigm`, `seed`,
@@ -80,7 +86,7 @@ def dataset_create(
         raise ValidationError(errors)
 
     phrase_texts = project_phrase_texts(project)
-    recorded = []
+    recorded: list[tuple[Template, TemplateVersion, ProjectTemplateCheck]] = []
     for template in sorted(chosen, key=lambda t: t.uid):
         version = template.latest_version()
         if version is None:
@@ -97,7 +103,35 @@ def dataset_create(
         recorded.append((template, version, check))
     if errors:
         raise ValidationError(errors)
+    with transaction.atomic(durable=True):
+        return _dataset_store(
+            project=project,
+            name=name,
+            description=description,
+            recorded=recorded,
+            phrase_texts=phrase_texts,
+            pairs_per_paradigm=pairs_per_paradigm,
+            seed=seed,
+            unique=unique,
+            balanced_words_only=balanced_words_only,
+            created_by=created_by,
+        )
 
+
+def _dataset_store(
+    *,
+    project: Project,
+    name: str,
+    description: str,
+    recorded: list[tuple[Template, TemplateVersion, ProjectTemplateCheck]],
+    phrase_texts: dict[str, str],
+    pairs_per_paradigm: int,
+    seed: int,
+    unique: str,
+    balanced_words_only: bool,
+    created_by: AbstractBaseUser | AnonymousUser | None,
+) -> Dataset:
+    """Store the checked dataset, its paradigms and job; queue the generation on commit."""
     job = job_create(
         project=project,
         kind=JOB_KIND,

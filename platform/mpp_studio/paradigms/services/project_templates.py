@@ -7,10 +7,9 @@ from django.db.models import Max
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.paradigms.models import Template, TemplateVersion
-from mpp_studio.paradigms.project_engine import project_template_check
+from mpp_studio.paradigms.project_engine import ProjectTemplateCheck, project_template_check
 
 
-@transaction.atomic
 def template_save(
     *,
     project: Project,
@@ -28,11 +27,28 @@ def template_save(
         ValidationError: for a new template whose text gives no usable uid, or a uid another
             template of the project already has (message says which field).
     """
+    # The engine's check (parsing, the generator, its capacity) runs before the transaction: a
+    # write transaction holds the embedded database's lock, and every other save waits for it.
     check = project_template_check(
         project=project,
         source_text=source_text,
         file_name=f"{template.uid}.yaml" if template else "template.yaml",
     )
+    with transaction.atomic():
+        return _version_store(
+            project=project, template=template, check=check, source_text=source_text, user=user, note=note
+        )
+
+
+def _version_store(
+    *,
+    project: Project,
+    template: Template | None,
+    check: ProjectTemplateCheck,
+    source_text: str,
+    user: AbstractBaseUser | None,
+    note: str,
+) -> TemplateVersion:
     fields = check.fields
     uid = fields.uid.strip() if fields.uid else ""
     if template is None:
