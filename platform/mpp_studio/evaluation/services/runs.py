@@ -110,7 +110,6 @@ def config_settings(config: ScoreConfig, *, device: str = "auto", token_budget: 
     )
 
 
-@transaction.atomic(durable=True)
 def run_create(
     *,
     project: Project,
@@ -192,23 +191,8 @@ def run_create(
     if errors:
         raise ValidationError(errors)
 
-    if not models:  # the unigram baseline of each dataset's language
-        languages = sorted({lang for d in chosen_datasets for lang in dataset_languages(d)}) or ["en"]
-        models = [language_model_unigram_ensure(project=project, language=lang) for lang in languages]
-
-    configs: list[ScoreConfig] = []
-    for model in models:
-        model_method = method or model.default_method
-        model_dtype = dtype if model.kind != LanguageModel.Kind.UNIGRAM else ScoreConfig.DType.FLOAT32
-        config = config_ensure(
-            model=model,
-            method=model_method,
-            dtype=model_dtype,
-            score_eos=score_eos and model_method == ScoreConfig.Method.CAUSAL,
-        )
-        if config not in configs:
-            configs.append(config)
-
+    # Reading every pair for the plan takes seconds in a big dataset: before the transaction,
+    # which holds the embedded database's write lock while it lasts.
     plans = {dataset.pk: chunk_plan(dataset, chunk_size) for dataset in chosen_datasets}
     empty = [d.name for d in chosen_datasets if not plans[d.pk]]
     if empty:
@@ -217,46 +201,66 @@ def run_create(
     # Two sentences per pair, three per triplet (a learner dataset's artificial sentence).
     slots = {dataset.pk: sentences_per_pair(dataset) for dataset in chosen_datasets}
     per_config = sum(slots[pk] * count for pk, plan in plans.items() for _ranges, count in plan)
-    job = job_create(
-        project=project,
-        kind=JOB_KIND,
-        created_by=created_by,
-        total=per_config * len(configs),
-        message=f"Waiting to score {per_config:,} sentences with {_plural(len(configs), 'configuration')}.",
-    )
-    run = ScoringRun(
-        project=project,
-        name=name,
-        job=job,
-        reduction=reduction,
-        tie_tolerance=tie_tolerance,
-        settings={"device": device, "token_budget": token_budget, "chunk_size": chunk_size},
-        created_by=created_by if created_by is not None and created_by.is_authenticated else None,
-    )
-    run.full_clean()
-    run.save()
-    run.datasets.set(chosen_datasets)
-    run.configs.set(configs)
-    chunks = [
-        ScoringChunk(
-            run=run,
-            config=config,
-            dataset=dataset,
-            index=index,
-            ranges=ranges,
-            n_sentences=slots[dataset.pk] * count,
+    with transaction.atomic(durable=True):
+        if not models:  # the unigram baseline of each dataset's language
+            languages = sorted({lang for d in chosen_datasets for lang in dataset_languages(d)}) or ["en"]
+            models = [language_model_unigram_ensure(project=project, language=lang) for lang in languages]
+
+        configs: list[ScoreConfig] = []
+        for model in models:
+            model_method = method or model.default_method
+            model_dtype = dtype if model.kind != LanguageModel.Kind.UNIGRAM else ScoreConfig.DType.FLOAT32
+            config = config_ensure(
+                model=model,
+                method=model_method,
+                dtype=model_dtype,
+                score_eos=score_eos and model_method == ScoreConfig.Method.CAUSAL,
+            )
+            if config not in configs:
+                configs.append(config)
+
+        job = job_create(
+            project=project,
+            kind=JOB_KIND,
+            created_by=created_by,
+            total=per_config * len(configs),
+            message=(
+                f"Waiting to score {per_config:,} sentences with {_plural(len(configs), 'configuration')}."
+            ),
         )
-        for config in configs
-        for dataset in chosen_datasets
-        for index, (ranges, count) in enumerate(plans[dataset.pk])
-    ]
-    ScoringChunk.objects.bulk_create(chunks, batch_size=1_000)
+        run = ScoringRun(
+            project=project,
+            name=name,
+            job=job,
+            reduction=reduction,
+            tie_tolerance=tie_tolerance,
+            settings={"device": device, "token_budget": token_budget, "chunk_size": chunk_size},
+            created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+        )
+        run.full_clean()
+        run.save()
+        run.datasets.set(chosen_datasets)
+        run.configs.set(configs)
+        chunks = [
+            ScoringChunk(
+                run=run,
+                config=config,
+                dataset=dataset,
+                index=index,
+                ranges=ranges,
+                n_sentences=slots[dataset.pk] * count,
+            )
+            for config in configs
+            for dataset in chosen_datasets
+            for index, (ranges, count) in enumerate(plans[dataset.pk])
+        ]
+        ScoringChunk.objects.bulk_create(chunks, batch_size=1_000)
 
-    from mpp_studio.evaluation.tasks import score_chunk as score_chunk_task
+        from mpp_studio.evaluation.tasks import score_chunk as score_chunk_task
 
-    for chunk in chunks:
-        score_chunk_task.delay_on_commit(run.pk, chunk.config_id, chunk.dataset_id, chunk.index)
-    return run
+        for chunk in chunks:
+            score_chunk_task.delay_on_commit(run.pk, chunk.config_id, chunk.dataset_id, chunk.index)
+        return run
 
 
 def _plural(n: int, word: str) -> str:
