@@ -161,7 +161,6 @@ def _text_clean(*, name: str, text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-@transaction.atomic(durable=True)
 def phrase_create(*, project: Project, name: str, text: str, description: str = "") -> PhraseChange:
     """Create a phrase after the engine has read its alternatives.
 
@@ -172,17 +171,18 @@ def phrase_create(*, project: Project, name: str, text: str, description: str = 
         ValidationError: {"name": ...} for a missing, malformed or taken name.
         PhraseTextError: every problem the engine finds in the text, with its line.
     """
-    name = _name_clean(project=project, name=name)
-    phrase = Phrase(
-        project=project, name=name, text=_text_clean(name=name, text=text), description=description
-    )
-    phrase.full_clean()
-    phrase.save()
+    with transaction.atomic(durable=True):
+        name = _name_clean(project=project, name=name)
+        phrase = Phrase(
+            project=project, name=name, text=_text_clean(name=name, text=text), description=description
+        )
+        phrase.full_clean()
+        phrase.save()
+    # The engine re-checks the templates after the transaction: it holds no lock meanwhile.
     users = phrase_users_get(project=project, names=[name])
     return PhraseChange(phrase, template_recheck_list(project=project, templates=users))
 
 
-@transaction.atomic(durable=True)
 def phrase_update(*, phrase: Phrase, name: str, text: str, description: str = "") -> PhraseChange:
     """Store a phrase's new name, alternatives and description, then re-check its templates.
 
@@ -195,11 +195,13 @@ def phrase_update(*, phrase: Phrase, name: str, text: str, description: str = ""
     """
     project = phrase.project
     before = phrase_users_get(project=project, names=[phrase.name])
-    phrase.name = _name_clean(project=project, name=name, exclude=phrase)
-    phrase.text = _text_clean(name=phrase.name, text=text)
-    phrase.description = description
-    phrase.full_clean()
-    phrase.save()
+    with transaction.atomic(durable=True):
+        phrase.name = _name_clean(project=project, name=name, exclude=phrase)
+        phrase.text = _text_clean(name=phrase.name, text=text)
+        phrase.description = description
+        phrase.full_clean()
+        phrase.save()
+    # The engine re-checks the templates after the transaction: it holds no lock meanwhile.
     after = phrase_users_get(project=project, names=[phrase.name])
     templates = {t.pk: t for t in [*before, *after]}
     ordered = sorted(templates.values(), key=lambda t: t.uid)
