@@ -105,6 +105,7 @@ def main() -> int:
         env.update(
             PYTHONPATH=os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
             DJANGO_SETTINGS_MODULE="mpp_studio.settings.local",
+        DJANGO_DEBUG="false",  # as scripts/start.sh runs it
             MPP_VAR_DIR=str(var),
         )
         run(env, "migrate", "--noinput")

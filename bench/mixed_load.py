@@ -218,6 +218,7 @@ def measure(args: argparse.Namespace, database_url: str) -> int:
     env.update(
         PYTHONPATH=os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
         DJANGO_SETTINGS_MODULE="mpp_studio.settings.local",
+        DJANGO_DEBUG="false",  # as scripts/start.sh runs it
         MPP_VAR_DIR=str(var),
         # Participants and authors all come from 127.0.0.1: the per-address sign-in and consent
         # limits would count a lab as one person.

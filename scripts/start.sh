@@ -9,6 +9,10 @@ cd "$(dirname "$0")/.."
 
 # platform/ is a source root (see manage.py); Celery needs it on the path to find mpp_studio.
 export PYTHONPATH="platform:.${PYTHONPATH:+:$PYTHONPATH}"
+# A lab's server, not a debugging session: no tracebacks on error pages, and no log of every SQL
+# statement kept in memory (in a long import job that alone grew the worker by hundreds of MB).
+# DJANGO_DEBUG=true for development.
+export DJANGO_DEBUG="${DJANGO_DEBUG:-false}"
 python=.venv/bin/python
 
 "$python" manage.py migrate --noinput

@@ -307,3 +307,44 @@ def test_an_answer_refused_as_too_fast_waits_and_goes_on(
     assert statuses == [201, 429, 201]
     participation = Participation.objects.get(study=study)
     assert Response.objects.filter(participation=participation).count() == 2
+
+
+def test_a_save_the_busy_server_refused_is_resent_without_a_word(
+    live_server: Any, project: Any, pair_dataset: Any, make_study: Any, phone: Page
+) -> None:
+    """A 503 with Retry-After (the embedded database busy with another's save) is sent again after
+    that wait; the participant is not told "No connection" and the answer is stored once. (The
+    server's busy answer is tested in tests/web/studies/test_participant.py; here the first answer
+    is answered so by the test, so it does not depend on the machine's speed.)"""
+    from mpp_studio.studies.models import Participation, Response
+
+    study = make_study(project, [pair_dataset], items_per_paradigm=1, n_lists=1, catch_per_list=1)
+    page = phone
+    page.goto(f"{live_server.url}/s/{study.slug}/")
+    page.check("input[name=consent]")
+    page.click("button:has-text('Start')")
+    page.click("#start-button")
+    expect(page.locator("#progress-text")).to_have_text("Trial 1 of 4")
+    statuses: list[int] = []
+    shown: list[str] = []
+
+    def busy_once(route: Any) -> None:
+        if not statuses:
+            statuses.append(503)
+            shown.append(page.locator("#status").inner_text())
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "1", "Content-Type": "application/json"},
+                body='{"error": "The server is busy.", "code": "database_busy"}',
+            )
+        else:
+            statuses.append(0)
+            route.continue_()
+
+    page.route("**/answer/", busy_once)
+    page.locator("#choices .choice").first.click()
+    expect(page.locator("#progress-text")).to_have_text("Trial 2 of 4")
+    assert statuses == [503, 0]
+    assert "No connection" not in page.locator("#status").inner_text()
+    participation = Participation.objects.get(study=study)
+    assert Response.objects.filter(participation=participation).count() == 1
