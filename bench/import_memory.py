@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -90,14 +91,21 @@ def main() -> int:
         # checks by the zip's directory, so the job is what must refuse it.
         line = (
             json.dumps(
-                {"sentence_good": "A b.", "sentence_bad": "B a.", "UID": "u", "pairID": "7"},
+                {"sentence_good": "A b.", "sentence_bad": "B a.", "field": "s", "UID": "u", "pairID": "7"},
                 separators=(",", ":"),
             ).encode()
             + b"\n"
         )
         for _ in range(args.zip_pairs):
             member.write(line)
-    cases = [("accepted", accepted), ("refused (zip)", refused)]
+    try:
+        return measure_cases([("accepted", accepted), ("refused (zip)", refused)], folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def measure_cases(cases: list[tuple[str, Path]], folder: Path) -> int:
+    """Run each case in a fresh process on a fresh database; print its memory; 1 on a failure."""
     print(f"{os.cpu_count()} CPUs; SQLite file; each case a fresh process")
     for name, path in cases:
         var = folder / name.split()[0]
@@ -105,7 +113,7 @@ def main() -> int:
         env.update(
             PYTHONPATH=os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
             DJANGO_SETTINGS_MODULE="mpp_studio.settings.local",
-        DJANGO_DEBUG="false",  # as scripts/start.sh runs it
+            DJANGO_DEBUG="false",  # as scripts/start.sh runs it
             MPP_VAR_DIR=str(var),
         )
         run(env, "migrate", "--noinput")

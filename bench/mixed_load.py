@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -414,6 +415,8 @@ def measure(args: argparse.Namespace, database_url: str) -> int:
     if problems:
         print("server log (last lines):", *(var / "server.log").read_text().splitlines()[-10:], sep="\n  ")
         print("worker log (last lines):", *(var / "worker.log").read_text().splitlines()[-10:], sep="\n  ")
+    else:
+        shutil.rmtree(var, ignore_errors=True)  # kept, with its logs, when something went wrong
     return 1 if problems else 0
 
 
