@@ -62,8 +62,8 @@ def _query(serializer_class: type[serializers.Serializer], request: Request) -> 
     return dict(data.validated_data)
 
 
-def _results_error(exc: results.ResultsError) -> Response:
-    return errors_response([{"field": "", "message": str(exc)}], status.HTTP_400_BAD_REQUEST)
+def _results_error(exc: results.ResultsError, field: str = "") -> Response:
+    return errors_response([{"field": field, "message": str(exc)}], status.HTTP_400_BAD_REQUEST)
 
 
 def _configs(project: Project, ids: list[int], field: str) -> list[ScoreConfig]:
@@ -396,7 +396,7 @@ class ExportApi(APIView):
             try:
                 check_triplet_dataset(dataset)
             except results.ResultsError as exc:
-                return _results_error(exc)
+                return _results_error(exc, "what")  # a triplet export of a dataset without triplets
         if query["what"] in ("items", "triplets"):
             configs = [config_get(project=project, config_id=int(query["config"]))]  # type: ignore[call-overload]
         elif query["configs"]:

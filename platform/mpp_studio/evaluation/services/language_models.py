@@ -30,9 +30,27 @@ def _name_taken(model: LanguageModel) -> bool:
     return same.exclude(pk=model.pk).exists()
 
 
+def _server_path(folder: str) -> Path | None:
+    """Return the server path `folder` names, ~ expanded; None when it names none (the home
+    folder of a user the server does not have)."""
+    try:
+        return Path(folder).expanduser()
+    except RuntimeError:
+        return None
+
+
+def _is_folder(path: Path | None) -> bool:
+    """Whether `path` is a folder on the server; False for a name the system cannot even look
+    up (longer than its path or file-name limit), for which `Path.is_dir` raises."""
+    try:
+        return path is not None and path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def _looks_local(source: str) -> bool:
     """Whether a model source names a folder on the server rather than a hub id ("org/name")."""
-    return source.startswith(("/", ".", "~")) or Path(source).expanduser().is_dir()
+    return source.startswith(("/", ".", "~")) or _is_folder(_server_path(source))
 
 
 def folder_problem(folder: str) -> str:
@@ -41,7 +59,9 @@ def folder_problem(folder: str) -> str:
     With MODEL_DIRS set (MPP_MODEL_DIRS), only folders inside one of them may be read, so an
     editor cannot point the workers at arbitrary server paths.
     """
-    path = Path(folder).expanduser()
+    path = _server_path(folder)
+    if path is None:
+        return f"'{folder}' is not a folder on the server."
     roots = [Path(root).expanduser().resolve() for root in settings.MODEL_DIRS]
     if roots and not any(path.resolve().is_relative_to(root) for root in roots):
         allowed = ", ".join(str(root) for root in roots)
@@ -213,8 +233,8 @@ def language_model_series_register(
         errors.setdefault("series", []).append("Give the series a name.")
     if kind not in (LanguageModel.Kind.CAUSAL, LanguageModel.Kind.MASKED):
         errors.setdefault("kind", []).append("A checkpoint series is of causal or masked models.")
-    path = Path(folder.strip()).expanduser()
-    if not folder.strip() or not path.is_dir():
+    path = _server_path(folder.strip())
+    if path is None or not folder.strip() or not _is_folder(path):
         errors.setdefault("folder", []).append(f"'{folder}' is not a folder on the server.")
     else:
         roots = [Path(root).expanduser().resolve() for root in settings.MODEL_DIRS]
