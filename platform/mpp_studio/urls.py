@@ -69,3 +69,5 @@ else:
 handler500 = "mpp_studio.core.views.server_error"
 # A request over the upload limits (body, fields, files) gets a page or JSON naming the limit.
 handler400 = "mpp_studio.core.request_errors.bad_request"
+# An API address no route takes is the API's JSON 404; elsewhere Django's page.
+handler404 = "mpp_studio.core.request_errors.not_found"

@@ -1,16 +1,18 @@
 """Serializers of the accounts API: what each endpoint reads and writes."""
 
 from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from mpp_studio.accounts.roles import Role
+from mpp_studio.core.api_input import InputSerializer
 
 
-class ProjectInputSerializer(serializers.Serializer):
+class ProjectInputSerializer(InputSerializer):
     name = serializers.CharField(max_length=200)
     description = serializers.CharField(allow_blank=True, required=False, default="")
 
 
-class ProjectUpdateInputSerializer(serializers.Serializer):
+class ProjectUpdateInputSerializer(InputSerializer):
     name = serializers.CharField(max_length=200, required=False)
     description = serializers.CharField(allow_blank=True, required=False)
 
@@ -39,11 +41,11 @@ class MembershipOutputSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField(help_text="When they joined.")
 
 
-class MembershipRoleInputSerializer(serializers.Serializer):
+class MembershipRoleInputSerializer(InputSerializer):
     role = serializers.ChoiceField(choices=Role.choices)
 
 
-class InvitationInputSerializer(serializers.Serializer):
+class InvitationInputSerializer(InputSerializer):
     role = serializers.ChoiceField(choices=Role.choices)
     note = serializers.CharField(max_length=200, allow_blank=True, required=False, default="")
 
@@ -66,3 +68,11 @@ class InvitationAcceptOutputSerializer(serializers.Serializer):
         help_text="False when you already had this role or a higher one: nothing changed and "
         "the invitation stays open."
     )
+
+
+class TokenInputSerializer(InputSerializer, AuthTokenSerializer):
+    """POST /api/token/: a user name and password, as text (DRF's AuthTokenSerializer)."""
+
+
+class TokenOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")

@@ -2,12 +2,14 @@
 (MPP_UPLOAD_MAX_REQUEST_BYTES, checked by `RequestSizeLimitMiddleware` from the Content-Length
 header), or over Django's own limits (handler400 gets RequestDataTooBig, TooManyFieldsSent,
 TooManyFilesSent). Each says which limit, as a page or, for the API, as the API's JSON errors.
+An API address that no route takes (handler404) is the API's JSON 404, not a page.
 """
 
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views import defaults
 
 from mpp_studio.core.uploads import max_request_bytes, request_limit_problem, request_too_large_message
 
@@ -38,6 +40,15 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     if problem is None:
         problem = (400, "The server could not read this request. Reload the page and try again.")
     return request_problem_response(request, *problem)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler404: under /api/, the API's JSON 404 (an address no endpoint has, or an id the
+    route does not take, such as /api/projects/abc/); elsewhere Django's page."""
+    if request.path.startswith("/api/"):
+        message = "No such address in the API: see /api/schema/ for its endpoints."
+        return JsonResponse({"errors": [{"field": "", "message": message}]}, status=404)
+    return defaults.page_not_found(request, exception)
 
 
 class RequestSizeLimitMiddleware:

@@ -1,7 +1,11 @@
 """API input and output shapes of model evaluation: models, configurations, runs and results."""
 
+from typing import Any
+
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
+from mpp_studio.core.api_input import InputSerializer
 from mpp_studio.datasets.serializers import JobOutputSerializer
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, LanguageModel, ScoreConfig, ScoringRun
 from mpp_studio.evaluation.results import MAX_PAGE_SIZE, OUTCOMES, PAGE_SIZE
@@ -42,7 +46,7 @@ class LanguageModelOutputSerializer(serializers.ModelSerializer):  # type: ignor
         read_only_fields = fields
 
 
-class LanguageModelInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LanguageModelInputSerializer(InputSerializer):
     name = serializers.CharField(max_length=200)
     source = serializers.CharField(
         max_length=1000,
@@ -59,7 +63,7 @@ class LanguageModelInputSerializer(serializers.Serializer):  # type: ignore[type
     notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class SeriesInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SeriesInputSerializer(InputSerializer):
     folder = serializers.CharField(
         max_length=1000, help_text="A folder on the server holding one model folder per checkpoint."
     )
@@ -115,7 +119,7 @@ class DatasetRefSerializer(serializers.Serializer):  # type: ignore[type-arg]
 MAX_ID = 2**63 - 1
 
 
-class RunCreateInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RunCreateInputSerializer(InputSerializer):
     name = serializers.CharField(max_length=200)
     language_models = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
@@ -185,7 +189,7 @@ class RunDetailOutputSerializer(RunOutputSerializer):
 # -- Results queries --------------------------------------------------------------------------
 
 
-class ResultsQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ResultsQuerySerializer(InputSerializer):
     reduction = serializers.ChoiceField(choices=list(REDUCTIONS), default="sum")
     tie_tolerance = serializers.FloatField(
         min_value=0, max_value=MAX_TIE_TOLERANCE, default=DEFAULT_TIE_TOLERANCE
@@ -206,20 +210,32 @@ class ItemsQuerySerializer(ResultsQuerySerializer):
     page_size = serializers.IntegerField(min_value=1, max_value=MAX_PAGE_SIZE, default=PAGE_SIZE)
 
 
+# Comma-separated ids, as `_id_list` reads them (blank parts skipped).
+ID_LIST_PATTERN = r"^[0-9 ,]*$"
+
+
+def _ids_field(**kwargs: Any) -> serializers.CharField:
+    """Return a query field of comma-separated configuration ids (the schema gives its pattern)."""
+    message = "Give configuration ids separated by commas, such as 3,7."
+    return serializers.CharField(validators=[RegexValidator(ID_LIST_PATTERN, message=message)], **kwargs)
+
+
 def _id_list(value: str) -> list[int]:
+    """Return the ids of a comma-separated list; a part that is not an id a row can have is a
+    ValidationError (never a database error: SQLite cannot bind an integer beyond 64 bits)."""
     ids = []
     for part in value.split(","):
         part = part.strip()
         if not part:
             continue
-        if not part.isdigit():
+        if not (part.isascii() and part.isdigit()) or int(part) > MAX_ID:
             raise serializers.ValidationError(f"'{part}' is not a configuration id.")
         ids.append(int(part))
     return ids
 
 
 class CompareQuerySerializer(ResultsQuerySerializer):
-    configs = serializers.CharField(help_text="Comma-separated configuration ids (two or more).")
+    configs = _ids_field(help_text="Comma-separated configuration ids (two or more).")
 
     def validate_configs(self, value: str) -> list[int]:
         ids = list(dict.fromkeys(_id_list(value)))
@@ -235,7 +251,7 @@ class CurveQuerySerializer(ResultsQuerySerializer):
     )
 
 
-class TripletQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TripletQuerySerializer(InputSerializer):
     tau = serializers.FloatField(
         min_value=0,
         max_value=MAX_TIE_TOLERANCE,
@@ -252,7 +268,7 @@ class TripletQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
         min_value=0, max_value=5000, default=1000, help_text="Bootstrap resamples (0: Wilson intervals)."
     )
     seed = serializers.IntegerField(default=0, help_text="Bootstrap seed.")
-    configs = serializers.CharField(
+    configs = _ids_field(
         required=False, allow_blank=True, default="", help_text="Configuration ids (blank: all scored)."
     )
 
@@ -274,7 +290,7 @@ class ExportQuerySerializer(ResultsQuerySerializer):
     config = serializers.IntegerField(
         min_value=1, required=False, help_text="items, triplets: the configuration."
     )
-    configs = serializers.CharField(
+    configs = _ids_field(
         required=False,
         allow_blank=True,
         default="",

@@ -4,6 +4,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from mpp_studio.core.api_input import InputSerializer
 from mpp_studio.datasets.serializers import JobOutputSerializer
 from mpp_studio.learner.exports import bliss_record
 from mpp_studio.learner.models import LearnerCorpus, TripletRun
@@ -73,7 +74,7 @@ class TripletRunDetailOutputSerializer(TripletRunOutputSerializer):
         read_only_fields = fields
 
 
-class TripletRunCreateInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TripletRunCreateInputSerializer(InputSerializer):
     seed = serializers.IntegerField(default=0)
     strict = serializers.BooleanField(default=True)
     max_tries = serializers.IntegerField(min_value=1, max_value=MAX_TRIES, default=20)

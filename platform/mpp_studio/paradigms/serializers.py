@@ -2,10 +2,13 @@
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from mpp_studio.core.api_input import InputSerializer
 from mpp_studio.paradigms.models import LibraryTemplate, Phrase, Template, TemplateVersion
+from mpp_studio.paradigms.services.phrases import NAME_PATTERN, NAME_RULE
 from mpp_studio.paradigms.services.text_preview import MAX_PREVIEW_PAIRS
 
 # A template file is a few kilobytes; this bound only stops a runaway paste.
@@ -127,7 +130,7 @@ class TemplateDetailOutputSerializer(TemplateListOutputSerializer):
         return TemplateVersionOutputSerializer(version).data if version is not None else None
 
 
-class TemplateCreateInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TemplateCreateInputSerializer(InputSerializer):
     source_text = serializers.CharField(
         trim_whitespace=False, max_length=MAX_SOURCE_CHARS, help_text="The template's YAML."
     )
@@ -145,7 +148,7 @@ class TemplateVersionCreateOutputSerializer(TemplateVersionOutputSerializer):
     uid = serializers.CharField(source="template.uid")
 
 
-class PreviewInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PreviewInputSerializer(InputSerializer):
     source_text = serializers.CharField(trim_whitespace=False, max_length=MAX_SOURCE_CHARS)
     n = serializers.IntegerField(
         min_value=1, max_value=MAX_PREVIEW_PAIRS, default=10, help_text="How many pairs (at most 50)."
@@ -213,14 +216,22 @@ class PhraseOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     updated_at = serializers.DateTimeField(source="phrase.updated_at")
 
 
-class PhraseInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    name = serializers.CharField(max_length=Phrase._meta.get_field("name").max_length)
+def _phrase_name(**kwargs: Any) -> serializers.CharField:
+    """Return the phrase-name field: the services' rule (NAME_PATTERN), which the schema shows."""
+    rule = RegexValidator(NAME_PATTERN, message=f"A phrase name uses {NAME_RULE}.")
+    return serializers.CharField(
+        max_length=Phrase._meta.get_field("name").max_length, validators=[rule], **kwargs
+    )
+
+
+class PhraseInputSerializer(InputSerializer):
+    name = _phrase_name()
     text = serializers.CharField(trim_whitespace=False, help_text="YAML: a list of alternatives.")
     description = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class PhrasePatchInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    name = serializers.CharField(required=False, max_length=Phrase._meta.get_field("name").max_length)
+class PhrasePatchInputSerializer(InputSerializer):
+    name = _phrase_name(required=False)
     text = serializers.CharField(required=False, trim_whitespace=False)
     description = serializers.CharField(required=False, allow_blank=True)
 
@@ -273,7 +284,7 @@ class LibraryTemplateOutputSerializer(serializers.Serializer):  # type: ignore[t
         return template.vocabulary.file_name if template.vocabulary is not None else None
 
 
-class LibraryImportInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LibraryImportInputSerializer(InputSerializer):
     project = serializers.IntegerField(
         help_text="The project to import into (you must be its editor or owner)."
     )

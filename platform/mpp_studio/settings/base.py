@@ -207,7 +207,7 @@ REST_FRAMEWORK = {
         "rest_framework.permissions.IsAuthenticated",
         "mpp_studio.accounts.permissions.ProjectRolePermission",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "mpp_studio.core.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "mpp_studio.core.api.api_exception_handler",
     "DEFAULT_METADATA_CLASS": "mpp_studio.core.api_metadata.DescriptionOnlyMetadata",
@@ -226,6 +226,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"LanguageModelKindEnum": "mpp_studio.evaluation.models.LanguageModel.Kind"},
     # Row ids in paths (core.converters): integers a 64-bit column can hold.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
+    # Request bodies get their own components (`<Name>Request`), so they say what a request may
+    # send: non-blank text has minLength 1, an upload is binary (not the URL an answer shows).
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 LOGOUT_REDIRECT_URL = "login"
 

@@ -1,0 +1,93 @@
+"""How the API reads a request's fields: exactly as the OpenAPI schema describes them.
+
+DRF is lenient where the schema is not: it takes the number 0 for the text "0" and for false,
+"5" for the integer 5, drops an empty form or query value of an optional field as if it had not
+been sent, and checks a text's length after trimming its spaces. `InputSerializer`, the base of
+every API input and query serializer, refuses all of these with a 400 naming the field, so that
+what the schema calls invalid is invalid (and the schema in `core.schema` says what is valid).
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.relations import ManyRelatedField, PrimaryKeyRelatedField
+from rest_framework.utils import html
+
+FORM_BOOLEANS = {"true": True, "false": False}
+
+
+def _json_type_problem(field: serializers.Field, value: object) -> str | None:  # type: ignore[type-arg]
+    """Return why a JSON value has the wrong type for `field` (None if it has the right one)."""
+    if value is None:
+        return None  # DRF's own allow_null check answers
+    if isinstance(field, serializers.BooleanField):
+        return None if isinstance(value, bool) else "Must be true or false."
+    if isinstance(field, (serializers.IntegerField, PrimaryKeyRelatedField)):
+        whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+        return None if whole and not isinstance(value, bool) else "Must be a whole number."
+    if isinstance(field, (serializers.FloatField, serializers.DecimalField)):
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return None if number else "Must be a number."
+    if isinstance(field, (serializers.ListField, ManyRelatedField, serializers.MultipleChoiceField)):
+        if not isinstance(value, list):
+            return "Must be a list."
+        child = getattr(field, "child", None) or getattr(field, "child_relation", None)
+        problems = [_json_type_problem(child, item) for item in value] if child is not None else []
+        return next((f"Item {i + 1}: {p}" for i, p in enumerate(problems) if p), None)
+    if isinstance(field, serializers.ChoiceField):
+        kinds = {type(choice) for choice in field.choices}
+        return None if type(value) in kinds else "Must be one of the listed choices."
+    if isinstance(field, serializers.CharField):
+        return None if isinstance(value, str) else "Must be text."
+    if isinstance(field, (serializers.DictField, serializers.Serializer)):
+        return None if isinstance(value, dict) else "Must be an object."
+    return None
+
+
+def _text_too_long(field: serializers.Field, value: object) -> str | None:  # type: ignore[type-arg]
+    """Return DRF's message when a text is longer than the field's max_length before trimming."""
+    limit = getattr(field, "max_length", None)
+    if isinstance(field, serializers.CharField) and isinstance(value, str) and limit and len(value) > limit:
+        return str(field.error_messages["max_length"]).format(max_length=limit)
+    return None
+
+
+def _form_value_problem(field: serializers.Field, value: object) -> object:  # type: ignore[type-arg]
+    """Return the errors of a form or query value DRF would not check (None if it is usable)."""
+    if isinstance(field, (serializers.ListField, ManyRelatedField, serializers.FileField)):
+        return None  # read with getlist, or a file part: DRF checks them
+    if isinstance(field, serializers.BooleanField) and isinstance(value, str):
+        return None if value.lower() in FORM_BOOLEANS else "Must be true or false."
+    if value == "" and not field.required and not field.allow_null:
+        # DRF treats an empty value of an optional field as not sent (as null where null is
+        # allowed, which a form cannot write otherwise); it was sent: check it.
+        try:
+            field.run_validation("")
+        except serializers.ValidationError as exc:
+            return exc.detail
+    return None
+
+
+class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """A serializer of API input (a body, or query parameters) that takes each field only in the
+    type the schema gives it: text as text, numbers as numbers, true/false as booleans (in a
+    form, the words true or false), a list as a list; an empty value is checked, not ignored."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        """Refuse values of the wrong type, then validate as DRF does."""
+        if isinstance(data, Mapping):
+            form = html.is_html_input(data)
+            errors: dict[str, object] = {}
+            for field in self._writable_fields:
+                name = field.field_name
+                if name not in data:
+                    continue
+                value = data.get(name)
+                problem = _form_value_problem(field, value) if form else _json_type_problem(field, value)
+                problem = problem or _text_too_long(field, value)
+                if problem:
+                    errors[name] = problem if isinstance(problem, (list, dict)) else [problem]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
