@@ -143,13 +143,19 @@ class MembershipDetailApi(APIView):
             MembershipOutputSerializer(membership_get(project=self.project, user_id=user_id)).data
         )
 
-    @extend_schema(tags=[TAG], request=MembershipRoleInputSerializer, responses=MembershipOutputSerializer)
+    @extend_schema(
+        tags=[TAG],
+        request=MembershipRoleInputSerializer,
+        responses=MembershipOutputSerializer,
+        description="Change the member's role; without `role` nothing changes.",
+    )
     def patch(self, request: Request, project_id: int, user_id: int) -> Response:
         self._require_owner(request)
         membership = membership_get(project=self.project, user_id=user_id)
-        data = MembershipRoleInputSerializer(data=request.data)
+        data = MembershipRoleInputSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        membership = membership_role_change(membership=membership, role=data.validated_data["role"])
+        if "role" in data.validated_data:
+            membership = membership_role_change(membership=membership, role=data.validated_data["role"])
         return Response(MembershipOutputSerializer(membership).data)
 
     @extend_schema(tags=[TAG], responses={204: OpenApiResponse(description="Removed from the project.")})

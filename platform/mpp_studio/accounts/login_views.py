@@ -9,6 +9,7 @@ from django.contrib import admin, messages
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ErrorDetail, Throttled, ValidationError
@@ -16,7 +17,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from mpp_studio.accounts.lockout import locked_for, lockout_message
+from mpp_studio.accounts.serializers import TokenInputSerializer, TokenOutputSerializer
 from mpp_studio.core import ratelimit
+from mpp_studio.core.schema import ApiErrorsSerializer
 
 
 def login_rate_wait(request: HttpRequest) -> int | None:
@@ -70,6 +73,22 @@ class RateLimitedTokenView(ObtainAuthToken):
     """`POST /api/token/` {username, password} -> {token}; 429 {"errors": [...]} with Retry-After
     when too many attempts come from one client or the user name is locked."""
 
+    serializer_class = TokenInputSerializer
+
+    @extend_schema(
+        tags=["Projects and members"],
+        auth=[],
+        request=TokenInputSerializer,
+        responses={
+            200: TokenOutputSerializer,
+            429: OpenApiResponse(
+                ApiErrorsSerializer,
+                description="Too many sign-in attempts from this client, or the user name is locked.",
+            ),
+        },
+        description="The user's API token, for their user name and password (no token needed). "
+        "Wrong credentials are a 400.",
+    )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Return the user's token, or 400 (wrong credentials) or 429 (limited or locked), the
         errors in the API's layout ({"errors": [{"field", "message"}]})."""
