@@ -15,6 +15,8 @@ the exclusion and flag rules the researcher saved on the study.
 """
 
 import dataclasses
+import math
+import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -134,6 +136,13 @@ RULE_FIELDS = tuple(f.name for f in dataclasses.fields(AnalysisRules))
 RULE_DEFAULTS: dict[str, object] = {f.name: f.default for f in dataclasses.fields(AnalysisRules)}
 
 
+# A rule's number as written: digits with an optional sign, point and exponent (not "inf", "nan",
+# "1_000" or other digits than 0-9, which Python's float() would also read).
+NUMBER = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?")
+# The words a form or query may give for include_incomplete (a checkbox sends its value or nothing).
+INCLUDE_WORDS = {"true": True, "on": True, "1": True, "false": False, "off": False, "0": False, "": False}
+
+
 def _number(data: dict[str, Any], name: str, label: str, *, whole: bool = False) -> float | int | None:
     """Return the rule's value: its default when the key is absent, None (off) when blank."""
     if name not in data:
@@ -141,10 +150,12 @@ def _number(data: dict[str, Any], name: str, label: str, *, whole: bool = False)
     raw = data[name]
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None
-    try:
-        value = float(raw)
-    except (TypeError, ValueError):
-        raise ValidationError({name: f"{label}: write a number, not “{raw}”."}) from None
+    written = isinstance(raw, str) and NUMBER.fullmatch(raw.strip())
+    if not (written or (isinstance(raw, (int, float)) and not isinstance(raw, bool))):
+        raise ValidationError({name: f"{label}: write a number, not “{raw}”."})
+    value = float(raw)
+    if not math.isfinite(value):
+        raise ValidationError({name: f"{label}: write a number, not “{raw}”."})
     if whole:
         if value != int(value):
             raise ValidationError({name: f"{label}: write a whole number, not “{raw}”."})
@@ -161,13 +172,17 @@ def rules_from_data(data: dict[str, Any]) -> AnalysisRules:
     tie = str(data.get("tie") or "half")
     if tie not in ("half", "fail"):
         raise ValidationError({"tie": "A tie counts as half or as a failure."})
-    include = data.get("include_incomplete")
+    include = data.get("include_incomplete", False)
+    if not isinstance(include, bool):
+        if str(include) not in INCLUDE_WORDS:
+            raise ValidationError({"include_incomplete": "Include incomplete participants: true or false."})
+        include = INCLUDE_WORDS[str(include)]
     rules = AnalysisRules(
         min_catch_accuracy=_number(data, "min_catch_accuracy", "Catch-trial accuracy"),  # type: ignore[arg-type]
         min_median_rt_ms=_number(data, "min_median_rt_ms", "Fastest median response time"),  # type: ignore[arg-type]
         max_left_share_deviation=_number(data, "max_left_share_deviation", "Position bias"),  # type: ignore[arg-type]
         min_items_answered=_number(data, "min_items_answered", "Fewest items", whole=True),  # type: ignore[arg-type]
-        include_incomplete=include in (True, "true", "on", "1", 1),
+        include_incomplete=include,
         preset=preset,
         threshold=_number(data, "threshold", "Paradigm threshold"),  # type: ignore[arg-type]
         tie=tie,

@@ -29,6 +29,7 @@ from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.studies.analysis import (
+    INCLUDE_WORDS,
     RESPONSE_COLUMNS,
     RULE_FIELDS,
     AnalysisRules,
@@ -46,6 +47,7 @@ from mpp_studio.studies.models import Study
 from mpp_studio.studies.selectors import study_get
 from mpp_studio.studies.views import page_context
 from scoring.exclusion import EXCLUSION_REASONS
+from scoring.human_flags import PARADIGM_PRESETS
 from scoring.validation_study import GROUP_COLUMNS, ITEM_COLUMNS, PARTICIPANT_COLUMNS, WORD_COLUMNS
 from vocab.csv_cells import safe_row
 
@@ -333,6 +335,31 @@ def study_revalidate_view(request: HttpRequest, project_id: int, study_id: int) 
     return redirect("studies:study_detail", project_id=project.pk, study_id=new.pk)
 
 
+def _number_or_blank(minimum: float, maximum: float | None = None, *, whole: bool = False) -> dict[str, Any]:
+    """Return the schema of a numeric rule: a number in its range (the engine's: scoring.exclusion,
+    scoring.human_flags), or blank for off."""
+    number: dict[str, Any] = {"type": "integer" if whole else "number", "minimum": minimum}
+    if maximum is not None:
+        number["maximum"] = maximum
+    return {"anyOf": [number, {"type": "string", "pattern": r"^\s*$"}]}
+
+
+# What each rule's query parameter takes (as `rules_from_data` reads it).
+RULE_PARAMETERS = {
+    "min_catch_accuracy": (_number_or_blank(0, 1), "Share of catch trials right (blank: off)."),
+    "min_median_rt_ms": (_number_or_blank(0), "Fastest median response time in ms (blank: off)."),
+    "max_left_share_deviation": (_number_or_blank(0, 0.5), "Position bias: |left share - 0.5| (blank: off)."),
+    "min_items_answered": (_number_or_blank(0, whole=True), "Fewest items answered (blank: off)."),
+    "include_incomplete": (
+        {"type": "string", "enum": list(INCLUDE_WORDS)},
+        "Analyse unfinished participants.",
+    ),
+    "preset": ({"type": "string", "enum": [*PARADIGM_PRESETS, ""]}, "Paradigm rule (blank: zhoblimp)."),
+    "threshold": (_number_or_blank(0, 1), "Paradigm threshold (blank: the preset's)."),
+    "tie": ({"type": "string", "enum": ["half", "fail", ""]}, "A majority-vote tie (blank: half)."),
+}
+
+
 class StudyAnalysisApi(APIView):
     """A study's whole analysis under its saved rules (or, with query parameters, under the rules
     they give: min_catch_accuracy, min_median_rt_ms, ...), as JSON."""
@@ -341,8 +368,8 @@ class StudyAnalysisApi(APIView):
         tags=["Validation studies"],
         responses=OpenApiTypes.OBJECT,
         parameters=[
-            OpenApiParameter(name, OpenApiTypes.STR, description="Overrides the saved rule (empty: off).")
-            for name in RULE_FIELDS
+            OpenApiParameter(name, schema, description=f"Overrides the saved rule. {words}")
+            for name, (schema, words) in RULE_PARAMETERS.items()
         ],
     )
     def get(self, request: Request, project_id: int, study_id: int) -> ApiResponse:
