@@ -10,6 +10,8 @@ what the schema calls invalid is invalid (and the schema in `core.schema` says w
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.datastructures import MultiValueDict
 from rest_framework import serializers
 from rest_framework.relations import ManyRelatedField, PrimaryKeyRelatedField
 from rest_framework.utils import html
@@ -17,10 +19,23 @@ from rest_framework.utils import html
 FORM_BOOLEANS = {"true": True, "false": False}
 
 
-def _json_type_problem(field: serializers.Field, value: object) -> str | None:  # type: ignore[type-arg]
-    """Return why a JSON value has the wrong type for `field` (None if it has the right one)."""
+def _json_type_problem(field: serializers.Field, value: object) -> object:  # type: ignore[type-arg]
+    """Return why a JSON value has the wrong type for `field`, where DRF would take it (None if
+    it has the right type, or DRF refuses it in its own words); a list's problems by index."""
     if value is None:
         return None  # DRF's own allow_null check answers
+    problem = _wrong_type(field, value)
+    if problem is None or isinstance(problem, dict):
+        return problem
+    try:
+        field.run_validation(value)
+    except (serializers.ValidationError, DjangoValidationError):
+        return None
+    return problem
+
+
+def _wrong_type(field: serializers.Field, value: object) -> object:  # type: ignore[type-arg]
+    """Return why `value` is not of the JSON type the schema gives `field` (None if it is)."""
     if isinstance(field, serializers.BooleanField):
         return None if isinstance(value, bool) else "Must be true or false."
     if isinstance(field, (serializers.IntegerField, PrimaryKeyRelatedField)):
@@ -33,8 +48,8 @@ def _json_type_problem(field: serializers.Field, value: object) -> str | None:  
         if not isinstance(value, list):
             return "Must be a list."
         child = getattr(field, "child", None) or getattr(field, "child_relation", None)
-        problems = [_json_type_problem(child, item) for item in value] if child is not None else []
-        return next((f"Item {i + 1}: {p}" for i, p in enumerate(problems) if p), None)
+        problems = {i: _json_type_problem(child, item) for i, item in enumerate(value)} if child else {}
+        return {i: [p] for i, p in problems.items() if p} or None
     if isinstance(field, serializers.ChoiceField):
         kinds = {type(choice) for choice in field.choices}
         return None if type(value) in kinds else "Must be one of the listed choices."
@@ -69,6 +84,25 @@ def _form_value_problem(field: serializers.Field, value: object) -> object:  # t
     return None
 
 
+def _form_nulls(data: Any, fields: Any) -> Any:
+    """Return form data with the word null of a field that takes null as DRF's empty value, which
+    it reads as null there (a form has no other way to write null; DRF's BooleanField reads the
+    word too)."""
+    nulls = [
+        field.field_name
+        for field in fields
+        if field.allow_null
+        and data.get(field.field_name) == "null"
+        and not getattr(field, "allow_blank", False)
+    ]
+    if not nulls:
+        return data
+    copied = MultiValueDict(data.lists())
+    for name in nulls:
+        copied.setlist(name, [""])
+    return copied
+
+
 class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """A serializer of API input (a body, or query parameters) that takes each field only in the
     type the schema gives it: text as text, numbers as numbers, true/false as booleans (in a
@@ -78,6 +112,8 @@ class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         """Refuse values of the wrong type, then validate as DRF does."""
         if isinstance(data, Mapping):
             form = html.is_html_input(data)
+            if form:
+                data = _form_nulls(data, self._writable_fields)
             errors: dict[str, object] = {}
             for field in self._writable_fields:
                 name = field.field_name

@@ -2,7 +2,7 @@
 
 The schema says `page` is an integer. DRF also takes `page=` (as page 1) and `page=last`, and
 reads one of several `page` values: here a page that is not one whole number is a 400 naming
-`page`; a number past the last page stays DRF's 404.
+`page`; a number below 1 or past the last page stays DRF's 404.
 """
 
 from typing import Any
@@ -23,9 +23,10 @@ class StrictPageNumberPagination(PageNumberPagination):
         values = request.query_params.getlist(self.page_query_param)
         if not values:
             return 1
-        if len(values) > 1 or not (values[0].isascii() and values[0].isdigit()):
+        digits = values[0].removeprefix("-")
+        if len(values) > 1 or not (digits.isascii() and digits.isdigit()):
             raise ValidationError({self.page_query_param: ["Give one page number: a whole number from 1."]})
-        return int(values[0])
+        return int(values[0])  # below 1 or past the last page: DRF's 404
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         """Return DRF's description of `page`, which is a whole number from 1."""

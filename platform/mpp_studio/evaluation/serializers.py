@@ -1,8 +1,7 @@
 """API input and output shapes of model evaluation: models, configurations, runs and results."""
 
-from typing import Any
-
 from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from mpp_studio.core.api_input import InputSerializer
@@ -12,6 +11,7 @@ from mpp_studio.evaluation.results import MAX_PAGE_SIZE, OUTCOMES, PAGE_SIZE
 from mpp_studio.evaluation.services.runs import (
     CHUNK_SIZE,
     DEFAULT_TOKEN_BUDGET,
+    DEVICE,
     MAX_CHUNK_SIZE,
     MAX_TIE_TOLERANCE,
     MAX_TOKEN_BUDGET,
@@ -69,7 +69,7 @@ class SeriesInputSerializer(InputSerializer):
     )
     series = serializers.CharField(max_length=200)
     kind = serializers.ChoiceField(
-        choices=LanguageModel.Kind.choices,
+        choices=[(k, label) for k, label in LanguageModel.Kind.choices if k != LanguageModel.Kind.UNIGRAM],
         default=LanguageModel.Kind.CAUSAL,
         help_text="causal or masked (a checkpoint series is never unigram).",
     )
@@ -149,7 +149,15 @@ class RunCreateInputSerializer(InputSerializer):
     token_budget = serializers.IntegerField(
         min_value=64, max_value=MAX_TOKEN_BUDGET, default=DEFAULT_TOKEN_BUDGET
     )
-    device = serializers.CharField(max_length=20, default="auto")
+    device = serializers.CharField(
+        max_length=20,
+        default="auto",
+        validators=[
+            RegexValidator(
+                DEVICE, message="Unknown device '%(value)s': use auto, cpu, cuda, cuda:<n> or mps."
+            )
+        ],
+    )
     chunk_size = serializers.IntegerField(
         min_value=2, max_value=MAX_CHUNK_SIZE, default=CHUNK_SIZE, help_text="Sentences per task."
     )
@@ -210,14 +218,14 @@ class ItemsQuerySerializer(ResultsQuerySerializer):
     page_size = serializers.IntegerField(min_value=1, max_value=MAX_PAGE_SIZE, default=PAGE_SIZE)
 
 
-# Comma-separated ids, as `_id_list` reads them (blank parts skipped).
-ID_LIST_PATTERN = r"^[0-9 ,]*$"
+# Comma-separated ids, as `_id_list` reads them: parts of digits, blank parts skipped, spaces
+# around each part trimmed.
+ID_LIST_PATTERN = r"^\s*([0-9]+\s*)?(,\s*([0-9]+\s*)?)*$"
 
 
-def _ids_field(**kwargs: Any) -> serializers.CharField:
-    """Return a query field of comma-separated configuration ids (the schema gives its pattern)."""
-    message = "Give configuration ids separated by commas, such as 3,7."
-    return serializers.CharField(validators=[RegexValidator(ID_LIST_PATTERN, message=message)], **kwargs)
+@extend_schema_field({"type": "string", "pattern": ID_LIST_PATTERN})
+class IdListField(serializers.CharField):
+    """A query field of comma-separated configuration ids; `_id_list` reads (and checks) it."""
 
 
 def _id_list(value: str) -> list[int]:
@@ -235,7 +243,7 @@ def _id_list(value: str) -> list[int]:
 
 
 class CompareQuerySerializer(ResultsQuerySerializer):
-    configs = _ids_field(help_text="Comma-separated configuration ids (two or more).")
+    configs = IdListField(help_text="Comma-separated configuration ids (two or more).")
 
     def validate_configs(self, value: str) -> list[int]:
         ids = list(dict.fromkeys(_id_list(value)))
@@ -268,7 +276,7 @@ class TripletQuerySerializer(InputSerializer):
         min_value=0, max_value=5000, default=1000, help_text="Bootstrap resamples (0: Wilson intervals)."
     )
     seed = serializers.IntegerField(default=0, help_text="Bootstrap seed.")
-    configs = _ids_field(
+    configs = IdListField(
         required=False, allow_blank=True, default="", help_text="Configuration ids (blank: all scored)."
     )
 
@@ -290,7 +298,7 @@ class ExportQuerySerializer(ResultsQuerySerializer):
     config = serializers.IntegerField(
         min_value=1, required=False, help_text="items, triplets: the configuration."
     )
-    configs = _ids_field(
+    configs = IdListField(
         required=False,
         allow_blank=True,
         default="",

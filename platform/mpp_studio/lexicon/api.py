@@ -8,13 +8,13 @@ rejected import lists every row problem with its file, line and column.
 from collections.abc import Mapping
 
 from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -22,7 +22,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.core import api_input
 from mpp_studio.core.api import errors_response
+from mpp_studio.core.pagination import StrictPageNumberPagination
 from mpp_studio.core.uploads import NamedUploadField, file_display_name
 from mpp_studio.lexicon.engine import schema_from_json
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
@@ -47,6 +49,12 @@ from mpp_studio.lexicon.services import (
     vocabulary_item_delete,
     vocabulary_item_update,
     vocabulary_update,
+)
+from mpp_studio.lexicon.validation import (
+    LANGUAGE_PATTERN,
+    ONE_LINE_NON_BLANK_PATTERN,
+    ONE_LINE_PATTERN,
+    VOCABULARY_NAME_PATTERN,
 )
 from vocab.errors import VocabularyError
 
@@ -128,6 +136,15 @@ class ProjectApi(APIView):
         return vocabulary_get(project=self.project, vocabulary_id=vocabulary_id)
 
 
+def _text(pattern: str, **kwargs: object) -> serializers.CharField:
+    """Return a text field whose pattern (lexicon.validation's, of what the services store) the
+    schema shows and the field checks."""
+    message = "Keep it on one line, without control characters" + (" or '/'." if "/" in pattern else ".")
+    if pattern == LANGUAGE_PATTERN:  # language_check's words
+        message = "'%(value)s' is not a language code; use a code such as en, zh or zh-Hans"
+    return serializers.CharField(validators=[RegexValidator(pattern, message=message)], **kwargs)
+
+
 def _features_field() -> serializers.DictField:
     return serializers.DictField(
         child=serializers.JSONField(allow_null=True),
@@ -139,11 +156,11 @@ def _features_field() -> serializers.DictField:
 
 class VocabularyListApi(ProjectApi):
     @extend_schema_serializer(component_name="VocabularyCreateInput")
-    class InputSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=100)
-        language = serializers.CharField(max_length=35, required=False, allow_blank=True, default="")
+    class InputSerializer(api_input.InputSerializer):
+        name = _text(VOCABULARY_NAME_PATTERN, max_length=100)
+        language = _text(LANGUAGE_PATTERN, max_length=35, required=False, allow_blank=True, default="")
         description = serializers.CharField(required=False, allow_blank=True, default="")
-        schema = serializers.JSONField(
+        schema = serializers.DictField(
             required=False,
             help_text="{multi_separator, features: {name: {type, values, multi, description}}}",
         )
@@ -154,7 +171,7 @@ class VocabularyListApi(ProjectApi):
         responses={200: PaginatedVocabulariesSerializer, **ERRORS},
     )
     def get(self, request: Request, project_id: int) -> Response:
-        paginator = PageNumberPagination()
+        paginator = StrictPageNumberPagination()
         page = paginator.paginate_queryset(
             vocabulary_list_for_project(project=self.project), request, view=self
         )
@@ -177,11 +194,11 @@ class VocabularyListApi(ProjectApi):
 
 class VocabularyDetailApi(ProjectApi):
     @extend_schema_serializer(component_name="VocabularyUpdateInput")
-    class InputSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=100, required=False)
-        language = serializers.CharField(max_length=35, required=False, allow_blank=True)
+    class InputSerializer(api_input.InputSerializer):
+        name = _text(VOCABULARY_NAME_PATTERN, max_length=100, required=False)
+        language = _text(LANGUAGE_PATTERN, max_length=35, required=False, allow_blank=True)
         description = serializers.CharField(required=False, allow_blank=True)
-        schema = serializers.JSONField(
+        schema = serializers.DictField(
             required=False, help_text="A new schema; refused while items hold values it does not allow."
         )
 
@@ -221,11 +238,12 @@ def _feature_filters(query: Mapping[str, str]) -> dict[str, str]:
 
 class ItemListApi(ProjectApi):
     @extend_schema_serializer(component_name="VocabularyItemCreateInput")
-    class InputSerializer(serializers.Serializer):
-        form = serializers.CharField(max_length=200)
-        lemma = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-        pos = serializers.CharField(max_length=50, required=False, allow_blank=True, default="")
-        item_id = serializers.CharField(
+    class InputSerializer(api_input.InputSerializer):
+        form = _text(ONE_LINE_NON_BLANK_PATTERN, max_length=200)
+        lemma = _text(ONE_LINE_PATTERN, max_length=200, required=False, allow_blank=True, default="")
+        pos = _text(ONE_LINE_PATTERN, max_length=50, required=False, allow_blank=True, default="")
+        item_id = _text(
+            ONE_LINE_PATTERN,
             max_length=200,
             required=False,
             allow_blank=True,
@@ -255,7 +273,7 @@ class ItemListApi(ProjectApi):
             features=_feature_filters(request.query_params),
         )
         items = vocabulary_items_filter(vocabulary=vocabulary, item_filter=item_filter)
-        paginator = PageNumberPagination()
+        paginator = StrictPageNumberPagination()
         page = paginator.paginate_queryset(items, request, view=self)
         return paginator.get_paginated_response(VocabularyItemOutputSerializer(page, many=True).data)
 
@@ -274,11 +292,11 @@ class ItemListApi(ProjectApi):
 
 class ItemDetailApi(ProjectApi):
     @extend_schema_serializer(component_name="VocabularyItemUpdateInput")
-    class InputSerializer(serializers.Serializer):
-        form = serializers.CharField(max_length=200, required=False)
-        lemma = serializers.CharField(max_length=200, required=False, allow_blank=True)
-        pos = serializers.CharField(max_length=50, required=False, allow_blank=True)
-        item_id = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    class InputSerializer(api_input.InputSerializer):
+        form = _text(ONE_LINE_NON_BLANK_PATTERN, max_length=200, required=False)
+        lemma = _text(ONE_LINE_PATTERN, max_length=200, required=False, allow_blank=True)
+        pos = _text(ONE_LINE_PATTERN, max_length=50, required=False, allow_blank=True)
+        item_id = _text(ONE_LINE_PATTERN, max_length=200, required=False, allow_blank=True)
         features = _features_field()
 
     def item(self, vocabulary_id: int, item_pk: int) -> VocabularyItem:

@@ -8,7 +8,15 @@ from django.core.exceptions import ValidationError
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
 
 # A BCP 47 tag in its common shapes (en, zh, zh-Hans, pt-BR, yue-Hant-HK); blank means "not given".
-_LANGUAGE = re.compile(r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$")
+LANGUAGE_PATTERN = r"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$"
+_LANGUAGE = re.compile(LANGUAGE_PATTERN)
+# What `text_problem` takes, as patterns for the API's schema: one line of text, no character of
+# Unicode category Cc (U+0000-U+001F, U+007F-U+009F); with something besides spaces; and a
+# vocabulary name, which has no '/' either (`vocabulary_name_check`).
+_CC = r"\x00-\x1f\x7f-\x9f"
+ONE_LINE_PATTERN = rf"^[^{_CC}]*$"
+ONE_LINE_NON_BLANK_PATTERN = rf"^[^{_CC}]*[^{_CC}\s][^{_CC}]*$"
+VOCABULARY_NAME_PATTERN = rf"^[^{_CC}/]*[^{_CC}/\s][^{_CC}/]*$"
 
 
 def field_limit(model: type[Vocabulary] | type[VocabularyItem], field: str) -> int:

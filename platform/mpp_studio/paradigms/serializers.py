@@ -218,7 +218,7 @@ class PhraseOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 def _phrase_name(**kwargs: Any) -> serializers.CharField:
     """Return the phrase-name field: the services' rule (NAME_PATTERN), which the schema shows."""
-    rule = RegexValidator(NAME_PATTERN, message=f"A phrase name uses {NAME_RULE}.")
+    rule = RegexValidator(NAME_PATTERN, message=f"'%(value)s' cannot name a phrase: use {NAME_RULE}.")
     return serializers.CharField(
         max_length=Phrase._meta.get_field("name").max_length, validators=[rule], **kwargs
     )
