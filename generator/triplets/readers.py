@@ -3,6 +3,13 @@
 Every reader reports what it cannot take as an ImportIssue (file, 1-based line, message) and
 goes on with the rest of the file. Files are read as UTF-8 (a leading BOM is dropped, CRLF line
 ends are accepted); a line that is not UTF-8 is reported and skipped.
+
+The corpus readers stream: `m2_pairs` and `parallel_pairs` read an open binary stream a line at
+a time and yield each pair as it is read (their issues go to the caller's `IssueList`), and
+`MetadataJoin` joins pairs to a metadata table one at a time, so a corpus of any size is never
+held whole. `read_m2`, `read_parallel` and `attach_metadata` collect them for callers that want
+lists. A metadata table is read whole (`read_metadata`, `metadata_table`), as compactly as it can
+be, and may be given a row limit (`max_rows`: past it, `TableTooLarge`).
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import IO, TypeVar
 
 from generator.formats.lines import numbered_lines
 from generator.formats.record import ImportIssue, IssueList
@@ -114,61 +121,55 @@ class _Block:
     broken: str = ""
 
 
-def read_m2(
-    path: str | Path, *, annotator: int = 0, corpus: str = "", ids: str | Path | None = None
-) -> ReadResult:
-    """Return the sentence pairs of an M2 file, the correction built from `annotator`'s edits.
+def _stem(name: str) -> str:
+    """Return a file name's stem, whatever folder (or Windows folder) it names."""
+    return Path(name.replace("\\", "/")).stem
 
-    A bad `A` line (wrong field count, bad span or annotator id, span outside the sentence,
-    overlapping edits, an unreadable line inside the block) skips its sentence, reported at the
-    `S` line and at the bad line, when the bad line may belong to the chosen annotator; a bad
-    line of another annotator is reported and the sentence kept. A sentence without any edit of
-    the chosen annotator is corrected as itself (ERRANT writes no `A` line for an annotator
-    with nothing to change, or a noop).
 
-    `ids` is an optional file with one sentence id a line, in the M2 file's sentence order
-    (Write & Improve 2024's `.ids`); the ids become the pair ids. Without it, or when its count
-    of ids differs from the M2 file's count of sentences (reported; ids that may be misaligned
-    are not used), pairs are numbered `<file stem>-<sentence number>`.
-    """
-    path = Path(path)
-    issues = IssueList(str(path))
-    pairs: list[LearnerPair] = []
+@dataclass(slots=True)
+class _M2Count:
+    sentences: int = 0  # `S` lines met, read or skipped
+
+
+def _m2_sentences(
+    stream: IO[bytes], name: str, issues: IssueList, *, annotator: int, corpus: str, count: _M2Count
+) -> Iterator[tuple[int, LearnerPair]]:
+    """Yield (sentence number, pair) for each sentence of an M2 stream that gives a pair; the
+    pair's id is its sentence number; `count` counts every sentence. See `read_m2`."""
     annotators_seen: set[int] = set()
     block: _Block | None = None
     sentences = 0
 
-    def close(current: _Block) -> None:
+    def close(current: _Block, number: int) -> tuple[int, LearnerPair] | None:
         if current.broken:
             issues.error(current.line, f"sentence skipped: {current.broken}")
-            return
+            return None
         chosen = [e for _, e in current.edits if e.annotator == annotator]
         try:
             corrected = apply_edits(current.tokens, chosen)
         except ValueError as exc:
             issues.error(current.line, f"sentence skipped: {exc}")
-            return
-        pairs.append(
-            LearnerPair(
-                pair_id=str(sentences),
-                source_file=str(path),
-                line=current.line,
-                learner=" ".join(current.tokens),
-                corrected=" ".join(corrected),
-                edits=tuple(e for e in chosen if not e.is_noop),
-                corpus=corpus,
-            )
+            return None
+        return number, LearnerPair(
+            pair_id=str(number),
+            source_file=name,
+            line=current.line,
+            learner=" ".join(current.tokens),
+            corrected=" ".join(corrected),
+            edits=tuple(e for e in chosen if not e.is_noop),
+            corpus=corpus,
         )
 
     previous_number = 0
-    for number, text in _lines(path, issues):
+    for number, text in numbered_lines(stream, issues):
         if number != previous_number + 1 and block is not None:
             # numbered_lines reported the unreadable line(s); it may have been one of this block's edits.
             block.broken = f"line {previous_number + 1} could not be read"
         previous_number = number
         if not text.strip():
             if block is not None:
-                close(block)
+                if (closed := close(block, sentences)) is not None:
+                    yield closed
                 block = None
             continue
         tag, _, rest = text.partition(" ")
@@ -176,8 +177,10 @@ def read_m2(
             if block is not None:
                 # No blank line between two sentences: still two sentences.
                 issues.warning(number, "no blank line before this S line")
-                close(block)
+                if (closed := close(block, sentences)) is not None:
+                    yield closed
             sentences += 1
+            count.sentences = sentences
             tokens = rest.split()
             block = _Block(number, tokens, [])
             if not tokens:
@@ -205,20 +208,68 @@ def read_m2(
             block.edits.append((number, edit))
         else:
             issues.error(number, f"not an M2 line (expected 'S ...', 'A ...' or a blank line): {text[:60]!r}")
-    if block is not None:
-        close(block)
+    if block is not None and (closed := close(block, sentences)) is not None:
+        yield closed
     if sentences and annotator not in annotators_seen and annotators_seen:
         issues.warning(
             None,
             f"annotator {annotator} has no edit in this file (annotators present: "
             f"{', '.join(str(a) for a in sorted(annotators_seen))}); every sentence is its own correction",
         )
-    found = _issues_of(issues)
-    names = _sentence_ids(Path(ids), sentences, found) if ids is not None else None
-    if names:
-        pairs = [_with_id(p, names[int(p.pair_id) - 1]) for p in pairs]
+
+
+def m2_pairs(
+    stream: IO[bytes], name: str, issues: IssueList, *, annotator: int = 0, corpus: str = ""
+) -> Iterator[LearnerPair]:
+    """Yield the sentence pairs of an M2 stream one by one, as they are read (see `read_m2`);
+    `name` is the file's name (the pairs' `source_file`; ids are `<its stem>-<sentence number>`).
+
+    Every issue goes to `issues` as it is met; the note on an annotator without any edit comes
+    when the stream ends. Only the sentence being read is held, whatever the file's size.
+    """
+    stem = _stem(name)
+    count = _M2Count()
+    for number, pair in _m2_sentences(stream, name, issues, annotator=annotator, corpus=corpus, count=count):
+        yield dataclasses.replace(pair, pair_id=f"{stem}-{number}")
+
+
+def read_m2(
+    path: str | Path, *, annotator: int = 0, corpus: str = "", ids: str | Path | None = None
+) -> ReadResult:
+    """Return the sentence pairs of an M2 file, the correction built from `annotator`'s edits.
+
+    A bad `A` line (wrong field count, bad span or annotator id, span outside the sentence,
+    overlapping edits, an unreadable line inside the block) skips its sentence, reported at the
+    `S` line and at the bad line, when the bad line may belong to the chosen annotator; a bad
+    line of another annotator is reported and the sentence kept. A sentence without any edit of
+    the chosen annotator is corrected as itself (ERRANT writes no `A` line for an annotator
+    with nothing to change, or a noop).
+
+    `ids` is an optional file with one sentence id a line, in the M2 file's sentence order
+    (Write & Improve 2024's `.ids`); the ids become the pair ids. Without it, or when its count
+    of ids differs from the M2 file's count of sentences (reported; ids that may be misaligned
+    are not used), pairs are numbered `<file stem>-<sentence number>`.
+    """
+    path = Path(path)
+    issues = IssueList(str(path))
+    numbered: list[tuple[int, LearnerPair]] = []
+    count = _M2Count()
+    try:
+        stream = path.open("rb")
+    except OSError as exc:
+        issues.error(None, f"cannot open the file: {exc.strerror or exc}")
     else:
-        pairs = [dataclasses.replace(p, pair_id=f"{path.stem}-{p.pair_id}") for p in pairs]
+        with stream:
+            sentences = _m2_sentences(
+                stream, str(path), issues, annotator=annotator, corpus=corpus, count=count
+            )
+            numbered = list(sentences)
+    found = _issues_of(issues)
+    names = _sentence_ids(Path(ids), count.sentences, found) if ids is not None else None
+    if names:
+        pairs = [_with_id(p, names[number - 1]) for number, p in numbered]
+    else:
+        pairs = [dataclasses.replace(p, pair_id=f"{path.stem}-{number}") for number, p in numbered]
     return ReadResult(pairs, found)
 
 
@@ -273,14 +324,14 @@ def _matched_case(columns: _C, header: Sequence[str]) -> _C:
     return dataclasses.replace(columns, **changes)
 
 
-def _delimiter(path: Path, delimiter: str | None) -> str:
+def _delimiter(name: str, delimiter: str | None) -> str:
     if delimiter is not None:
         return delimiter
-    return "\t" if path.suffix.lower() in {".tsv", ".tab"} else ","
+    return "\t" if Path(name).suffix.lower() in {".tsv", ".tab"} else ","
 
 
-def _table_rows(path: Path, delimiter: str, issues: IssueList) -> Iterator[tuple[int, list[str]]]:
-    """Yield (first line number, cells) for each non-blank row of a CSV/TSV file.
+def _table_rows(stream: IO[bytes], delimiter: str, issues: IssueList) -> Iterator[tuple[int, list[str]]]:
+    """Yield (first line number, cells) for each non-blank row of a CSV/TSV stream.
 
     TSV is read without quoting (learner text keeps its quote marks as typed); CSV follows the
     usual quoting, so a quoted cell may span lines.
@@ -288,7 +339,7 @@ def _table_rows(path: Path, delimiter: str, issues: IssueList) -> Iterator[tuple
     consumed: list[int] = []
 
     def source() -> Iterator[str]:
-        for number, text in _lines(path, issues):
+        for number, text in numbered_lines(stream, issues):
             consumed.append(number)
             yield text + "\n"
 
@@ -310,6 +361,15 @@ def _table_rows(path: Path, delimiter: str, issues: IssueList) -> Iterator[tuple
         yield consumed[0], row
 
 
+def _opened(path: Path, issues: IssueList) -> IO[bytes] | None:
+    """Return the file open for reading bytes, or None with the reason reported."""
+    try:
+        return path.open("rb")
+    except OSError as exc:
+        issues.error(None, f"cannot open the file: {exc.strerror or exc}")
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class ParallelColumns:
     """Header names of a parallel table. `pair_id` "" = pairs numbered by row; the metadata
@@ -326,26 +386,28 @@ class ParallelColumns:
     corpus: str = "corpus"
 
 
-def read_parallel(
-    path: str | Path,
+def parallel_pairs(
+    stream: IO[bytes],
+    name: str,
+    issues: IssueList,
     *,
     columns: ParallelColumns | None = None,
     delimiter: str | None = None,
     corpus: str = "",
-) -> ReadResult:
-    """Return the pairs of a CSV or TSV table with a header row (tab for .tsv and .tab, comma
-    otherwise, unless `delimiter` is given). Columns the pair has no field for go to `extra`.
-    A row with a missing or extra cell, an empty learner or corrected cell, or a repeated or
-    empty id is reported and skipped."""
-    path = Path(path)
+) -> Iterator[LearnerPair]:
+    """Yield the pairs of a CSV or TSV stream with a header row one by one, as they are read (see
+    `read_parallel`); `name` is the file's name (the pairs' `source_file`, the stem of numbered
+    ids, and the delimiter when none is given: tab for .tsv and .tab, comma otherwise).
+
+    Every issue goes to `issues` as it is met. What is held while reading is the row being read
+    and the ids seen so far (to report a repeated one), whatever the file's size.
+    """
     columns = columns or ParallelColumns()
-    issues = IssueList(str(path))
-    pairs: list[LearnerPair] = []
-    rows = _table_rows(path, _delimiter(path, delimiter), issues)
+    rows = _table_rows(stream, _delimiter(name, delimiter), issues)
     header_row = next(rows, None)
     if header_row is None:
         issues.error(None, "the file has no header row")
-        return ReadResult(pairs, _issues_of(issues))
+        return
     header_line, header = header_row
     header = [h.strip() for h in header]
     columns = _matched_case(columns, header)
@@ -356,10 +418,12 @@ def read_parallel(
             header_line,
             f"the header has no column {', '.join(repr(m) for m in missing)} (columns: {', '.join(header)})",
         )
-        return ReadResult(pairs, _issues_of(issues))
+        return
     field_of = {getattr(columns, name): name for name in METADATA_FIELDS if getattr(columns, name) in header}
     own = {columns.learner, columns.corrected, columns.pair_id, *field_of}
+    stem = _stem(name)
     seen_ids: dict[str, int] = {}
+    count = 0
     for number, row in rows:
         if len(row) != len(header):
             what = "missing" if len(row) < len(header) else "extra"
@@ -385,26 +449,47 @@ def read_parallel(
                 continue
             seen_ids[pair_id] = number
         else:
-            pair_id = f"{path.stem}-{len(pairs) + 1}"
+            pair_id = f"{stem}-{count + 1}"
         values = {name: cells[column].strip() for column, name in field_of.items()}
         if corpus and not values.get("corpus"):
             values["corpus"] = corpus
-        pairs.append(
-            LearnerPair(
-                pair_id=pair_id,
-                source_file=str(path),
-                line=number,
-                learner=learner,
-                corrected=corrected,
-                learner_id=values.get("learner_id", ""),
-                essay_id=values.get("essay_id", ""),
-                l1=values.get("l1", ""),
-                cefr=values.get("cefr", ""),
-                topic=values.get("topic", ""),
-                corpus=values.get("corpus", ""),
-                extra={k: v for k, v in cells.items() if k not in own},
-            )
+        count += 1
+        yield LearnerPair(
+            pair_id=pair_id,
+            source_file=name,
+            line=number,
+            learner=learner,
+            corrected=corrected,
+            learner_id=values.get("learner_id", ""),
+            essay_id=values.get("essay_id", ""),
+            l1=values.get("l1", ""),
+            cefr=values.get("cefr", ""),
+            topic=values.get("topic", ""),
+            corpus=values.get("corpus", ""),
+            extra={k: v for k, v in cells.items() if k not in own},
         )
+
+
+def read_parallel(
+    path: str | Path,
+    *,
+    columns: ParallelColumns | None = None,
+    delimiter: str | None = None,
+    corpus: str = "",
+) -> ReadResult:
+    """Return the pairs of a CSV or TSV table with a header row (tab for .tsv and .tab, comma
+    otherwise, unless `delimiter` is given). Columns the pair has no field for go to `extra`.
+    A row with a missing or extra cell, an empty learner or corrected cell, or a repeated or
+    empty id is reported and skipped."""
+    path = Path(path)
+    issues = IssueList(str(path))
+    pairs: list[LearnerPair] = []
+    stream = _opened(path, issues)
+    if stream is not None:
+        with stream:
+            pairs = list(
+                parallel_pairs(stream, str(path), issues, columns=columns, delimiter=delimiter, corpus=corpus)
+            )
     return ReadResult(pairs, _issues_of(issues))
 
 
@@ -424,16 +509,40 @@ class MetadataColumns:
     corpus: str = "corpus"
 
 
-def read_metadata(
-    path: str | Path, *, columns: MetadataColumns | None = None, delimiter: str | None = None
+class TableTooLarge(Exception):
+    """A metadata table has more rows than the reader was told to take (`max_rows`): `line` is
+    where the first row over the limit starts."""
+
+    def __init__(self, file: str, line: int, limit: int) -> None:
+        super().__init__(f"{file} has more than {limit:,} rows (line {line} is row {limit + 1:,})")
+        self.file = file
+        self.line = line
+        self.limit = limit
+
+
+def metadata_table(
+    stream: IO[bytes],
+    name: str,
+    *,
+    columns: MetadataColumns | None = None,
+    delimiter: str | None = None,
+    max_rows: int | None = None,
 ) -> MetadataResult:
-    """Return a metadata table's rows by key (the `columns.key` column). A row with a missing or
-    extra cell, an empty key or a key already seen is reported and skipped."""
-    path = Path(path)
+    """Return the rows by key of a metadata table read from a stream (see `read_metadata`);
+    `name` is the file's name (the rows' file, and the delimiter when none is given).
+
+    The table is held whole, compactly: equal cells share one string, consecutive rows with
+    equal values one `values` mapping, and rows without extra columns one empty `extra` (never
+    change them).
+
+    Raises:
+        TableTooLarge: the table has more than `max_rows` rows (blank lines and the header not
+            counted); it is raised as soon as the first row over the limit is read.
+    """
     columns = columns or MetadataColumns()
-    issues = IssueList(str(path))
-    result = MetadataResult(key_column=columns.key, source_file=str(path))
-    rows = _table_rows(path, _delimiter(path, delimiter), issues)
+    issues = IssueList(name)
+    result = MetadataResult(key_column=columns.key, source_file=name)
+    rows = _table_rows(stream, _delimiter(name, delimiter), issues)
     header_row = next(rows, None)
     if header_row is None:
         issues.error(None, "the file has no header row")
@@ -450,12 +559,23 @@ def read_metadata(
         result.issues = _issues_of(issues)
         return result
     field_of = {getattr(columns, name): name for name in METADATA_FIELDS if getattr(columns, name) in header}
+    shared: dict[str, str] = {}
+    previous: dict[str, str] = {}
+    no_extra: dict[str, str] = {}
+    read = 0
     for number, row in rows:
+        read += 1
+        if max_rows is not None and read > max_rows:
+            raise TableTooLarge(name, number, max_rows)
         if len(row) != len(header):
             what = "missing" if len(row) < len(header) else "extra"
             issues.error(number, f"{what} column(s): {len(row)} cells, the header has {len(header)}")
             continue
-        cells = {k: v.strip() for k, v in zip(header, row, strict=True)}
+        cells = {}
+        for column, cell in zip(header, row, strict=True):
+            value = cell.strip()
+            # Keys are unique; other cells (an L1, a level) repeat: one string for each value.
+            cells[column] = value if column == columns.key else shared.setdefault(value, value)
         key = cells[columns.key]
         if not key:
             issues.error(number, "the key is empty", field=columns.key)
@@ -468,10 +588,28 @@ def read_metadata(
             )
             continue
         values = {name: cells[column] for column, name in field_of.items() if cells[column]}
-        extra = {k: v for k, v in cells.items() if k not in field_of and k != columns.key}
+        if values == previous:  # the rows of one essay or learner, one after the other
+            values = previous
+        previous = values
+        extra = {k: v for k, v in cells.items() if k not in field_of and k != columns.key} or no_extra
         result.rows[key] = MetadataRow(key, number, values, extra)
     result.issues = _issues_of(issues)
     return result
+
+
+def read_metadata(
+    path: str | Path, *, columns: MetadataColumns | None = None, delimiter: str | None = None
+) -> MetadataResult:
+    """Return a metadata table's rows by key (the `columns.key` column). A row with a missing or
+    extra cell, an empty key or a key already seen is reported and skipped."""
+    path = Path(path)
+    stream = _opened(path, issues := IssueList(str(path)))
+    if stream is None:
+        return MetadataResult(
+            key_column=(columns or MetadataColumns()).key, source_file=str(path), issues=_issues_of(issues)
+        )
+    with stream:
+        return metadata_table(stream, str(path), columns=columns, delimiter=delimiter)
 
 
 @dataclass(slots=True)
@@ -488,6 +626,125 @@ class AttachResult:
 JOIN_KEYS = ("essay_id", "pair_id")
 
 
+class MetadataJoin:
+    """Joins pairs to a metadata table one at a time (see `attach_metadata`), for a corpus read
+    as a stream: `attach` each pair as it is read, then `finish` for the rows no pair used.
+
+    `max_issues` keeps at most that many issues of each kind (about pairs, about unused rows)
+    and ends each kind with a note counting the rest; None keeps them all.
+    """
+
+    def __init__(
+        self, metadata: MetadataResult, *, key: str = "essay_id", max_issues: int | None = None
+    ) -> None:
+        if key not in JOIN_KEYS:
+            raise ValueError(f"unknown join key {key!r}; use one of {', '.join(JOIN_KEYS)}")
+        self.metadata = metadata
+        self.key = key
+        self.max_issues = max_issues
+        self.issues: list[ImportIssue] = []
+        self.used: set[str] = set()
+        self.unmatched = 0
+        self.unused = 0
+        self._pair_notes = 0
+        self._dropped_pair_notes = 0
+        self._dropped_file = ""
+
+    def _note(self, issue: ImportIssue) -> None:
+        if self.max_issues is not None and self._pair_notes >= self.max_issues:
+            self._dropped_pair_notes += 1
+            self._dropped_file = self._dropped_file or issue.file
+            return
+        self._pair_notes += 1
+        self.issues.append(issue)
+
+    def attach(self, pair: LearnerPair) -> LearnerPair:
+        """Return the pair with its metadata filled in (see `attach_metadata`); a pair without a
+        row, or whose own value differs from its row's, is noted."""
+        metadata, key = self.metadata, self.key
+        value = getattr(pair, key)
+        row = metadata.rows.get(value) if value else None
+        if row is None:
+            self.unmatched += 1
+            reason = f"no {key}" if not value else f"no row with {metadata.key_column} {value!r}"
+            self._note(
+                ImportIssue(
+                    pair.source_file,
+                    pair.line,
+                    f"pair {pair.pair_id}: {reason} in {metadata.source_file}; kept without metadata",
+                    "warning",
+                )
+            )
+            return pair
+        self.used.add(value)
+        changes: dict[str, str] = {}
+        for name, meta_value in row.values.items():
+            current = getattr(pair, name)
+            if not current:
+                changes[name] = meta_value
+            elif current != meta_value:
+                self._note(
+                    ImportIssue(
+                        pair.source_file,
+                        pair.line,
+                        f"pair {pair.pair_id}: its {name} {current!r} differs from {meta_value!r} in "
+                        f"{metadata.source_file} line {row.line}; the pair's own value is kept",
+                        "warning",
+                    )
+                )
+        return dataclasses.replace(
+            pair,
+            learner_id=changes.get("learner_id", pair.learner_id),
+            essay_id=changes.get("essay_id", pair.essay_id),
+            l1=changes.get("l1", pair.l1),
+            cefr=changes.get("cefr", pair.cefr),
+            topic=changes.get("topic", pair.topic),
+            corpus=changes.get("corpus", pair.corpus),
+            extra={**row.extra, **pair.extra},
+        )
+
+    def finish(self) -> list[ImportIssue]:
+        """Note each row no pair used (at the table's line) and return every issue of the join:
+        the pairs' notes in the order met, then the unused rows."""
+        if self._dropped_pair_notes:
+            self.issues.append(
+                ImportIssue(
+                    self._dropped_file,
+                    None,
+                    f"{self._dropped_pair_notes:,} more note(s) on pairs and the metadata are not listed "
+                    f"(only the first {self.max_issues} are)",
+                    "warning",
+                )
+            )
+        dropped = 0
+        for row_key, row in self.metadata.rows.items():
+            if row_key in self.used:
+                continue
+            self.unused += 1
+            if self.max_issues is not None and self.unused > self.max_issues:
+                dropped += 1
+                continue
+            self.issues.append(
+                ImportIssue(
+                    self.metadata.source_file,
+                    row.line,
+                    f"no pair has {self.key} {row.key!r}; the row was not used",
+                    "warning",
+                )
+            )
+        if dropped:
+            self.issues.append(
+                ImportIssue(
+                    self.metadata.source_file,
+                    None,
+                    f"{dropped:,} more row(s) no pair used are not listed "
+                    f"(only the first {self.max_issues} are)",
+                    "warning",
+                )
+            )
+        return self.issues
+
+
 def attach_metadata(
     pairs: Iterable[LearnerPair], metadata: MetadataResult, *, key: str = "essay_id"
 ) -> AttachResult:
@@ -499,65 +756,7 @@ def attach_metadata(
     non-empty value wins over a different metadata value (reported as a warning); the row's
     other columns go to `extra` without replacing the pair's own.
     """
-    if key not in JOIN_KEYS:
-        raise ValueError(f"unknown join key {key!r}; use one of {', '.join(JOIN_KEYS)}")
-    issues: list[ImportIssue] = []
-    used: set[str] = set()
-    out: list[LearnerPair] = []
-    unmatched = 0
-    for pair in pairs:
-        value = getattr(pair, key)
-        row = metadata.rows.get(value) if value else None
-        if row is None:
-            unmatched += 1
-            reason = f"no {key}" if not value else f"no row with {metadata.key_column} {value!r}"
-            issues.append(
-                ImportIssue(
-                    pair.source_file,
-                    pair.line,
-                    f"pair {pair.pair_id}: {reason} in {metadata.source_file}; kept without metadata",
-                    "warning",
-                )
-            )
-            out.append(pair)
-            continue
-        used.add(value)
-        changes: dict[str, str] = {}
-        for name, meta_value in row.values.items():
-            current = getattr(pair, name)
-            if not current:
-                changes[name] = meta_value
-            elif current != meta_value:
-                issues.append(
-                    ImportIssue(
-                        pair.source_file,
-                        pair.line,
-                        f"pair {pair.pair_id}: its {name} {current!r} differs from {meta_value!r} in "
-                        f"{metadata.source_file} line {row.line}; the pair's own value is kept",
-                        "warning",
-                    )
-                )
-        extra = {**row.extra, **pair.extra}
-        out.append(
-            dataclasses.replace(
-                pair,
-                learner_id=changes.get("learner_id", pair.learner_id),
-                essay_id=changes.get("essay_id", pair.essay_id),
-                l1=changes.get("l1", pair.l1),
-                cefr=changes.get("cefr", pair.cefr),
-                topic=changes.get("topic", pair.topic),
-                corpus=changes.get("corpus", pair.corpus),
-                extra=extra,
-            )
-        )
-    unused = [r for k, r in metadata.rows.items() if k not in used]
-    for row in unused:
-        issues.append(
-            ImportIssue(
-                metadata.source_file,
-                row.line,
-                f"no pair has {key} {row.key!r}; the row was not used",
-                "warning",
-            )
-        )
-    return AttachResult(key, out, issues, unmatched, len(unused))
+    join = MetadataJoin(metadata, key=key)
+    out = [join.attach(pair) for pair in pairs]
+    issues = join.finish()
+    return AttachResult(key, out, issues, join.unmatched, join.unused)

@@ -255,16 +255,22 @@ def _uploads_in_tmp(tmp_path: Path, settings: Any) -> None:
 
 @pytest.fixture
 def run_jobs_now() -> Iterator[None]:
-    """Run the background jobs a request queues (dataset imports) at once, inside the request, as
-    a worker would after it: for page and API tests that follow a job to its end. (The tests'
-    transaction never commits, so the real on-commit send would never happen.)"""
+    """Run the background jobs a request queues (dataset imports, learner corpus reads) at once,
+    inside the request, as a worker would after it: for page and API tests that follow a job to
+    its end. (The tests' transaction never commits, so the real on-commit send would never
+    happen.)"""
     from unittest import mock
 
     from mpp_studio.datasets.services import dataset_import_run
     from mpp_studio.datasets.tasks import import_files
+    from mpp_studio.learner.services import corpus_read
+    from mpp_studio.learner.tasks import read_corpus
 
-    with mock.patch.object(
-        import_files, "delay_on_commit", lambda dataset_id: dataset_import_run(dataset_id=dataset_id)
+    with (
+        mock.patch.object(
+            import_files, "delay_on_commit", lambda dataset_id: dataset_import_run(dataset_id=dataset_id)
+        ),
+        mock.patch.object(read_corpus, "delay_on_commit", lambda corpus_id: corpus_read(corpus_id=corpus_id)),
     ):
         yield
 

@@ -342,6 +342,8 @@ def post(
         body.update(extra or {})
         if path.id.startswith("datasets"):
             return _dataset_import_outcome(path, api if path.api else page, url, body, follow)
+        if path.id.startswith("learner"):
+            return _learner_upload_outcome(path, api if path.api else page, url, body, follow)
         if path.api:
             return api.post(url, body, format="multipart")  # type: ignore[attr-defined]
         return page.post(url, body, follow=follow)
@@ -350,9 +352,10 @@ def post(
 
 
 class JobRefusal:
-    """What a linguist reads when a dataset import's job ends without a usable pair: the job's
-    message and the import report, as a refusal (status 400) for the checks below. The request
-    itself answered 202/302 at once: the files are read by the job (run here, in the request)."""
+    """What a linguist reads when a dataset import's (or a learner corpus read's) job ends
+    without a usable pair: the job's message and the report, as a refusal (status 400) for the
+    checks below. The request itself answered 202/302 at once: the files are read by the job
+    (run here, in the request)."""
 
     def __init__(self, text: str, api: bool) -> None:
         self.status_code = 400
@@ -366,7 +369,9 @@ class JobRefusal:
         return self.get(key)
 
 
-def _dataset_import_outcome(path: UploadPath, client: Any, url: str, body: dict[str, object], follow: bool) -> object:
+def _dataset_import_outcome(
+    path: UploadPath, client: Any, url: str, body: dict[str, object], follow: bool
+) -> object:
     from mpp_studio.datasets.models import Dataset
     from mpp_studio.datasets.services import dataset_delete, dataset_import_run
     from mpp_studio.datasets.tasks import import_files
@@ -388,6 +393,39 @@ def _dataset_import_outcome(path: UploadPath, client: Any, url: str, body: dict[
         lines = " ".join(f"{i['file']} line {i['line']} {i['message']}" for i in dataset.import_report)
         text = f"<p>{dataset.job.message}</p><p>{lines}</p>"
     dataset_delete(dataset=dataset)  # what the user does with a failed import; the counts then hold
+    return JobRefusal(text, path.api)
+
+
+def _learner_upload_outcome(
+    path: UploadPath, client: Any, url: str, body: dict[str, object], follow: bool
+) -> object:
+    """Post a learner corpus with its read job run in the request (as a worker would after it);
+    a read that fails (no pair, too many) comes back as a JobRefusal with the job's message and
+    the read report, the corpus and its job removed so that the counts hold."""
+    from mpp_studio.jobs.models import Job
+    from mpp_studio.learner.models import LearnerCorpus
+    from mpp_studio.learner.services import corpus_read
+    from mpp_studio.learner.tasks import read_corpus
+
+    with mock.patch.object(read_corpus, "delay_on_commit", lambda pk: corpus_read(corpus_id=pk)):
+        if path.api:
+            response = client.post(url, body, format="multipart")
+        else:
+            response = client.post(url, body, follow=follow)
+    if response.status_code not in (202, 302) and not (follow and response.status_code == 200):
+        return response
+    corpus = LearnerCorpus.objects.order_by("-pk").select_related("job").first()
+    if corpus is None or corpus.job is None or corpus.job.status != "failed":
+        return response
+    if path.api:
+        report = [{**issue, "where": f"line {issue['line']}"} for issue in corpus.read_report]
+        text = json.dumps({"errors": [{"field": "file", "message": corpus.job.message}, *report]})
+    else:
+        lines = " ".join(f"{i['file']} line {i['line']} {i['message']}" for i in corpus.read_report)
+        text = f"<p>{corpus.job.message}</p><p>{lines}</p>"
+    job_id = corpus.job_id
+    corpus.delete()  # the failed read keeps its corpus and report; gone here, the counts hold
+    Job.objects.filter(pk=job_id).delete()
     return JobRefusal(text, path.api)
 
 
@@ -777,7 +815,8 @@ def test_more_pairs_than_a_corpus_takes_are_refused_naming_the_limit(
 ) -> None:
     with override_settings(MPP_LEARNER_MAX_PAIRS=3):
         response = post(path, path.file_name, good_bytes(path))
-    assert_refused(response, f"{path.file_name} holds 4 pairs, more than the 3 one corpus takes")
+    # The job stops at the first pair over the limit, naming its line.
+    assert_refused(response, f"{path.file_name} holds more than 3 pairs, the most one corpus takes", "line")
     counted()
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from mpp_studio.accounts.models import Project
 from mpp_studio.jobs.models import Job
 from mpp_studio.learner.models import LearnerCorpus, TripletRun
-from mpp_studio.learner.services import Upload, corpus_upload, run_all_chunks, run_create
+from mpp_studio.learner.services import Upload, corpus_read, corpus_upload_start, run_all_chunks, run_create
 
 DEMO_CORPUS_NAME = "MPP learner demo"
 CORPUS_FILE = "mpp_learner_corpus.tsv"
@@ -32,15 +32,21 @@ def demo_learner_ensure(*, project: Project, user: AbstractBaseUser, folder: Pat
     action = "unchanged"
     if corpus is None:
         with (folder / CORPUS_FILE).open("rb") as main, (folder / METADATA_FILE).open("rb") as meta:
-            corpus = corpus_upload(
+            corpus = corpus_upload_start(
                 project=project,
                 name=DEMO_CORPUS_NAME,
                 source_format=LearnerCorpus.SourceFormat.PARALLEL,
                 file=Upload(CORPUS_FILE, main),
                 metadata_file=Upload(METADATA_FILE, meta),
                 created_by=user,
-            ).corpus
+                dispatch=False,
+            )
+        corpus_read(corpus_id=corpus.pk)  # here, in this process: the demo needs no worker
+        corpus.refresh_from_db()
         action = "created"
+    elif corpus.job is not None and not corpus.job.finished:  # a read that did not finish
+        corpus_read(corpus_id=corpus.pk)
+        corpus.refresh_from_db()
     run = corpus.runs.filter(job__status=Job.Status.DONE).order_by("-pk").first()
     if run is None:
         run = run_create(corpus=corpus, created_by=user, dispatch=False)

@@ -2,10 +2,12 @@
 
 A `LearnerCorpus` is an uploaded learner corpus (an M2 file, or a parallel learner/corrected
 table, with optional metadata) as the engine's readers read it: its pairs (`LearnerPairRecord`,
-numbered from 0 in file order) and every issue the readers reported. A `TripletRun` turns the
-corpus into BLiSS-style triplets with `generator.triplets.run_pipeline`, chunk by chunk
-(`TripletChunk`); its triplets are the `Pair` rows of a read-only dataset (origin "learner"),
-one paradigm per ERRANT type, so they can be browsed, exported and scored like any dataset.
+numbered from 0 in file order) and every issue the readers reported. The files are read by a
+background job (`job`); until it has finished, the corpus keeps them on disk (`uploads`). A
+`TripletRun` turns the corpus into BLiSS-style triplets with `generator.triplets.run_pipeline`,
+chunk by chunk (`TripletChunk`); its triplets are the `Pair` rows of a read-only dataset (origin
+"learner"), one paradigm per ERRANT type, so they can be browsed, exported and scored like any
+dataset.
 """
 
 from django.conf import settings
@@ -32,6 +34,13 @@ class LearnerCorpus(BaseModel):
     # Every ImportIssue the readers reported, as dicts (file, line, field, severity, message).
     read_report = models.JSONField(default=list, blank=True)
     pair_count = models.PositiveIntegerField(default=0)
+    # The job reading the files (none for corpora read inside the upload request, before jobs).
+    job = models.OneToOneField(
+        "jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="learner_corpus"
+    )
+    # While the job has not finished with them: the kept files (core.stored_uploads records) by
+    # form field, "file" and "metadata_file"; emptied when the job is done or has failed.
+    uploads = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -41,6 +50,16 @@ class LearnerCorpus(BaseModel):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_read(self) -> bool:
+        """Whether the corpus's pairs are all stored: its job is done (or it never had one)."""
+        return self.job is None or self.job.status == self.job.Status.DONE
+
+    @property
+    def read_failed(self) -> bool:
+        """Whether its files could not be stored as a corpus (the job failed or was cancelled)."""
+        return self.job is not None and self.job.finished and self.job.status != self.job.Status.DONE
 
 
 class LearnerPairRecord(models.Model):

@@ -1,7 +1,8 @@
-"""Sends again the chunk messages of a triplet job whose messages the broker lost."""
+"""Sends again the messages of a learner job (a corpus read, a triplet run's chunks) whose
+messages the broker lost."""
 
 from mpp_studio.jobs.queueing import send_or_keep
-from mpp_studio.learner.models import TripletChunk
+from mpp_studio.learner.models import LearnerCorpus, TripletChunk
 
 
 def resend_triplets(job_id: int) -> int:
@@ -16,3 +17,14 @@ def resend_triplets(job_id: int) -> int:
     for chunk_id in pending:
         send_or_keep(make_triplets_chunk, (chunk_id,), {}, {})
     return len(pending)
+
+
+def resend_corpus_read(job_id: int) -> int:
+    """Send a message for the corpus the read job reads; return how many (0 or 1)."""
+    from mpp_studio.learner.tasks import read_corpus
+
+    corpus_id = LearnerCorpus.objects.filter(job_id=job_id).values_list("pk", flat=True).first()
+    if corpus_id is None:
+        return 0
+    send_or_keep(read_corpus, (corpus_id,), {}, {})
+    return 1

@@ -12,9 +12,10 @@ from mpp_studio.learner.models import LearnerCorpus, LearnerPairRecord, TripletC
 
 
 def corpus_list(*, project: Project) -> QuerySet[LearnerCorpus]:
-    """Return the project's corpora, newest first, each with `run_count`."""
+    """Return the project's corpora, newest first, each with `run_count` and its read job."""
     return (
         LearnerCorpus.objects.filter(project=project)
+        .select_related("job")
         .annotate(run_count=Count("runs"))
         .order_by("-created_at", "-pk")
     )

@@ -14,6 +14,13 @@ from mpp_studio.learner.services import CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_TRIES
 class LearnerCorpusOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     # Plain text, not a choice: the datasets' `source_format` has other choices under the same name.
     source_format = serializers.CharField(read_only=True, help_text='"m2" or "parallel".')
+    job = JobOutputSerializer(
+        read_only=True,
+        allow_null=True,
+        help_text="The job reading the files: `pair_count` and `read_report` are final once it is "
+        "`done`; `failed` means nothing was stored (its `message` says why). Null for a corpus read "
+        "before uploads were jobs.",
+    )
 
     class Meta:
         model = LearnerCorpus
@@ -25,6 +32,7 @@ class LearnerCorpusOutputSerializer(serializers.ModelSerializer):  # type: ignor
             "metadata_file_name",
             "m2_annotator",
             "pair_count",
+            "job",
             "created_at",
         )
         read_only_fields = fields

@@ -1,38 +1,42 @@
-"""Writes for learner corpora: uploading a corpus, starting a triplet run, making one chunk's
-triplets (safe to run twice), and ending the run.
+"""Writes for learner corpora: uploading a corpus (keeping its files and reading them as a job,
+safe to run twice), starting a triplet run, making one chunk's triplets (safe to run twice), and
+ending the run.
 
 The work is the engine's (`generator.triplets`): the readers read the files, `run_pipeline`
-makes the triplets and the yield report. Here the pairs are stored, a run is cut into chunks of
-corpus pairs (one Celery task each), and each chunk's triplets become `Pair` rows of the run's
-read-only dataset, one `DatasetParadigm` per ERRANT type. A chunk's rows are replaced, never
-added to, so a chunk delivered twice stores its triplets once; the pipeline's output depends only
-on each pair and the seed, so the chunk size never changes the triplets.
+makes the triplets and the yield report. The upload request only checks the files' bytes and
+keeps them; the `learner.read_corpus` job streams them through the readers and stores the pairs
+in short chunks. A run is cut into chunks of corpus pairs (one Celery task each), and each
+chunk's triplets become `Pair` rows of the run's read-only dataset, one `DatasetParadigm` per
+ERRANT type. A chunk's rows are replaced, never added to, so a chunk delivered twice stores its
+triplets once; the pipeline's output depends only on each pair and the seed, so the chunk size
+never changes the triplets.
 """
 
 import logging
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
 
-from generator.formats.record import ImportIssue
+from generator.formats.record import MAX_ISSUES_PER_FILE, ImportIssue, IssueList
 from generator.triplets.corpus import METADATA_FIELDS, LearnerPair, M2Edit
 from generator.triplets.pipeline import Triplet, TripletSettings, run_pipeline
 from generator.triplets.readers import (
     MetadataColumns,
+    MetadataJoin,
     ParallelColumns,
-    attach_metadata,
-    read_m2,
-    read_metadata,
-    read_parallel,
+    TableTooLarge,
+    m2_pairs,
+    metadata_table,
+    parallel_pairs,
 )
 from generator.triplets.report import YieldReport
 from mpp_studio.accounts.models import Project
+from mpp_studio.core.stored_uploads import StoredUpload, uploads_discard, uploads_store
+from mpp_studio.core.uploads import size_text
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.jobs.retrying import DATABASE_ERRORS, when_database_answers
 from mpp_studio.jobs.selectors import job_is_open
@@ -45,13 +49,15 @@ from mpp_studio.learner.uploads import (
     display_name,
     header_row,
     max_pairs,
-    save_checked,
     sniff_delimiter,
+    upload_check,
 )
 
 logger = logging.getLogger(__name__)
 
 JOB_KIND = "learner_triplets"
+READ_JOB_KIND = "learner_corpus_read"
+UPLOADS_FOLDER = "learner-corpora"  # under MPP_UPLOAD_DIR
 WRITE_BATCH = 2_000
 CHUNK_SIZE = 500
 MAX_CHUNK_SIZE = 100_000
@@ -81,23 +87,6 @@ def _user(user: User) -> AbstractBaseUser | None:
 # -- Upload ---------------------------------------------------------------------------------------
 
 
-class CorpusRejected(Exception):
-    """No readable pair in the upload; nothing was stored. Carries every issue found."""
-
-    def __init__(self, message: str, issues: list[dict[str, object]]) -> None:
-        super().__init__(message)
-        self.message = message
-        self.issues = issues
-
-
-@dataclass(frozen=True, slots=True)
-class CorpusUpload:
-    """A stored corpus and what the readers reported."""
-
-    corpus: LearnerCorpus
-    issues: list[dict[str, object]] = field(default_factory=list)
-
-
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
     """How to read the files: the M2 annotator, the parallel table's column names, and the
@@ -113,6 +102,7 @@ class ReadOptions:
     metadata_key: str = ""
 
     def to_dict(self) -> dict[str, object]:
+        """Return the options as a corpus's `read_settings` keeps them."""
         return {
             "annotator": self.annotator,
             "learner_column": self.learner_column,
@@ -122,6 +112,25 @@ class ReadOptions:
             "join_key": self.join_key,
             "metadata_key": self.metadata_key,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> "ReadOptions":
+        """Return the options a corpus's `read_settings` keeps (defaults for what it lacks)."""
+        defaults = cls()
+        return cls(
+            annotator=int(str(data.get("annotator", defaults.annotator))),
+            **{
+                name: str(data.get(name, getattr(defaults, name)))
+                for name in (
+                    "learner_column",
+                    "corrected_column",
+                    "id_column",
+                    "essay_column",
+                    "join_key",
+                    "metadata_key",
+                )
+            },
+        )
 
 
 def _matching(header: Sequence[str], wanted: str) -> str:
@@ -159,66 +168,17 @@ def _metadata_columns(header: Sequence[str], options: ReadOptions) -> MetadataCo
     return MetadataColumns(key=key, **{name: _matching(header, name) for name in METADATA_FIELDS})
 
 
-def _renamed(issue: ImportIssue, names: dict[str, str]) -> dict[str, object]:
-    """Return the issue as a dict, the temporary paths replaced by the names the user gave."""
-    data = issue.to_dict()
-    data["file"] = names.get(issue.file, display_name(issue.file))
-    message = str(data["message"])
-    for path, name in names.items():
-        message = message.replace(path, name)
-    data["message"] = message
-    return data
-
-
-def _read(
-    main: Path, metadata: Path | None, source_format: str, options: ReadOptions
-) -> tuple[list[LearnerPair], list[ImportIssue]]:
-    issues: list[ImportIssue] = []
-    if source_format == LearnerCorpus.SourceFormat.M2:
-        result = read_m2(main, annotator=options.annotator)
-        pairs, issues = list(result.pairs), list(result.issues)
-    else:
-        delimiter = sniff_delimiter(main)
-        columns, notes = _parallel_columns(header_row(main, delimiter), options)
-        result = read_parallel(main, columns=columns, delimiter=delimiter)
-        pairs, issues = list(result.pairs), list(result.issues)
-        issues += [ImportIssue(str(main), None, note, "warning") for note in notes]
-    if metadata is not None and pairs:
-        delimiter = sniff_delimiter(metadata)
-        table = read_metadata(
-            metadata, columns=_metadata_columns(header_row(metadata, delimiter), options), delimiter=delimiter
-        )
-        issues += table.issues
-        if table.rows:
-            attached = attach_metadata(pairs, table, key=options.join_key)
-            pairs, issues = attached.pairs, issues + attached.issues
-    return pairs, issues
-
-
-def corpus_upload(
-    *,
-    project: Project,
-    name: str,
-    source_format: str,
-    file: Upload,
-    metadata_file: Upload | None = None,
-    options: ReadOptions | None = None,
-    created_by: User = None,
-) -> CorpusUpload:
-    """Read an M2 file or a parallel TSV/CSV table (with an optional metadata table joined on
-    the essay or sentence id) and store the corpus with its pairs; return it with every issue.
-
-    Pairs the readers could not take are reported (file, line) and left out; the rest is stored
-    in one transaction, so nothing is stored when anything fails.
+def _check_request(
+    *, name: str, source_format: str, file: Upload, metadata_file: Upload | None, options: ReadOptions
+) -> list[tuple[str, Upload]]:
+    """Refuse what can be told before the pairs are read: the fields, and each file's bytes (size,
+    binary data, UTF-8), read a chunk at a time; return the files to keep by field.
 
     Raises:
-        ValidationError: keyed by field (`name`, `source_format`, `file`, `metadata_file`,
-            `annotator`, `join_key`): a bad choice, or a file too big, binary or not UTF-8.
-        CorpusRejected: no pair could be read; it carries every issue found.
+        ValidationError: keyed by field (`name`, `source_format`, `join_key`, `annotator`,
+            `file`, `metadata_file`).
     """
-    options = options or ReadOptions()
     errors: dict[str, list[str]] = {}
-    name = name.strip()
     if not name:
         errors.setdefault("name", []).append("Give the corpus a name.")
     if source_format not in LearnerCorpus.SourceFormat.values:
@@ -233,37 +193,63 @@ def corpus_upload(
         errors.setdefault("annotator", []).append("The annotator is a number from 0.")
     if errors:
         raise ValidationError(errors)
+    files = [("file", file)] + ([("metadata_file", metadata_file)] if metadata_file is not None else [])
+    for key, upload in files:
+        try:
+            upload_check(upload)
+        except UploadError as exc:
+            errors.setdefault(key, []).append(str(exc))
+    if errors:
+        raise ValidationError(errors)
+    return files
 
-    with tempfile.TemporaryDirectory(prefix="mpp-learner-") as folder:
-        names: dict[str, str] = {}
-        paths: dict[str, Path] = {}
-        for key, upload in (("file", file), ("metadata_file", metadata_file)):
-            if upload is None:
-                continue
-            try:
-                path = save_checked(upload, Path(folder) / key)
-            except UploadError as exc:
-                errors.setdefault(key, []).append(str(exc))
-                continue
-            paths[key] = path
-            names[str(path)] = display_name(upload.name)
-        if errors:
-            raise ValidationError(errors)
-        pairs, issues = _read(paths["file"], paths.get("metadata_file"), source_format, options)
-        # Longer keys first: a folder's path is a prefix of its file's.
-        names = dict(sorted(names.items(), key=lambda item: -len(item[0])))
-        report = [_renamed(issue, names) for issue in issues]
-        if not pairs:
-            raise CorpusRejected(
-                f"No pair could be read from {display_name(file.name)}, so nothing was stored.", report
-            )
-        if len(pairs) > max_pairs():
-            raise CorpusRejected(
-                f"{display_name(file.name)} holds {len(pairs):,} pairs, more than the {max_pairs():,} one "
-                "corpus takes, so nothing was stored. Split it into several corpora.",
-                report,
-            )
+
+def corpus_upload_start(
+    *,
+    project: Project,
+    name: str,
+    source_format: str,
+    file: Upload,
+    metadata_file: Upload | None = None,
+    options: ReadOptions | None = None,
+    created_by: User = None,
+    dispatch: bool = True,
+) -> LearnerCorpus:
+    """Keep an M2 file or a parallel TSV/CSV table (with an optional metadata table joined on the
+    essay or sentence id) and queue the job that reads it into a new corpus; return the corpus
+    (its `job` shows the progress and, at the end, the outcome; its pairs come with the job).
+
+    Only what can be told without reading pairs is checked here: the fields, and each file's
+    bytes (size, binary data, UTF-8), a chunk at a time. `dispatch` False queues nothing: the
+    caller runs `corpus_read` itself.
+
+    Raises:
+        ValidationError: keyed by field (`name`, `source_format`, `file`, `metadata_file`,
+            `annotator`, `join_key`): a bad choice, a file too big, binary or not UTF-8, or a
+            disk that refuses to keep the files.
+    """
+    from mpp_studio.learner.tasks import read_corpus
+
+    options = options or ReadOptions()
+    name = name.strip()
+    files = _check_request(
+        name=name, source_format=source_format, file=file, metadata_file=metadata_file, options=options
+    )
+    try:
+        kept = uploads_store(UPLOADS_FOLDER, [(display_name(u.name), u.stream) for _, u in files])
+    except OSError as exc:
+        raise ValidationError(
+            {"file": [f"The server could not keep the files ({exc.strerror or exc}); nothing was stored."]}
+        ) from exc
+    try:
         with transaction.atomic():
+            job = job_create(
+                project=project,
+                kind=READ_JOB_KIND,
+                created_by=created_by,
+                total=_kib(kept[0].size),
+                message="Waiting for a worker to read the files.",
+            )
             corpus = LearnerCorpus(
                 project=project,
                 name=name,
@@ -272,26 +258,237 @@ def corpus_upload(
                 metadata_file_name=display_name(metadata_file.name) if metadata_file else "",
                 m2_annotator=options.annotator if source_format == LearnerCorpus.SourceFormat.M2 else 0,
                 read_settings=options.to_dict(),
-                read_report=report,
-                pair_count=len(pairs),
+                job=job,
+                uploads={key: upload.to_dict() for (key, _), upload in zip(files, kept, strict=True)},
                 created_by=_user(created_by),
             )
             corpus.full_clean()
             corpus.save()
-            for start in range(0, len(pairs), WRITE_BATCH):
-                LearnerPairRecord.objects.bulk_create(
-                    _record(corpus, start + offset, pair, names)
-                    for offset, pair in enumerate(pairs[start : start + WRITE_BATCH])
+            if dispatch:
+                read_corpus.delay_on_commit(corpus.pk)
+    except BaseException:
+        uploads_discard(kept)
+        raise
+    return corpus
+
+
+def _kib(size: int) -> int:
+    """Return a size in KiB, the unit of a read job's progress (the corpus file's bytes read)."""
+    return (size + 1023) // 1024
+
+
+class _ReadStopped(Exception):
+    """The read cannot go on: the job fails with `message` (the report is kept)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(slots=True)
+class _Reading:
+    """What a run of the read job tracks: the issues of each part, the pairs met and those
+    waiting to be written."""
+
+    main: IssueList
+    notes: list[ImportIssue] = field(default_factory=list)
+    metadata: list[ImportIssue] = field(default_factory=list)
+    join: MetadataJoin | None = None
+    pairs: int = 0
+    pending: list[LearnerPairRecord] = field(default_factory=list)
+
+    def report(self) -> list[dict[str, object]]:
+        """Return every issue as the corpus keeps it: the corpus file's (with a note when some
+        were left out), the notes on its columns, the metadata table's, then the join's."""
+        issues = self.main.close(self.pairs, "").issues + self.notes + self.metadata
+        if self.join is not None:
+            issues += self.join.finish()
+        return [issue.to_dict() for issue in issues]
+
+    def errors(self) -> int:
+        """Return how many problems left an item out (counted, even those not listed)."""
+        return self.main.errors + sum(1 for issue in self.metadata if issue.skipped)
+
+
+def corpus_read(*, corpus_id: int) -> None:
+    """Read a corpus's kept files and store its pairs (the `learner.read_corpus` job); safe to
+    run twice, and after a run that died part-way.
+
+    The metadata table, if any, is read whole first (at most MPP_LEARNER_MAX_PAIRS rows); then
+    the corpus file is read as a stream, each pair joined to its metadata as it comes, and
+    written in chunks of WRITE_BATCH, each chunk its own short transaction. A pair's index is
+    its place in the file among the pairs read, so a second run writes the same rows (those
+    already stored are skipped). Every issue goes to the corpus's `read_report`. More than
+    MPP_LEARNER_MAX_PAIRS pairs, or none: the job fails in words, the pairs written so far are
+    removed and the report stays. The kept files are removed once the job has finished.
+    """
+    corpus = LearnerCorpus.objects.select_related("job").filter(pk=corpus_id).first()
+    if corpus is None or corpus.job is None or corpus.job.finished:
+        return
+    if not job_start(job_id=corpus.job.pk, message="Reading the files."):
+        return
+    uploads = {key: StoredUpload.from_dict(record) for key, record in (corpus.uploads or {}).items()}
+    main = uploads.get("file")
+    reading = _Reading(IssueList(main.name if main else corpus.file_name))
+    try:
+        if main is None:
+            raise _ReadStopped(
+                "The uploaded files are no longer on the server, so the corpus could not be read. "
+                "Upload the files again."
+            )
+        options = ReadOptions.from_dict(corpus.read_settings or {})
+        if "metadata_file" in uploads:
+            _read_metadata_table(uploads["metadata_file"], options, reading)
+        if not _read_pairs(corpus, main, options, reading):
+            return  # the job was ended meanwhile (cancelled, or given up)
+        if reading.pairs == 0:
+            raise _ReadStopped(
+                f"No pair could be read from {main.name}, so nothing was stored. "
+                "The read report lists why, with each file and line."
+            )
+    except _ReadStopped as stopped:
+        _read_fail(corpus, reading.report(), stopped.message)
+        return
+    except OSError as exc:  # the kept file cannot be read (the disk): fail in words
+        logger.exception("learner corpus %s: the kept files could not be read", corpus.pk)
+        _read_fail(
+            corpus,
+            reading.report(),
+            f"The server could not read the uploaded files ({exc.strerror or exc}); nothing was stored. "
+            "Upload the files again.",
+        )
+        return
+    _write_pending(reading)
+    _read_finish(corpus, reading)
+
+
+def _read_metadata_table(upload: StoredUpload, options: ReadOptions, reading: _Reading) -> None:
+    """Read the metadata table whole (it is small: at most as many rows as a corpus has pairs)
+    and get the join ready."""
+    limit = max_pairs()
+    with upload.open() as stream:
+        delimiter = sniff_delimiter(stream)
+        columns = _metadata_columns(header_row(stream, delimiter), options)
+        try:
+            table = metadata_table(stream, upload.name, columns=columns, delimiter=delimiter, max_rows=limit)
+        except TableTooLarge as exc:
+            raise _ReadStopped(
+                f"{upload.name} has more than {limit:,} rows (line {exc.line} is row {limit + 1:,}); a "
+                "metadata table takes at most as many rows as a corpus takes pairs, so nothing was "
+                "stored. Leave out the rows of learners who are not in the corpus."
+            ) from None
+    reading.metadata = list(table.issues)
+    if table.rows:
+        reading.join = MetadataJoin(table, key=options.join_key, max_issues=MAX_ISSUES_PER_FILE)
+
+
+def _read_pairs(corpus: LearnerCorpus, main: StoredUpload, options: ReadOptions, reading: _Reading) -> bool:
+    """Read the corpus file's pairs and write them a chunk at a time; return False when the job
+    was ended meanwhile (cancelled, failed elsewhere)."""
+    assert corpus.job_id is not None
+    limit = max_pairs()
+    with main.open() as stream:
+        pairs: Iterator[LearnerPair]
+        if corpus.source_format == LearnerCorpus.SourceFormat.M2:
+            pairs = m2_pairs(stream, main.name, reading.main, annotator=options.annotator)
+        else:
+            delimiter = sniff_delimiter(stream)
+            columns, notes = _parallel_columns(header_row(stream, delimiter), options)
+            reading.notes = [ImportIssue(main.name, None, note, "warning") for note in notes]
+            pairs = parallel_pairs(stream, main.name, reading.main, columns=columns, delimiter=delimiter)
+        for pair in pairs:
+            if reading.pairs >= limit:
+                raise _ReadStopped(
+                    f"{main.name} holds more than {limit:,} pairs, the most one corpus takes, so nothing "
+                    f"was stored (pair {limit + 1:,} is on line {pair.line}). Split it into several corpora."
                 )
-    return CorpusUpload(corpus, report)
+            if reading.join is not None:
+                pair = reading.join.attach(pair)
+            reading.pending.append(_record(corpus, reading.pairs, pair))
+            reading.pairs += 1
+            if len(reading.pending) >= WRITE_BATCH:
+                _write_pending(reading)
+                read = min(stream.tell(), main.size)
+                message = (
+                    f"Read {size_text(read)} of {size_text(main.size)}; "
+                    f"{reading.pairs:,} pairs stored so far."
+                )
+                if not job_progress(job_id=corpus.job_id, done=_kib(read), message=message):
+                    return False
+    return True
 
 
-def _record(corpus: LearnerCorpus, index: int, pair: LearnerPair, names: dict[str, str]) -> LearnerPairRecord:
+def _write_pending(reading: _Reading) -> None:
+    """Write the pairs waiting, in one short transaction; a place already stored (by an earlier
+    run of the job) is skipped."""
+    if not reading.pending:
+        return
+    with transaction.atomic():
+        LearnerPairRecord.objects.bulk_create(reading.pending, ignore_conflicts=True)
+    reading.pending = []
+
+
+def _read_finish(corpus: LearnerCorpus, reading: _Reading) -> None:
+    """Record the pairs and the report, finish the job, and remove the kept files."""
+    assert corpus.job_id is not None
+    report = reading.report()
+    errors = reading.errors()
+    text = f"Corpus “{corpus.name}” uploaded: {reading.pairs:,} pairs."
+    if errors:
+        text += f" {errors:,} problem{'s' if errors != 1 else ''} left items out; each is listed below."
+    with transaction.atomic():
+        if not job_finish(job_id=corpus.job_id, message=text):
+            return  # ended meanwhile: another delivery of the message finished it, or it gave up
+        LearnerCorpus.objects.filter(pk=corpus.pk).update(
+            pair_count=reading.pairs, read_report=report, uploads={}
+        )
+    _discard_kept(corpus)
+
+
+def _read_fail(corpus: LearnerCorpus, report: list[dict[str, object]], message: str) -> None:
+    """Fail the job in words, keep the report, remove the pairs written; the kept files go.
+    Nothing changes when the job has ended meanwhile (another delivery finished it)."""
+    assert corpus.job_id is not None
+    with transaction.atomic():
+        if not job_fail(job_id=corpus.job_id, message=message):
+            return
+        LearnerCorpus.objects.filter(pk=corpus.pk).update(pair_count=0, read_report=report, uploads={})
+    _remove_pairs(corpus.pk)
+    _discard_kept(corpus)
+
+
+def _remove_pairs(corpus_id: int) -> None:
+    """Delete a corpus's pairs a chunk at a time, each chunk its own short transaction."""
+    while chunk := list(
+        LearnerPairRecord.objects.filter(corpus_id=corpus_id).values_list("pk", flat=True)[:WRITE_BATCH]
+    ):
+        LearnerPairRecord.objects.filter(pk__in=chunk).delete()
+
+
+def _discard_kept(corpus: LearnerCorpus) -> None:
+    uploads_discard(StoredUpload.from_dict(record) for record in (corpus.uploads or {}).values())
+
+
+def corpus_read_give_up(*, corpus_id: int, message: str) -> None:
+    """Fail the read of a corpus whose task gave up (retries spent, time limit, a worker error):
+    the pairs written are removed, the kept files too (the corpus cannot be read again)."""
+    corpus = LearnerCorpus.objects.select_related("job").filter(pk=corpus_id).first()
+    if corpus is None or corpus.job is None:
+        return
+    with transaction.atomic():
+        if not job_fail(job_id=corpus.job.pk, message=message):
+            return  # it had ended: its pairs and report stay as they are
+        LearnerCorpus.objects.filter(pk=corpus.pk).update(pair_count=0, uploads={})
+    _remove_pairs(corpus.pk)
+    _discard_kept(corpus)
+
+
+def _record(corpus: LearnerCorpus, index: int, pair: LearnerPair) -> LearnerPairRecord:
     return LearnerPairRecord(
         corpus=corpus,
         index=index,
         pair_id=pair.pair_id[:200],
-        source_file=names.get(pair.source_file, display_name(pair.source_file)),
+        source_file=display_name(pair.source_file),
         line=pair.line,
         learner=pair.learner,
         corrected=pair.corrected,
@@ -366,8 +563,11 @@ def run_create(
     (`dispatch` False queues nothing: the caller runs the chunks itself).
 
     Raises:
-        ValidationError: keyed by field (`seed`, `max_tries`, `chunk_size`).
+        ValidationError: keyed by field (`seed`, `max_tries`, `chunk_size`); `corpus` for a
+            corpus whose files are still being read, or could not be.
     """
+    if not corpus.is_read:
+        raise ValidationError({"corpus": [corpus_unread_message(corpus)]})
     errors: dict[str, list[str]] = {}
     if not 1 <= max_tries <= MAX_TRIES:
         errors.setdefault("max_tries", []).append(f"Tries per pair must be from 1 to {MAX_TRIES}.")
@@ -421,6 +621,16 @@ def run_create(
         for chunk_id in TripletChunk.objects.filter(run=run).order_by("index").values_list("pk", flat=True):
             task.delay_on_commit(chunk_id)
     return run
+
+
+def corpus_unread_message(corpus: LearnerCorpus) -> str:
+    """Return why no run can be made yet from a corpus whose pairs are not all stored."""
+    if corpus.read_failed:
+        return (
+            f"The files of “{corpus.name}” could not be stored as a corpus (its page says why), so "
+            "there are no pairs to make triplets from. Upload the files again as a new corpus."
+        )
+    return f"“{corpus.name}” is still being read: start a run once all its pairs are stored."
 
 
 def run_settings(run: TripletRun) -> TripletSettings:

@@ -38,13 +38,7 @@ from mpp_studio.learner.selectors import (
     triplet_filter,
     triplet_list,
 )
-from mpp_studio.learner.services import (
-    CorpusRejected,
-    ReadOptions,
-    Upload,
-    corpus_upload,
-    run_create,
-)
+from mpp_studio.learner.services import ReadOptions, Upload, corpus_upload_start, run_create
 
 TAB = "learner"
 TRIPLETS_PER_PAGE = 25
@@ -80,16 +74,15 @@ def corpus_list_view(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def corpus_upload_view(request: HttpRequest, project_id: int) -> HttpResponse:
-    """GET: the upload form; POST: read and store the corpus, then its page (or every reason
-    nothing could be read, on this page)."""
+    """GET: the upload form; POST: keep the files and start reading them as a job, then the new
+    corpus's page, which follows the job and shows the read report at the end."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
     form = CorpusUploadForm(request.POST or None, request.FILES or None)
-    rejected: CorpusRejected | None = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         meta = data.get("metadata_file")
         try:
-            outcome = corpus_upload(
+            corpus = corpus_upload_start(
                 project=project,
                 name=data["name"],
                 source_format=data["source_format"],
@@ -108,25 +101,14 @@ def corpus_upload_view(request: HttpRequest, project_id: int) -> HttpResponse:
             )
         except ValidationError as exc:
             _add_errors(form, exc)
-        except CorpusRejected as exc:
-            rejected = exc
         else:
-            corpus = outcome.corpus
-            skipped = sum(1 for i in outcome.issues if i.get("severity") == "error")
-            text = f"Corpus “{corpus.name}” uploaded: {corpus.pair_count:,} pairs."
-            if skipped:
-                text += (
-                    f" {skipped:,} problem{'s' if skipped != 1 else ''} left items out; each is listed below."
-                )
-            messages.success(request, text)
+            messages.success(
+                request,
+                f"“{corpus.name}” is being read: the files are read in the background. This page "
+                "shows the progress, then the pairs stored and every line that could not be read.",
+            )
             return redirect("learner:corpus_detail", project_id=project.pk, corpus_id=corpus.pk)
-    context = page_context(
-        request,
-        project,
-        form=form,
-        rejected=rejected,
-        rejected_rows=_report_rows(rejected.issues) if rejected else [],
-    )
+    context = page_context(request, project, form=form)
     status = 400 if request.method == "POST" else 200
     return render(request, "learner/upload.html", context, status=status)
 
@@ -135,12 +117,15 @@ def _corpus_page(
     request: HttpRequest, project: Project, corpus: LearnerCorpus, form: TripletRunForm, status: int = 200
 ) -> HttpResponse:
     report = list(corpus.read_report or [])
+    job = corpus.job
     context = page_context(
         request,
         project,
         corpus=corpus,
-        l1_counts=corpus_value_counts(corpus=corpus, field="l1"),
-        cefr_counts=corpus_value_counts(corpus=corpus, field="cefr"),
+        job=job,
+        poll_url=reverse("learner:job_status", args=(project.pk, job.pk)) if job is not None else "",
+        l1_counts=corpus_value_counts(corpus=corpus, field="l1") if corpus.is_read else [],
+        cefr_counts=corpus_value_counts(corpus=corpus, field="cefr") if corpus.is_read else [],
         report=_report_rows(report),
         errors=sum(1 for i in report if i.get("severity") == "error"),
         runs=list(run_list(corpus=corpus)),
@@ -152,7 +137,8 @@ def _corpus_page(
 @login_required
 @require_GET
 def corpus_detail_view(request: HttpRequest, project_id: int, corpus_id: int) -> HttpResponse:
-    """A corpus: pairs by L1 and CEFR level, every read issue, its runs and the run form."""
+    """A corpus: its read job while the files are read; then pairs by L1 and CEFR level, every
+    read issue, its runs and the run form."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     corpus = corpus_get(project=project, corpus_id=corpus_id)
     return _corpus_page(request, project, corpus, TripletRunForm())
@@ -177,6 +163,9 @@ def run_new_view(request: HttpRequest, project_id: int, corpus_id: int) -> HttpR
                 created_by=request.user,
             )
         except ValidationError as exc:
+            if "corpus" in exc.message_dict:  # its files are still being read, or could not be
+                messages.error(request, " ".join(exc.message_dict["corpus"]))
+                return redirect("learner:corpus_detail", project_id=project.pk, corpus_id=corpus.pk)
             _add_errors(form, exc)
         else:
             chunks = run.chunks.count()

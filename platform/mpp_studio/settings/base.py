@@ -25,7 +25,8 @@ MPP_TOKENIZERS = env.dict("MPP_TOKENIZERS", default={})
 MODEL_DIRS = env.list("MPP_MODEL_DIRS", default=[])
 # The largest learner-corpus file (M2, TSV/CSV or metadata) one upload takes.
 MPP_LEARNER_UPLOAD_MAX_BYTES = env.int("MPP_LEARNER_UPLOAD_MAX_BYTES", default=50 * 1024 * 1024)
-# The most pairs one learner corpus holds (they are stored in the upload request).
+# The most pairs one learner corpus holds, and rows its metadata table has (the read job stops at
+# the first one over).
 MPP_LEARNER_MAX_PAIRS = env.int("MPP_LEARNER_MAX_PAIRS", default=500_000)
 # A vocabulary table or schema (vocabulary import, and tables in template and ZhoBLiMP uploads);
 # a template or phrase file; a .zip of them (template and ZhoBLiMP uploads).

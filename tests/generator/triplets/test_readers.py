@@ -4,17 +4,25 @@ hand-written files (data/) and byte-level variants written here (BOM, CRLF, bad 
 from __future__ import annotations
 
 import dataclasses
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from generator.formats.record import IssueList
 from generator.triplets.corpus import LearnerPair, M2Edit, ReadResult
 from generator.triplets.readers import (
     MetadataColumns,
+    MetadataJoin,
     ParallelColumns,
+    TableTooLarge,
     apply_edits,
     attach_metadata,
     essay_of,
+    m2_pairs,
+    metadata_table,
+    parallel_pairs,
     parse_m2_edit,
     read_m2,
     read_metadata,
@@ -372,3 +380,110 @@ def test_column_names_match_whatever_their_case(tmp_path: Path) -> None:
     pairs = read_parallel(table).pairs
     attached = attach_metadata(pairs, read_metadata(meta))
     assert [(p.essay_id, p.l1, p.cefr) for p in attached.pairs] == [("e1", "Turkish", "B2")]
+
+
+# --- streaming: memory does not grow with the file ---------------------------------------------
+
+
+def _peak_bytes(work: Callable[[], object]) -> int:
+    """Return the most memory Python allocated (beyond what it held before) while `work` ran."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before, _ = tracemalloc.get_traced_memory()
+        work()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak - before
+
+
+def _big_table(path: Path, rows: int, *, ids: bool) -> Path:
+    with path.open("w", encoding="utf-8") as out:
+        out.write(("sentence_id\t" if ids else "") + "essay_id\tlearner\tcorrected\n")
+        for n in range(rows):
+            first = f"s{n}\t" if ids else ""
+            out.write(f"{first}e{n // 20}\tShe go to school on day {n} .\tShe goes to school on day {n} .\n")
+    return path
+
+
+ROWS = 20_000
+
+
+def test_streaming_a_table_holds_one_row_at_a_time(tmp_path: Path) -> None:
+    """Reading 20,000 rows one pair at a time takes what a few rows take; collecting them
+    (`read_parallel`) takes memory in proportion to the rows: the streaming readers never hold
+    the corpus whatever its size."""
+    path = _big_table(tmp_path / "big.tsv", ROWS, ids=False)
+    counted = {"pairs": 0}
+
+    def stream() -> None:
+        issues = IssueList(path.name)
+        with path.open("rb") as source:
+            for _ in parallel_pairs(source, path.name, issues):
+                counted["pairs"] += 1
+
+    streamed = _peak_bytes(stream)
+    collected = _peak_bytes(lambda: read_parallel(path))
+    assert counted["pairs"] == ROWS
+    assert streamed < 1024 * 1024  # a few rows and the reader's 64 KiB buffer
+    assert streamed * 20 < collected
+
+
+def test_streaming_with_ids_holds_only_the_ids_seen(tmp_path: Path) -> None:
+    """With an id column the reader keeps the ids seen (to report a repeated one): far less than
+    the pairs themselves."""
+    path = _big_table(tmp_path / "ids.tsv", ROWS, ids=True)
+    columns = ParallelColumns(pair_id="sentence_id")
+
+    def stream() -> None:
+        with path.open("rb") as source:
+            for _ in parallel_pairs(source, path.name, IssueList(path.name), columns=columns):
+                pass
+
+    streamed = _peak_bytes(stream)
+    collected = _peak_bytes(lambda: read_parallel(path, columns=columns))
+    assert streamed * 3 < collected
+
+
+def test_streaming_an_m2_file_holds_one_sentence_at_a_time(tmp_path: Path) -> None:
+    path = tmp_path / "big.m2"
+    block = "S She go to school on day {n} .\nA 1 2|||R:VERB:SVA|||goes|||REQUIRED|||-NONE-|||0\n\n"
+    path.write_text("".join(block.format(n=n) for n in range(ROWS)), encoding="utf-8")
+    counted = {"pairs": 0}
+
+    def stream() -> None:
+        with path.open("rb") as source:
+            for _ in m2_pairs(source, path.name, IssueList(path.name)):
+                counted["pairs"] += 1
+
+    streamed = _peak_bytes(stream)
+    assert counted["pairs"] == ROWS
+    assert streamed < 1024 * 1024
+    assert streamed * 20 < _peak_bytes(lambda: read_m2(path))
+
+
+def test_a_streamed_join_lists_a_bounded_number_of_notes(tmp_path: Path) -> None:
+    """Pairs without metadata are noted one by one up to the limit, then counted in one note."""
+    meta = tmp_path / "meta.tsv"
+    meta.write_text("essay_id\tl1\ne0\tGreek\nunused\tThai\n", encoding="utf-8")
+    table = read_metadata(meta)
+    join = MetadataJoin(table, key="essay_id", max_issues=5)
+    pairs = [LearnerPair(f"p{n}", "c.tsv", n + 2, "a", "b", essay_id=f"e{n}") for n in range(30)]
+    attached = [join.attach(pair) for pair in pairs]
+    issues = join.finish()
+    assert attached[0].l1 == "Greek" and attached[1].l1 == ""
+    assert (join.unmatched, join.unused) == (29, 1)
+    assert [(i.file, i.line) for i in issues[:5]] == [("c.tsv", n + 2) for n in range(1, 6)]
+    assert issues[5].line is None and issues[5].message.startswith("24 more note(s)")
+    assert (issues[6].file, issues[6].line) == (str(meta), 3) and len(issues) == 7
+
+
+def test_a_metadata_table_over_its_row_limit_stops_at_the_first_row_over(tmp_path: Path) -> None:
+    meta = tmp_path / "meta.tsv"
+    meta.write_text("essay_id\tl1\n" + "".join(f"e{n}\tGreek\n\n" for n in range(6)), encoding="utf-8")
+    with meta.open("rb") as source:
+        assert len(metadata_table(source, meta.name, max_rows=6).rows) == 6
+    with meta.open("rb") as source, pytest.raises(TableTooLarge) as caught:
+        metadata_table(source, meta.name, max_rows=5)
+    assert (caught.value.file, caught.value.line, caught.value.limit) == ("meta.tsv", 12, 5)

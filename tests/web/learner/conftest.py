@@ -3,7 +3,9 @@ rule that makes sure at least one ERRANT type has a generator (the real rules ar
 alongside; the tests assert relations between counts, never how many triplets a rule makes)."""
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,15 +56,30 @@ def a_rule(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def upload(project: object, user: object, path: Path, meta: Path | None = None, **options: object) -> object:
-    """Upload a corpus file (and metadata) through the service; return the CorpusUpload."""
-    from mpp_studio.learner.services import ReadOptions, Upload, corpus_upload
+@dataclass(frozen=True)
+class Uploaded:
+    """A corpus read by its job (run here, in this process) and the issues of its read report."""
+
+    corpus: Any
+    issues: list[dict[str, object]]
+
+
+def upload(
+    project: object, user: object, path: Path, meta: Path | None = None, **options: object
+) -> Uploaded:
+    """Upload a corpus file (and metadata) through the services: keep the files, then run the
+    read job here, as a worker would; return the corpus (refreshed) with its read report.
+
+    Raises:
+        ValidationError: what the upload request refuses (fields, a file's bytes).
+    """
+    from mpp_studio.learner.services import ReadOptions, Upload, corpus_read, corpus_upload_start
 
     fmt = str(options.pop("source_format", "m2" if path.suffix == ".m2" else "parallel"))
     with path.open("rb") as main:
         meta_stream = meta.open("rb") if meta is not None else None
         try:
-            return corpus_upload(
+            corpus = corpus_upload_start(
                 project=project,  # type: ignore[arg-type]
                 name=str(options.pop("name", path.stem)),
                 source_format=fmt,
@@ -72,16 +89,21 @@ def upload(project: object, user: object, path: Path, meta: Path | None = None, 
                 else None,
                 options=ReadOptions(**options),  # type: ignore[arg-type]
                 created_by=user,  # type: ignore[arg-type]
+                dispatch=False,
             )
         finally:
             if meta_stream is not None:
                 meta_stream.close()
+    corpus_read(corpus_id=corpus.pk)
+    corpus.refresh_from_db()
+    corpus.job.refresh_from_db()
+    return Uploaded(corpus, list(corpus.read_report))
 
 
 @pytest.fixture
 def corpus(project: object, editor: object) -> object:
     """The demo corpus (TSV + metadata) uploaded into `project`."""
-    return upload(project, editor, DEMO_TSV, DEMO_META, name="Demo learners").corpus  # type: ignore[attr-defined]
+    return upload(project, editor, DEMO_TSV, DEMO_META, name="Demo learners").corpus
 
 
 def make_run(corpus: object, **options: object) -> object:
@@ -106,5 +128,5 @@ def small_run(project: object, editor: object, tmp_path: Path) -> object:
     lines = DEMO_TSV.read_text(encoding="utf-8").splitlines()[:31]
     path = tmp_path / "small.tsv"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    corpus = upload(project, editor, path, DEMO_META, name="Small").corpus  # type: ignore[attr-defined]
+    corpus = upload(project, editor, path, DEMO_META, name="Small").corpus
     return make_run(corpus, chunk_size=10)

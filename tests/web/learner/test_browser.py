@@ -1,12 +1,15 @@
 """A real browser (Debian's Chromium, driven by Playwright) turns the demo learner corpus into
-triplets: an editor uploads the TSV with its metadata, starts a run (its tasks run eagerly, in
-the web server's process), reads the yield report, filters the triplets by error type and L1,
-and downloads them as BLiSS JSONL. Screenshots go to `var/screenshots/learner-*.png`.
+triplets: an editor uploads the TSV with its metadata (the files are read by a job, here a
+thread standing in for the worker, while the corpus page follows it), starts a run (its tasks
+run eagerly, in the web server's process), reads the yield report, filters the triplets by error
+type and L1, and downloads them as BLiSS JSONL. Screenshots go to `var/screenshots/learner-*.png`.
 """
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -32,6 +35,31 @@ def page(monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
 
 
 @pytest.fixture
+def reader() -> Iterator[threading.Semaphore]:
+    """A thread per queued corpus read, as a worker would take the message once the request
+    commits; each waits for a release of the returned semaphore, so the page can be seen while
+    its job waits."""
+    from django.db import connection
+
+    from mpp_studio.learner.services import corpus_read
+    from mpp_studio.learner.tasks import read_corpus
+
+    go = threading.Semaphore(0)
+
+    def work(corpus_id: int) -> None:
+        try:
+            go.acquire(timeout=60)
+            corpus_read(corpus_id=corpus_id)
+        finally:
+            connection.close()
+
+    with mock.patch.object(
+        read_corpus, "delay", lambda corpus_id: threading.Thread(target=work, args=(corpus_id,)).start()
+    ):
+        yield go
+
+
+@pytest.fixture
 def eager_tasks() -> Iterator[None]:
     """Tasks run where they are sent (here: in the live server's thread, once a run is made)."""
     from mpp_studio.celery import app
@@ -50,6 +78,7 @@ def test_browser_uploads_runs_filters_and_downloads_triplets(
     screenshots: Path,
     tmp_path: Path,
     eager_tasks: None,
+    reader: threading.Semaphore,
 ) -> None:
     from mpp_studio.learner.models import TripletRun
 
@@ -61,6 +90,27 @@ def test_browser_uploads_runs_filters_and_downloads_triplets(
     page.click("a.button:has-text('Upload a corpus')")
     expect(page.locator("h2")).to_have_text("Upload a learner corpus")
 
+    # A table without the learner and corrected columns: the job fails in words, the reason listed
+    # with its file and line, no pair kept and no run offered.
+    unusable = tmp_path / "unusable.tsv"
+    unusable.write_text("original\tfixed\nHe go .\tHe goes .\n", encoding="utf-8")
+    page.fill("#id_name", "Unusable")
+    page.set_input_files("#id_file", str(unusable))
+    page.click("button:has-text('Upload')")
+    expect(page.locator("h2.corpus-title")).to_have_text("Unusable")
+    reader.release()
+    expect(page.locator(".read-job .job-status")).to_have_attribute("data-status", "failed", timeout=30_000)
+    expect(page.locator(".read-job")).to_contain_text("No pair could be read from unusable.tsv")
+    issue = page.locator("tr.import-issue.issue-error")
+    expect(issue).to_have_count(1)
+    expect(issue).to_contain_text("the header has no column 'learner', 'corrected'")
+    expect(issue.locator("td.num")).to_have_text("1")
+    expect(page.locator("button:has-text('Make triplets')")).to_have_count(0)
+    page.screenshot(path=screenshots / "learner-corpus-failed.png", full_page=True)
+    page.click("p.crumbs a")
+    expect(page.locator("tr.corpus-row")).to_contain_text("Not stored")
+    page.click("a.button:has-text('Upload a corpus')")
+
     page.fill("#id_name", "Demo learners")
     page.check("input[name=source_format][value=parallel]")
     page.set_input_files("#id_file", str(DEMO_TSV))
@@ -68,10 +118,18 @@ def test_browser_uploads_runs_filters_and_downloads_triplets(
     page.screenshot(path=screenshots / "learner-upload.png", full_page=True)
     page.click("button:has-text('Upload')")
 
+    # The corpus page at once, following the job that reads the files.
     pairs = len(DEMO_TSV.read_text(encoding="utf-8").strip().splitlines()) - 1
     expect(page.locator("h2.corpus-title")).to_have_text("Demo learners")
-    expect(page.locator(".messages")).to_contain_text(f"{pairs} pairs")
+    expect(page.locator(".messages")).to_contain_text("“Demo learners” is being read")
+    expect(page.locator(".read-job .job-status")).to_have_attribute("data-status", "queued")
+    expect(page.locator("button:has-text('Make triplets')")).to_have_count(0)
+    page.screenshot(path=screenshots / "learner-corpus-reading.png", full_page=True)
+    reader.release()  # the worker reads the files; the page swaps in the pairs and the report
+    expect(page.locator(".read-job .job-status")).to_have_attribute("data-status", "done", timeout=30_000)
+    expect(page.locator(".read-job")).to_contain_text(f"Corpus “Demo learners” uploaded: {pairs} pairs.")
     expect(page.locator(".pair-count")).to_have_text(str(pairs))
+    expect(page.locator(".import-clean")).to_have_text("Every line was read as it was.")
     expect(page.locator("table.l1-counts")).to_contain_text("Chinese")
     # (A full-page screenshot resizes the view for a moment: take it before using the form.)
     page.screenshot(path=screenshots / "learner-corpus.png", full_page=True)

@@ -43,7 +43,9 @@ def _form(**extra: object) -> dict[str, object]:
     return data
 
 
-def test_upload_page_stores_the_corpus_and_shows_it(client: Client, project: object) -> None:
+def test_upload_page_stores_the_corpus_and_shows_it(
+    client: Client, project: object, run_jobs_now: None
+) -> None:
     url = reverse("learner:corpus_upload", args=(project.pk,))  # type: ignore[attr-defined]
     assert b"Upload a learner corpus" in client.get(url).content
     with DEMO_TSV.open("rb") as main, DEMO_META.open("rb") as meta:
@@ -51,21 +53,42 @@ def test_upload_page_stores_the_corpus_and_shows_it(client: Client, project: obj
     corpus = LearnerCorpus.objects.get()
     assert response.redirect_chain[-1][0] == reverse("learner:corpus_detail", args=(project.pk, corpus.pk))  # type: ignore[attr-defined]
     html = response.content.decode()
+    assert "“Essays” is being read: the files are read in the background." in html
     assert f"Corpus “Essays” uploaded: {corpus.pair_count:,} pairs." in html
+    assert 'data-status="done"' in html and "hx-select" not in html  # finished: nothing to follow
     assert "Pairs by L1" in html and "Chinese" in html and "Every line was read as it was." in html
     listing = client.get(reverse("learner:corpus_list", args=(project.pk,))).content.decode()  # type: ignore[attr-defined]
     assert "Essays" in listing and 'data-tab="learner"' in listing
 
 
-def test_upload_page_m2(client: Client, project: object) -> None:
+def test_the_corpus_page_follows_the_read_job(client: Client, project: object) -> None:
+    """Before a worker has read the files: the job's status, polling, and nothing to count or run yet."""
     url = reverse("learner:corpus_upload", args=(project.pk,))  # type: ignore[attr-defined]
     with DEMO_M2.open("rb") as main:
         response = client.post(url, _form(source_format="m2", file=main))
+    corpus = LearnerCorpus.objects.get()
     assert response.status_code == 302
-    assert LearnerCorpus.objects.get().source_format == "m2"
+    assert response["Location"] == reverse("learner:corpus_detail", args=(project.pk, corpus.pk))  # type: ignore[attr-defined]
+    assert corpus.source_format == "m2" and corpus.job.status == "queued" and corpus.pair_count == 0
+    html = client.get(response["Location"]).content.decode()
+    status_url = reverse("learner:job_status", args=(project.pk, corpus.job_id))  # type: ignore[attr-defined]
+    assert f'hx-get="{status_url}"' in html and 'data-status="queued"' in html
+    assert 'hx-trigger="job-finished from:body" hx-select="#corpus-status"' in html
+    assert "Make triplets" not in html and "Pairs by L1" not in html and "Read report" not in html
+    listing = client.get(reverse("learner:corpus_list", args=(project.pk,))).content.decode()  # type: ignore[attr-defined]
+    assert "job-badge-queued" in listing and "Reading" in listing
+    run = client.post(
+        reverse("learner:run_new", args=(project.pk, corpus.pk)),  # type: ignore[attr-defined]
+        {"seed": "0", "strict": "on", "max_tries": "20", "chunk_size": "500"},
+        follow=True,
+    )
+    assert "is still being read: start a run once all its pairs are stored." in run.content.decode()
+    assert not TripletRun.objects.exists()
 
 
-def test_upload_page_shows_why_a_file_was_refused(client: Client, project: object, tmp_path: Path) -> None:
+def test_upload_page_shows_why_a_file_was_refused(
+    client: Client, project: object, tmp_path: Path, run_jobs_now: None
+) -> None:
     url = reverse("learner:corpus_upload", args=(project.pk,))  # type: ignore[attr-defined]
     latin = tmp_path / "latin.tsv"
     latin.write_bytes("learner\tcorrected\nCafé are open\tCafé is open\n".encode("latin-1"))
@@ -73,21 +96,24 @@ def test_upload_page_shows_why_a_file_was_refused(client: Client, project: objec
         response = client.post(url, _form(file=main))
     assert response.status_code == 400
     assert "latin.tsv is not UTF-8 text: byte 0xe9 on line 2" in response.content.decode()
-    columns = tmp_path / "columns.tsv"
-    columns.write_text("a\tb\nx\ty\n", encoding="utf-8")
-    with columns.open("rb") as main:
-        response = client.post(url, _form(file=main))
-    html = response.content.decode()
-    assert response.status_code == 400 and "No pair could be read from columns.tsv" in html
-    assert "the header has no column &#x27;learner&#x27;, &#x27;corrected&#x27;" in html
-    assert 'class="import-issue issue-error"' in html
     response = client.post(url, _form())
     assert response.status_code == 400 and "Choose the corpus file to upload." in response.content.decode()
     assert not LearnerCorpus.objects.exists()
+    # A file whose pairs cannot be read: the job fails in words, every reason listed with its line.
+    columns = tmp_path / "columns.tsv"
+    columns.write_text("a\tb\nx\ty\n", encoding="utf-8")
+    with columns.open("rb") as main:
+        response = client.post(url, _form(file=main), follow=True)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'data-status="failed"' in html
+    assert "No pair could be read from columns.tsv, so nothing was stored." in html
+    assert "the header has no column &#x27;learner&#x27;, &#x27;corrected&#x27;" in html
+    assert 'class="import-issue issue-error"' in html and "Make triplets" not in html
+    assert LearnerCorpus.objects.get().pair_count == 0
 
 
 def test_corpus_page_lists_read_issues_with_file_and_line(
-    client: Client, project: object, tmp_path: Path
+    client: Client, project: object, tmp_path: Path, run_jobs_now: None
 ) -> None:
     path = tmp_path / "rows.tsv"
     path.write_text("learner\tcorrected\nHe go .\tHe goes .\n\tShe has .\n", encoding="utf-8")

@@ -1,5 +1,8 @@
-"""Uploading learner corpora: M2 and parallel tables with metadata, every issue with its file
-and line, and bad files refused with a message naming them, nothing stored."""
+"""Uploading learner corpora: the request checks the files' bytes and keeps them, the read job
+stores M2 and parallel tables with metadata, every issue with its file and line. Bad files are
+refused with a message naming them, nothing stored; a read that finds no pair, or too many,
+fails in words with its report kept and no pair left. The job is safe to run twice and leaves
+no kept file behind."""
 
 from pathlib import Path
 
@@ -7,8 +10,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import override_settings
 
+from mpp_studio.jobs.models import Job
 from mpp_studio.learner.models import LearnerCorpus, LearnerPairRecord
-from mpp_studio.learner.services import CorpusRejected
 from tests.web.learner.conftest import DEMO_M2, DEMO_META, DEMO_TSV, upload
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +31,23 @@ A 3 4|||R:NOUN:NUM|||brothers|||REQUIRED|||-NONE-|||0
 def _nothing_stored() -> None:
     assert not LearnerCorpus.objects.exists()
     assert not LearnerPairRecord.objects.exists()
+    assert not Job.objects.exists()
+    _no_kept_file()
+
+
+def _no_kept_file() -> None:
+    from mpp_studio.core.stored_uploads import upload_root
+
+    assert not [p for p in upload_root().rglob("*") if p.is_file()]
+
+
+def _failed(corpus: LearnerCorpus) -> str:
+    """Check the read failed with no pair kept; return the job's message."""
+    assert corpus.job.status == "failed" and corpus.read_failed and not corpus.is_read
+    assert corpus.pair_count == 0 and not LearnerPairRecord.objects.filter(corpus=corpus).exists()
+    assert corpus.uploads == {}
+    _no_kept_file()
+    return corpus.job.message
 
 
 def test_tsv_with_metadata_stores_every_pair_with_its_metadata(project: object, editor: object) -> None:
@@ -126,36 +146,35 @@ def test_too_big_file_is_refused_with_the_limit(project: object, editor: object)
     _nothing_stored()
 
 
-def test_too_big_file_without_a_size_is_caught_while_copying(project: object, editor: object) -> None:
-    from mpp_studio.learner.services import Upload, corpus_upload
+def test_too_big_file_without_a_size_is_caught_while_checking(project: object, editor: object) -> None:
+    from mpp_studio.learner.services import Upload, corpus_upload_start
 
     with (
         override_settings(MPP_LEARNER_UPLOAD_MAX_BYTES=2_000),
         DEMO_TSV.open("rb") as stream,
         pytest.raises(ValidationError) as caught,
     ):
-        corpus_upload(
+        corpus_upload_start(
             project=project,  # type: ignore[arg-type]
             name="Big",
             source_format="parallel",
-            file=Upload("big.tsv", stream),  # no size given: counted while copying
+            file=Upload("big.tsv", stream),  # no size given: counted while checking
         )
     assert "big.tsv is larger than" in caught.value.message_dict["file"][0]
     _nothing_stored()
 
 
-def test_missing_columns_refuse_the_upload_with_the_reason(
+def test_missing_columns_fail_the_read_with_the_reason(
     project: object, editor: object, tmp_path: Path
 ) -> None:
     path = tmp_path / "pairs.tsv"
     path.write_text("original\tfixed\nHe go .\tHe goes .\n", encoding="utf-8")
-    with pytest.raises(CorpusRejected) as caught:
-        upload(project, editor, path)
-    assert "nothing was stored" in caught.value.message
-    issue = caught.value.issues[0]
+    outcome = upload(project, editor, path)
+    message = _failed(outcome.corpus)
+    assert message.startswith("No pair could be read from pairs.tsv, so nothing was stored.")
+    issue = outcome.issues[0]
     assert issue["file"] == "pairs.tsv" and issue["line"] == 1
     assert "no column 'learner', 'corrected'" in str(issue["message"])
-    _nothing_stored()
 
 
 def test_column_names_can_be_chosen(project: object, editor: object, tmp_path: Path) -> None:
@@ -183,13 +202,12 @@ def test_bad_rows_are_reported_and_good_ones_kept(project: object, editor: objec
     assert errors == [3, 4, 5]
 
 
-def test_zero_readable_pairs_is_refused(project: object, editor: object, tmp_path: Path) -> None:
+def test_zero_readable_pairs_fail_the_read(project: object, editor: object, tmp_path: Path) -> None:
     path = tmp_path / "empty.m2"
     path.write_text("A 0 1|||R:DET|||the|||REQUIRED|||-NONE-|||0\n", encoding="utf-8")
-    with pytest.raises(CorpusRejected) as caught:
-        upload(project, editor, path)
-    assert caught.value.issues and caught.value.issues[0]["line"] == 1
-    _nothing_stored()
+    outcome = upload(project, editor, path)
+    assert "No pair could be read from empty.m2" in _failed(outcome.corpus)
+    assert outcome.issues and outcome.issues[0]["line"] == 1
 
 
 def test_metadata_join_reports_unmatched_rows(project: object, editor: object, tmp_path: Path) -> None:
@@ -214,25 +232,180 @@ def test_bad_choices_are_refused_per_field(project: object, editor: object) -> N
     _nothing_stored()
 
 
-def test_a_failing_write_stores_nothing(
+def test_more_pairs_than_a_corpus_takes_fail_at_the_first_one_over(
+    project: object, editor: object, tmp_path: Path
+) -> None:
+    path = tmp_path / "many.tsv"
+    rows = "".join(f"He go {n} .\tHe goes {n} .\n" for n in range(30))
+    path.write_text("learner\tcorrected\n" + rows, encoding="utf-8")
+    with override_settings(MPP_LEARNER_MAX_PAIRS=25):
+        outcome = upload(project, editor, path)
+    message = _failed(outcome.corpus)
+    assert message.startswith("many.tsv holds more than 25 pairs, the most one corpus takes")
+    assert "(pair 26 is on line 27)" in message
+
+
+def test_a_metadata_table_with_more_rows_than_a_corpus_takes_pairs_fails_naming_the_line(
+    project: object, editor: object, tmp_path: Path
+) -> None:
+    meta = tmp_path / "meta.tsv"
+    meta.write_text("essay_id\tl1\n" + "".join(f"e{n}\tGreek\n" for n in range(12)), encoding="utf-8")
+    with override_settings(MPP_LEARNER_MAX_PAIRS=10):
+        outcome = upload(project, editor, DEMO_M2, meta)
+    message = _failed(outcome.corpus)
+    assert message.startswith("meta.tsv has more than 10 rows (line 12 is row 11)")
+
+
+def test_pairs_are_written_in_short_chunks_and_a_second_run_adds_nothing(
     project: object, editor: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from mpp_studio.learner import services
 
-    def broken(*args: object, **kwargs: object) -> object:
-        raise RuntimeError("disk full")
-
-    calls = {"n": 0}
+    monkeypatch.setattr(services, "WRITE_BATCH", 50)
+    writes: list[int] = []
     real = LearnerPairRecord.objects.bulk_create
 
-    def second_batch_fails(objs: object, *args: object, **kwargs: object) -> object:
-        calls["n"] += 1
-        if calls["n"] == 2:
-            broken()
+    def counted(objs: list[LearnerPairRecord], *args: object, **kwargs: object) -> object:
+        writes.append(len(objs))
+        assert kwargs.get("ignore_conflicts") is True
         return real(objs, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(services, "WRITE_BATCH", 100)
-    monkeypatch.setattr(LearnerPairRecord.objects, "bulk_create", second_batch_fails)
-    with pytest.raises(RuntimeError):
-        upload(project, editor, DEMO_TSV, DEMO_META)
-    _nothing_stored()
+    monkeypatch.setattr(LearnerPairRecord.objects, "bulk_create", counted)
+    corpus = upload(project, editor, DEMO_TSV, DEMO_META).corpus
+    assert writes[:-1] == [50] * (len(writes) - 1) and sum(writes) == corpus.pair_count
+    assert "pairs stored so far" not in corpus.job.message  # the outcome replaced the progress
+    assert corpus.job.progress_done == corpus.job.progress_total > 0
+    # A message delivered again once the job has finished changes nothing.
+    stored, written = (
+        list(LearnerPairRecord.objects.filter(corpus=corpus).values_list("index", "pair_id")),
+        len(writes),
+    )
+    services.corpus_read(corpus_id=corpus.pk)
+    assert list(LearnerPairRecord.objects.filter(corpus=corpus).values_list("index", "pair_id")) == stored
+    assert len(writes) == written
+
+
+def test_a_read_that_died_part_way_is_read_again_to_the_end(
+    project: object, editor: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mpp_studio.learner import services
+    from mpp_studio.learner.services import ReadOptions, Upload, corpus_read, corpus_upload_start
+
+    monkeypatch.setattr(services, "WRITE_BATCH", 40)
+    with DEMO_TSV.open("rb") as main:
+        corpus = corpus_upload_start(
+            project=project,  # type: ignore[arg-type]
+            name="Twice",
+            source_format="parallel",
+            file=Upload(DEMO_TSV.name, main),
+            options=ReadOptions(),
+            dispatch=False,
+        )
+    real = services._write_pending
+    calls = {"n": 0}
+
+    def dies_on_the_third_write(reading: object) -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt  # the worker process is killed
+        real(reading)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(services, "_write_pending", dies_on_the_third_write)
+    with pytest.raises(KeyboardInterrupt):
+        corpus_read(corpus_id=corpus.pk)
+    assert LearnerPairRecord.objects.filter(corpus=corpus).count() == 80
+    monkeypatch.setattr(services, "_write_pending", real)
+    corpus_read(corpus_id=corpus.pk)  # the message comes back: the job runs again
+    corpus.refresh_from_db()
+    rows = DEMO_TSV.read_text(encoding="utf-8").strip().splitlines()
+    assert corpus.job.status == "done" and corpus.pair_count == len(rows) - 1
+    indexes = list(LearnerPairRecord.objects.filter(corpus=corpus).values_list("index", flat=True))
+    assert indexes == list(range(corpus.pair_count))
+    _no_kept_file()
+
+
+def test_the_request_keeps_the_files_until_the_job_has_read_them(project: object, editor: object) -> None:
+    from mpp_studio.core.stored_uploads import StoredUpload
+    from mpp_studio.learner.services import ReadOptions, Upload, corpus_read, corpus_upload_start
+
+    with DEMO_TSV.open("rb") as main, DEMO_META.open("rb") as meta:
+        corpus = corpus_upload_start(
+            project=project,  # type: ignore[arg-type]
+            name="Kept",
+            source_format="parallel",
+            file=Upload(DEMO_TSV.name, main),
+            metadata_file=Upload(DEMO_META.name, meta),
+            options=ReadOptions(),
+            dispatch=False,
+        )
+    assert corpus.job.status == "queued" and not corpus.is_read and not corpus.read_failed
+    kept = {key: StoredUpload.from_dict(record) for key, record in corpus.uploads.items()}
+    assert {key: upload.name for key, upload in kept.items()} == {
+        "file": DEMO_TSV.name,
+        "metadata_file": DEMO_META.name,
+    }
+    with kept["file"].open() as stream:
+        assert stream.read() == DEMO_TSV.read_bytes()
+    assert not LearnerPairRecord.objects.exists()
+    corpus_read(corpus_id=corpus.pk)
+    corpus.refresh_from_db()
+    assert corpus.is_read and corpus.uploads == {}
+    _no_kept_file()
+
+
+def test_a_task_that_gives_up_fails_the_read_and_removes_what_it_kept(
+    project: object, editor: object
+) -> None:
+    from mpp_studio.learner.services import ReadOptions, Upload, corpus_upload_start
+    from mpp_studio.learner.tasks import read_corpus
+
+    with DEMO_M2.open("rb") as main:
+        corpus = corpus_upload_start(
+            project=project,  # type: ignore[arg-type]
+            name="Given up",
+            source_format="m2",
+            file=Upload(DEMO_M2.name, main),
+            options=ReadOptions(),
+            dispatch=False,
+        )
+    read_corpus.on_failure(TimeoutError("time limit"), "task-id", (corpus.pk,), {}, None)
+    corpus.refresh_from_db()
+    assert "The worker could not finish reading the files (TimeoutError: time limit)" in _failed(corpus)
+
+
+def test_a_run_waits_for_the_corpus_to_be_read(project: object, editor: object, tmp_path: Path) -> None:
+    from mpp_studio.learner.services import ReadOptions, Upload, corpus_upload_start, run_create
+
+    with DEMO_M2.open("rb") as main:
+        reading = corpus_upload_start(
+            project=project,  # type: ignore[arg-type]
+            name="Reading",
+            source_format="m2",
+            file=Upload(DEMO_M2.name, main),
+            options=ReadOptions(),
+            dispatch=False,
+        )
+    with pytest.raises(ValidationError) as caught:
+        run_create(corpus=reading, dispatch=False)
+    assert caught.value.message_dict["corpus"] == [
+        "“Reading” is still being read: start a run once all its pairs are stored."
+    ]
+    path = tmp_path / "none.tsv"
+    path.write_text("a\tb\nx\ty\n", encoding="utf-8")
+    failed = upload(project, editor, path, name="Unusable").corpus
+    with pytest.raises(ValidationError) as caught:
+        run_create(corpus=failed, dispatch=False)
+    assert "could not be stored as a corpus" in caught.value.message_dict["corpus"][0]
+
+
+def test_a_late_give_up_leaves_a_read_corpus_as_it_is(project: object, editor: object) -> None:
+    """A task that gives up after another delivery of its message finished the read changes nothing."""
+    from mpp_studio.learner.services import corpus_read_give_up
+
+    corpus = upload(project, editor, DEMO_M2).corpus
+    pairs = corpus.pair_count
+    corpus_read_give_up(corpus_id=corpus.pk, message="the worker could not finish")
+    corpus.refresh_from_db()
+    corpus.job.refresh_from_db()
+    assert corpus.job.status == "done" and corpus.pair_count == pairs > 0
+    assert LearnerPairRecord.objects.filter(corpus=corpus).count() == pairs
