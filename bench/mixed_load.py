@@ -7,8 +7,10 @@ threaded runserver + one Celery worker on the embedded SQLite file and folder qu
 1. `--participants` study participants (200), each reading every trial for a random 0..2x
    `--think` seconds before answering (bench/studies.py's participant: consent, run page, trial,
    answer; every fifth sends each answer twice);
-2. a dataset generation of at least 100,000 pairs (`--generate` pairs per paradigm x 10 shipped
-   English paradigms) on the worker, through the API, followed until its job ends;
+2. dataset generations of at least `--generate` pairs in all (100,000) on the worker, through the
+   API: every valid shipped paradigm, 1,000 pairs per English and 300 per Chinese one (what the
+   library promises), as several datasets with other seeds until the total is reached; each
+   followed until its job ends;
 3. a released-dataset import of `--import-pairs` BLiMP-format pairs (60,000) posted to the API:
    it must answer 202 at once, and its job must store every pair;
 4. `--authors` authors (10), each looping over their template: read it, preview it (10 pairs),
@@ -21,7 +23,7 @@ once. Prints p50/p95 per route and the totals; exits 1 on any problem.
 
 Run: PYTHONPATH=platform:. .venv/bin/python bench/mixed_load.py
      [--postgres postgres://postgres@127.0.0.1:5432/test --redis redis://127.0.0.1:6379/9]
-     [--participants 200] [--think 2] [--authors 10] [--generate 10000] [--import-pairs 60000]
+     [--participants 200] [--think 2] [--authors 10] [--generate 100000] [--import-pairs 60000]
 """
 
 from __future__ import annotations
@@ -60,10 +62,12 @@ from mpp_studio.paradigms.models import Template
 from mpp_studio.paradigms.models import TemplateVersion
 user = get_user_model().objects.get(username="demo")
 project = Project.objects.get(memberships__user=user, name__icontains="demo")
-english = [t for t in Template.objects.filter(project=project, language="en").order_by("uid")
-           if t.latest_version() and not t.latest_version().problems]
+valid = [t for t in Template.objects.filter(project=project).order_by("uid")
+         if t.latest_version() and not t.latest_version().problems]
+english = [t for t in valid if t.language == "en"]
 print(json.dumps({"token": Token.objects.get_or_create(user=user)[0].key, "project": project.pk,
                   "english": [t.uid for t in english], "ids": {t.uid: t.pk for t in english},
+                  "chinese": [t.uid for t in valid if t.language == "zh"],
                   "versions": {t.pk: t.versions.count() for t in english}}))
 """
 
@@ -197,7 +201,7 @@ def main() -> int:
     parser.add_argument("--participants", type=int, default=200)
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--authors", type=int, default=10)
-    parser.add_argument("--generate", type=int, default=10_000, help="pairs per paradigm, 10 paradigms")
+    parser.add_argument("--generate", type=int, default=100_000, help="pairs to generate in all")
     parser.add_argument("--import-pairs", type=int, default=60_000)
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--deadline", type=float, default=1500, help="seconds before the load gives up")
@@ -235,21 +239,12 @@ def measure(args: argparse.Namespace, database_url: str) -> int:
     run(env, "load_demo")
     study = json.loads(run(env, script=STUDY_SETUP).strip().splitlines()[-1])
     world = json.loads(run(env, script=SETUP).strip().splitlines()[-1])
-    if database_url:
-        server_command = [
-            sys.executable, "-m", "gunicorn", "--pythonpath", "platform", "mpp_studio.wsgi",
-            "--bind", f"127.0.0.1:{args.port}", "--workers", str(args.workers), "--threads",
-            str(args.threads), "--keep-alive", "10", "--timeout", "120", "--log-level", "warning",
-        ]  # fmt: skip
-    else:  # what scripts/start.sh runs
-        server_command = [
-            sys.executable,
-            "manage.py",
-            "runserver",
-            "--nostatic",
-            "--noreload",
-            f"127.0.0.1:{args.port}",
-        ]
+    workers, threads = (args.workers, args.threads) if database_url else (3, 4)  # as scripts/start.sh
+    server_command = [
+        sys.executable, "-m", "gunicorn", "--pythonpath", "platform", "mpp_studio.wsgi",
+        "--bind", f"127.0.0.1:{args.port}", "--workers", str(workers), "--threads", str(threads),
+        "--keep-alive", "10", "--timeout", "120", "--log-level", "warning", "--access-logfile", "-",
+    ]  # fmt: skip
     worker_command = [sys.executable, "-m", "celery", "-A", "mpp_studio", "worker", "-Q", "cpu,gpu",
                       "--concurrency", "2", "--loglevel", "warning"]  # fmt: skip
     server_log, worker_log = (var / "server.log").open("w"), (var / "worker.log").open("w")
@@ -275,10 +270,17 @@ def measure(args: argparse.Namespace, database_url: str) -> int:
         deadline = time.monotonic() + args.deadline
         outcome: dict[str, object] = {}
 
-        def generate() -> None:
+        plan: list[dict[str, object]] = []
+        seed = 0
+        while sum(len(r["templates"]) * r["pairs_per_paradigm"] for r in plan) < args.generate:  # type: ignore[arg-type, misc]
+            seed += 1
+            for language, uids, n in (("en", english, 1_000), ("zh", world["chinese"], 300)):
+                if uids:
+                    name = f"Load: {language}, seed {seed}"
+                    plan.append({"name": name, "templates": uids, "pairs_per_paradigm": n, "seed": seed})
+
+        def generate(number: int, request: dict[str, object]) -> None:
             began = time.perf_counter()
-            request = {"name": "Load: generated", "templates": english[:10], "seed": 1}
-            request["pairs_per_paradigm"] = args.generate
             made = answers.send(
                 api,
                 "POST dataset (generate)",
@@ -292,11 +294,12 @@ def measure(args: argparse.Namespace, database_url: str) -> int:
                 )
                 return
             body = follow_job(api, base, project, made.json()["id"], answers, "generation", deadline)
-            outcome["generated"] = (
+            outcome[f"generated {number}"] = (
                 made.json()["id"],
                 body.get("pair_count"),
                 time.perf_counter() - began,
                 (body.get("job") or {}).get("status"),
+                len(request["templates"]) * request["pairs_per_paradigm"],  # type: ignore[arg-type, operator]
             )
 
         def import_release() -> None:
@@ -326,7 +329,8 @@ def measure(args: argparse.Namespace, database_url: str) -> int:
             )
 
         began = time.perf_counter()
-        background = [threading.Thread(target=generate), threading.Thread(target=import_release)]
+        background = [threading.Thread(target=generate, args=item) for item in enumerate(plan)]
+        background.append(threading.Thread(target=import_release))
         authors = [
             threading.Thread(target=author, args=(n, base, world, stop, answers, saved))
             for n in range(len(world["templates"]))
@@ -359,11 +363,8 @@ def measure(args: argparse.Namespace, database_url: str) -> int:
     ids = {"datasets": [v[0] for v in outcome.values()], "templates": world["templates"]}
     counts = json.loads(run(env, json.dumps(ids), script=COUNT).strip().splitlines()[-1])
 
-    stack = (
-        f"PostgreSQL + Redis, gunicorn {args.workers}x{args.threads}"
-        if database_url
-        else "embedded default: SQLite file, folder queue, runserver"
-    )
+    stack = "PostgreSQL + Redis" if database_url else "embedded default: SQLite file, folder queue"
+    stack += f", gunicorn {workers}x{threads}"
     print(
         f"\n{stack}; 1 Celery worker (concurrency 2); {os.cpu_count()} CPUs; wall {wall:.0f} s "
         f"(participants done after {participants_done:.0f} s)"
@@ -377,9 +378,10 @@ def measure(args: argparse.Namespace, database_url: str) -> int:
         ms = [s * 1000 for s in tally.saves]
         p50, p95 = percentile(ms, 0.5), percentile(ms, 0.95)
         print(f"  answer save ms: p50 {p50:.0f}, p95 {p95:.0f}, max {max(ms):.0f}")
-    if "generated" in outcome:
-        _, pairs, seconds, status = outcome["generated"]  # type: ignore[misc]
-        print(f"generation: {pairs:,} pairs, job {status}, {seconds:.0f} s")
+    for key, value in sorted(outcome.items()):
+        if key.startswith("generated"):
+            _, pairs, seconds, status, asked = value  # type: ignore[misc]
+            print(f"generation {key.split()[1]}: {pairs:,} of {asked:,} pairs, job {status}, {seconds:.0f} s")
     if "imported" in outcome:
         _, pairs, seconds, status, answered = outcome["imported"]  # type: ignore[misc]
         print(f"import: answered 202 in {answered:.1f} s; {pairs:,} pairs, job {status}, {seconds:.0f} s")
@@ -400,13 +402,15 @@ def measure(args: argparse.Namespace, database_url: str) -> int:
         problems.append("study responses lost or doubled")
     if check["participations"] != args.participants:
         problems.append("participations missing or doubled")
-    wanted = {"generated": 10 * args.generate, "imported": args.import_pairs}
     for key, value in outcome.items():
         stored = counts["pairs"][str(value[0])]  # type: ignore[index]
-        if stored != wanted[key] or value[3] != "done":  # type: ignore[index]
-            problems.append(f"{key}: {stored:,} pairs stored of {wanted[key]:,}, job {value[3]}")  # type: ignore[index]
-    if len(outcome) < 2:
-        problems.append("the generation or the import did not finish")
+        wanted = args.import_pairs if key == "imported" else value[4]  # type: ignore[index]
+        if stored != wanted or value[3] != "done":  # type: ignore[index]
+            problems.append(f"{key}: {stored:,} pairs stored of {wanted:,}, job {value[3]}")  # type: ignore[index]
+    if len(outcome) < len(plan) + 1:
+        problems.append("a generation or the import did not finish")
+    generated = sum(counts["pairs"][str(v[0])] for k, v in outcome.items() if k != "imported")  # type: ignore[index]
+    print(f"generated in all: {generated:,} pairs in {len(plan)} datasets")
     original_versions = sum(world["versions"][str(pk)] for pk in world["templates"])  # type: ignore[index]
     if counts["versions"] != len(saved) + original_versions:
         problems.append(f"template versions: {counts['versions']} stored, {len(saved)} saved during the load")

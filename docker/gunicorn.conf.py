@@ -8,8 +8,8 @@ import os
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 # Three processes suit the default two-core host; raise WEB_CONCURRENCY on a larger one.
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
-# Uploads of released datasets and ZhoBLiMP projects are imported inside the request (a full
-# BLiMP file takes about 20 s): longer than gunicorn's default of 30 s.
+# Long imports run as jobs, but a large upload on a slow connection, or a big export page, can
+# take longer than gunicorn's default of 30 s.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "120"))
 graceful_timeout = 30
 # Worker heartbeats on a RAM disk: Docker's overlay filesystem can stall them into timeouts.

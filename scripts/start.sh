@@ -36,5 +36,12 @@ echo
 echo "MPP Studio: http://127.0.0.1:8000  (sign in as demo / demo)"
 echo "Celery worker (queues cpu, gpu) logs to $log_dir/worker.log"
 echo
-# --nostatic: static files come through the middleware (whitenoise), with the same headers as pages.
-"$python" manage.py runserver --nostatic 127.0.0.1:8000
+# gunicorn, not Django's runserver: runserver is one process whose threads share one interpreter
+# lock, so a request holding SQLite's write lock could wait there behind 200 participants' threads
+# while every other save timed out (seen in bench/mixed_load.py). Several processes, a few threads
+# each; static files come through the middleware (whitenoise), with the same headers as pages.
+# For development with auto-reload: .venv/bin/python manage.py runserver.
+DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-mpp_studio.settings.local}" \
+  .venv/bin/gunicorn --pythonpath platform mpp_studio.wsgi --bind 127.0.0.1:8000 \
+  --workers "${MPP_WEB_WORKERS:-3}" --threads "${MPP_WEB_THREADS:-4}" --timeout 120 \
+  --access-logfile - --log-level warning
