@@ -1,6 +1,6 @@
-"""Sends again the generation messages of a dataset job whose messages the broker lost."""
+"""Sends again the messages of a dataset job (generation or import) whose messages the broker lost."""
 
-from mpp_studio.datasets.models import DatasetParadigm
+from mpp_studio.datasets.models import Dataset, DatasetParadigm
 from mpp_studio.jobs.queueing import send_or_keep
 
 
@@ -16,3 +16,14 @@ def resend_generation(job_id: int) -> int:
     for paradigm_id in pending:
         send_or_keep(generate_paradigm, (paradigm_id,), {}, {})
     return len(pending)
+
+
+def resend_import(job_id: int) -> int:
+    """Send the import message of the job's dataset again; return how many were sent (0 or 1)."""
+    from mpp_studio.datasets.tasks import import_files
+
+    dataset_id = Dataset.objects.filter(job_id=job_id).values_list("pk", flat=True).first()
+    if dataset_id is None:
+        return 0
+    send_or_keep(import_files, (dataset_id,), {}, {})
+    return 1

@@ -112,3 +112,20 @@ def test_requeue_jobs_queued_for_resends_the_work_of_jobs_never_started(
     with mock.patch.object(generate_paradigm, "delay", side_effect=DOWN), pytest.raises(SystemExit):
         call_command("requeue_jobs", "--queued-for", "0", stdout=io.StringIO())  # kept: exit 1
     assert UnsentMessage.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_requeue_jobs_queued_for_resends_an_import_never_started(project: object) -> None:
+    """An import whose message Redis lost: `requeue_jobs --queued-for 0` sends it again."""
+    from mpp_studio.datasets.services import UploadedFile, dataset_import_start
+    from mpp_studio.datasets.tasks import import_files
+
+    line = b'{"sentence_good": "A b.", "sentence_bad": "B a.", "UID": "u", "field": "s", "pairID": "0"}\n'
+    dataset = dataset_import_start(
+        project=project, name="Lost", files=[UploadedFile("r.jsonl", io.BytesIO(line))]
+    )  # type: ignore[arg-type]
+    out = io.StringIO()
+    with mock.patch.object(import_files, "delay") as send:
+        call_command("requeue_jobs", "--queued-for", "0", stdout=out)
+    assert [c.args for c in send.call_args_list] == [(dataset.pk,)]
+    assert "Sent again 1 message(s) of 1 queued job(s)." in out.getvalue()
