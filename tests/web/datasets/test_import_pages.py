@@ -94,7 +94,9 @@ def test_upload_imports_and_shows_the_report_on_the_dataset_page(
     assert 'data-format="zhoblimp"' in html
 
 
-def test_unusable_upload_keeps_no_pair_and_lists_why(project: object, editor: object, run_jobs_now: None) -> None:
+def test_unusable_upload_keeps_no_pair_and_lists_why(
+    project: object, editor: object, run_jobs_now: None
+) -> None:
     response = client_for(editor).post(
         import_url(project),
         {

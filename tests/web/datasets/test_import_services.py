@@ -35,7 +35,9 @@ def upload(name: str) -> UploadedFile:
 
 def run_import(files: list[UploadedFile], project: object, **options: object) -> Dataset:
     """Start an import and run its job here, as the worker would; return the dataset after it."""
-    dataset = dataset_import_start(project=project, name=str(options.pop("name", "Released")), files=files, **options)  # type: ignore[arg-type]
+    dataset = dataset_import_start(
+        project=project, name=str(options.pop("name", "Released")), files=files, **options
+    )  # type: ignore[arg-type]
     assert dataset.job is not None and dataset.job.status == Job.Status.QUEUED
     assert dataset.paradigms.count() == 0  # nothing is read in the request
     dataset_import_run(dataset_id=dataset.pk)
@@ -139,7 +141,9 @@ def test_the_job_run_twice_or_after_a_crash_stores_each_pair_once(
     project: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(import_service, "WRITE_CHUNK", 2)
-    dataset = dataset_import_start(project=project, name="Twice", files=[upload("zhoblimp.jsonl"), upload("blimp_some_bad.jsonl")])  # type: ignore[arg-type]
+    dataset = dataset_import_start(
+        project=project, name="Twice", files=[upload("zhoblimp.jsonl"), upload("blimp_some_bad.jsonl")]
+    )  # type: ignore[arg-type]
     real_write = import_service._write
     calls = []
 
