@@ -22,7 +22,13 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.core.api import QueryFormatNegotiation, errors_response
 from mpp_studio.datasets.downloads import EXPORT_LABELS, export_response, exportable
 from mpp_studio.datasets.models import Dataset, Pair
-from mpp_studio.datasets.selectors import dataset_get, dataset_list, dataset_paradigms, pair_list
+from mpp_studio.datasets.selectors import (
+    dataset_get,
+    dataset_list,
+    dataset_paradigms,
+    pair_list,
+    pair_pages,
+)
 from mpp_studio.datasets.serializers import (
     DatasetCreateInputSerializer,
     DatasetDetailOutputSerializer,
@@ -163,7 +169,10 @@ class DatasetPairListApi(GenericAPIView):  # type: ignore[type-arg]
         responses=PairOutputSerializer(many=True),
     )
     def get(self, request: Request, project_id: int, dataset_id: int) -> Response:
-        page = self.paginate_queryset(self.get_queryset())
+        dataset = dataset_get(project=_project(self), dataset_id=dataset_id)
+        paradigms = list(dataset_paradigms(dataset=dataset))
+        pairs = pair_pages(dataset=dataset, paradigms=paradigms, uid=request.query_params.get("uid", ""))
+        page = self.paginate_queryset(pairs)  # type: ignore[arg-type]  # counted from the paradigms
         return self.get_paginated_response(PairOutputSerializer(page, many=True).data)
 
 

@@ -1,6 +1,7 @@
 """Reads for datasets; every lookup is scoped to a project (another project's rows are a 404)."""
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
@@ -47,9 +48,22 @@ def dataset_paradigms(*, dataset: Dataset) -> QuerySet[DatasetParadigm]:
     return dataset.paradigms.select_related("template_version", "vocabulary_snapshot").order_by("uid")
 
 
+def counts_settled(dataset: Dataset) -> bool:
+    """Return whether the `produced` counts of the dataset's paradigms are its stored pairs.
+
+    Generation keeps them after every chunk it stores; an import and a triplet run set them
+    when their job ends, so while that job is open the pairs are counted instead."""
+    if dataset.origin == Dataset.Origin.GENERATED or dataset.job_id is None:
+        return True
+    return bool(dataset.job.finished)  # type: ignore[union-attr]
+
+
 def dataset_pair_count(*, dataset: Dataset) -> int:
-    """Return how many pairs the dataset has stored."""
-    return Pair.objects.filter(paradigm__dataset=dataset).count()
+    """Return how many pairs the dataset has stored: the sum of its paradigms' `produced`
+    counts, never a count over its pairs (unless an import or triplet run is still writing)."""
+    if not counts_settled(dataset):
+        return Pair.objects.filter(paradigm__dataset=dataset).count()
+    return int(dataset.paradigms.aggregate(n=Coalesce(Sum("produced"), 0))["n"])
 
 
 def pair_list(*, dataset: Dataset, uid: str = "") -> QuerySet[Pair]:
@@ -58,6 +72,81 @@ def pair_list(*, dataset: Dataset, uid: str = "") -> QuerySet[Pair]:
     if uid:
         pairs = pairs.filter(paradigm__uid=uid)
     return pairs.order_by("paradigm__uid", "index")
+
+
+# Past this many pairs into a paradigm, a page first finds its first pair's index in the
+# (paradigm, index) index alone, then reads from there, instead of skipping rows it reads.
+SKIP_BY_INDEX = 1_000
+
+
+class ParadigmPairs:
+    """Pairs of some paradigms, paradigm after paradigm in index order, as a sequence whose
+    length is the sum of their `produced` counts: `Paginator` takes it like a queryset, but a
+    page is read with an index scan of each paradigm it spans (two queries at most for each),
+    and nothing is counted, however many pairs the dataset holds."""
+
+    def __init__(self, paradigms: Sequence[DatasetParadigm]) -> None:
+        self.paradigms = [p for p in paradigms if p.produced > 0]
+        self._count = sum(p.produced for p in self.paradigms)
+
+    def count(self) -> int:
+        """Return the number of pairs (from the paradigms' counts)."""
+        return self._count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, key: slice) -> list[Pair]:
+        start, stop, _ = key.indices(self._count)
+        out: list[Pair] = []
+        offset = 0
+        for paradigm in self.paradigms:
+            end = offset + paradigm.produced
+            if offset >= stop:
+                break
+            if end > start:
+                first = max(0, start - offset)
+                out += _paradigm_pairs(paradigm, first, min(stop, end) - offset - first)
+            offset = end
+        return out
+
+
+def _paradigm_pairs(paradigm: DatasetParadigm, skip: int, take: int) -> list[Pair]:
+    pairs = Pair.objects.filter(paradigm=paradigm).order_by("index")
+    if skip > SKIP_BY_INDEX:
+        boundary = pairs.values_list("index", flat=True)[skip : skip + 1].first()
+        if boundary is None:
+            return []
+        rows = list(pairs.filter(index__gte=boundary)[:take])
+    else:
+        rows = list(pairs[skip : skip + take])
+    for row in rows:
+        row.paradigm = paradigm  # the page's paradigm row, not one query per pair
+    return rows
+
+
+def pair_pages(
+    *, dataset: Dataset, paradigms: Sequence[DatasetParadigm], uid: str = ""
+) -> ParadigmPairs | QuerySet[Pair]:
+    """Return the dataset's pairs in `pair_list`'s order (`uid` keeps one paradigm) for a
+    paginator: read page by page from `paradigms` (the dataset's, by uid) and their counts,
+    or, while an import or triplet run is still writing them, the `pair_list` queryset."""
+    if not counts_settled(dataset):
+        return pair_list(dataset=dataset, uid=uid)
+    return ParadigmPairs([p for p in paradigms if not uid or p.uid == uid])
+
+
+def first_pair_record(*, dataset: Dataset) -> object:
+    """Return the record of one stored pair of the dataset (the first of its first paradigm
+    that has pairs), or None when it has none: a dataset's records share one layout, so one
+    tells it. One index lookup per paradigm tried; a join from the pairs to the dataset with a
+    LIMIT would read every pair stored before the dataset's first."""
+    for paradigm_id in dataset.paradigms.order_by("pk").values_list("pk", flat=True):
+        records = Pair.objects.filter(paradigm_id=paradigm_id).order_by("index")
+        record = records.values_list("record", flat=True).first()
+        if record is not None:
+            return record
+    return None
 
 
 def pair_get(*, dataset: Dataset, pair_id: int) -> Pair:

@@ -24,7 +24,7 @@ from mpp_studio.datasets.selectors import (
     dataset_pair_count,
     dataset_paradigms,
     pair_get,
-    pair_list,
+    pair_pages,
     pair_provenance,
     pair_source,
     template_choices,
@@ -145,7 +145,8 @@ def dataset_pairs(request: HttpRequest, project_id: int, dataset_id: int) -> Htt
     uid = request.GET.get("uid", "")
     if uid and uid not in {p.uid for p in paradigms}:
         uid = ""
-    page = Paginator(pair_list(dataset=dataset, uid=uid), PAIRS_PER_PAGE).get_page(request.GET.get("page"))
+    pairs = pair_pages(dataset=dataset, paradigms=paradigms, uid=uid)
+    page = Paginator(pairs, PAIRS_PER_PAGE).get_page(request.GET.get("page"))
     context = _context(
         request,
         project,
@@ -154,7 +155,7 @@ def dataset_pairs(request: HttpRequest, project_id: int, dataset_id: int) -> Htt
         uid=uid,
         page=page,
         pairs=[pair_view(pair) for pair in page.object_list],
-        total=dataset_pair_count(dataset=dataset),
+        total=pairs.count() if not uid else dataset_pair_count(dataset=dataset),
     )
     template = "datasets/_pair_list.html" if getattr(request, "htmx", False) else "datasets/pairs.html"
     return render(request, template, context)

@@ -25,6 +25,7 @@ from mpp_studio.learner.selectors import (
     run_list,
     triplet_filter,
     triplet_list,
+    triplet_pages,
 )
 from mpp_studio.learner.services import run_create
 
@@ -112,5 +113,7 @@ class TripletListApi(GenericAPIView):  # type: ignore[type-arg]
 
     @extend_schema(tags=[TAG], parameters=FILTERS, responses=s.TripletOutputSerializer(many=True))
     def get(self, request: Request, project_id: int, run_id: int) -> Response:
-        page = self.paginate_queryset(self.get_queryset())
+        run = run_get(project=_project(self), run_id=run_id)
+        triplets = triplet_pages(run=run, chosen=triplet_filter(request.query_params))
+        page = self.paginate_queryset(triplets)  # type: ignore[arg-type]  # counted from the paradigms
         return self.get_paginated_response(s.TripletOutputSerializer(page, many=True).data)

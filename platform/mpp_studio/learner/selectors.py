@@ -1,5 +1,6 @@
 """Reads for learner corpora and triplet runs, always within one project (404 otherwise)."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count, QuerySet
@@ -7,7 +8,7 @@ from django.shortcuts import get_object_or_404
 
 from generator.triplets.report import YieldReport
 from mpp_studio.accounts.models import Project
-from mpp_studio.datasets.models import Pair
+from mpp_studio.datasets.models import DatasetParadigm, Pair
 from mpp_studio.learner.models import LearnerCorpus, LearnerPairRecord, TripletChunk, TripletRun
 
 
@@ -101,18 +102,98 @@ def triplet_list(*, run: TripletRun, chosen: TripletFilter | None = None) -> Que
     return pairs.order_by("index")
 
 
+class TripletPages:
+    """The triplets of some paradigms of a finished run in corpus order (by pair index), as a
+    sequence whose length is the sum of the paradigms' `produced` counts: `Paginator` takes it
+    like a queryset, but nothing is counted. A page finds its place through the run's chunks
+    (each a range of source pairs, its report counting the triplets it made of each type), then
+    reads that range's (paradigm, index) places from the index, then those rows."""
+
+    def __init__(self, run: TripletRun, paradigms: Sequence[DatasetParadigm]) -> None:
+        self.run = run
+        self.paradigms = {p.pk: p for p in paradigms}
+        self._count = sum(p.produced for p in paradigms)
+
+    def count(self) -> int:
+        """Return the number of triplets (from the paradigms' counts)."""
+        return self._count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, key: slice) -> list[Pair]:
+        start, stop, _ = key.indices(self._count)
+        if stop <= start or not self.paradigms:
+            return []
+        places: list[tuple[int, int]] = []
+        for first, end, skip, take in self._spans(start, stop):
+            window = Pair.objects.filter(
+                paradigm_id__in=list(self.paradigms), index__gte=first, index__lt=end
+            )
+            ordered = window.order_by("index", "paradigm_id").values_list("paradigm_id", "index")
+            places += ordered[skip : skip + take]
+        rows = Pair.objects.filter(paradigm_id__in=list(self.paradigms))
+        rows = rows.filter(index__in={index for _, index in places}).order_by()
+        by_place = {(row.paradigm_id, row.index): row for row in rows}
+        out = [by_place[place] for place in places if place in by_place]
+        for row in out:
+            row.paradigm = self.paradigms[row.paradigm_id]  # not one query per triplet
+        return out
+
+    def _spans(self, start: int, stop: int) -> list[tuple[int, int, int, int]]:
+        """Return (first pair index, end pair index, places to skip, places to take) of each
+        chunk that the places `start`..`stop` fall in; one span of the whole dataset when the
+        chunks' counts do not add up to the paradigms' (it is then read through, sorted)."""
+        from mpp_studio.learner.services import SLOTS
+
+        uids = {p.uid for p in self.paradigms.values()}
+        chunks = TripletChunk.objects.filter(run=self.run).order_by("index")
+        counted = []
+        for first, last, made in chunks.values_list("first_index", "last_index", "report__triplets"):
+            n = sum(int(v) for k, v in made.items() if k in uids) if isinstance(made, dict) else 0
+            counted.append((first * SLOTS, (last + 1) * SLOTS, n))
+        if sum(n for _, _, n in counted) != self._count:
+            return [(0, 2**62, start, stop - start)]
+        spans = []
+        offset = 0
+        for first, end, n in counted:
+            if offset >= stop:
+                break
+            if offset + n > start:
+                skip = max(0, start - offset)
+                spans.append((first, end, skip, min(stop, offset + n) - offset - skip))
+            offset += n
+        return spans
+
+
+def triplet_pages(*, run: TripletRun, chosen: TripletFilter | None = None) -> TripletPages | QuerySet[Pair]:
+    """Return the run's triplets as `triplet_list` orders them, for a paginator: counted from
+    the paradigms' `produced` once the run has finished and no L1 or CEFR level is chosen
+    (those are fields of each triplet's record), else the `triplet_list` queryset."""
+    chosen = chosen or TripletFilter()
+    if run.dataset_id is None or chosen.l1 or chosen.cefr or not _finished(run):
+        return triplet_list(run=run, chosen=chosen)
+    paradigms = DatasetParadigm.objects.filter(dataset_id=run.dataset_id).order_by("uid")
+    if chosen.error_type:
+        paradigms = paradigms.filter(uid=chosen.error_type)
+    return TripletPages(run, list(paradigms))
+
+
+def _finished(run: TripletRun) -> bool:
+    # The run's paradigms hold their triplet counts (`produced`) once its job has ended.
+    return run.job_id is None or bool(run.job.finished)  # type: ignore[union-attr]
+
+
 def run_error_types(*, run: TripletRun) -> list[tuple[str, int]]:
-    """Return (ERRANT type, triplets) of the run's dataset, by type."""
+    """Return (ERRANT type, triplets) of the run's dataset, by type: the counts its paradigms
+    keep once the run has finished, counted over its triplets only while it runs."""
     if run.dataset_id is None:
         return []
-    from mpp_studio.datasets.models import DatasetParadigm
-
-    rows = (
-        DatasetParadigm.objects.filter(dataset_id=run.dataset_id)
-        .annotate(n=Count("pairs"))
-        .order_by("uid")
-        .values_list("uid", "n")
-    )
+    paradigms = DatasetParadigm.objects.filter(dataset_id=run.dataset_id).order_by("uid")
+    if _finished(run):
+        rows = paradigms.values_list("uid", "produced")
+    else:
+        rows = paradigms.annotate(n=Count("pairs")).values_list("uid", "n")
     return [(str(uid), int(n)) for uid, n in rows]
 
 

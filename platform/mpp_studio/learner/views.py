@@ -37,6 +37,7 @@ from mpp_studio.learner.selectors import (
     run_report,
     triplet_filter,
     triplet_list,
+    triplet_pages,
 )
 from mpp_studio.learner.services import ReadOptions, Upload, corpus_upload_start, run_create
 
@@ -232,7 +233,7 @@ def triplet_list_view(request: HttpRequest, project_id: int, run_id: int) -> Htt
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     run = run_get(project=project, run_id=run_id)
     chosen = triplet_filter(request.GET)
-    page = Paginator(triplet_list(run=run, chosen=chosen), TRIPLETS_PER_PAGE).get_page(
+    page = Paginator(triplet_pages(run=run, chosen=chosen), TRIPLETS_PER_PAGE).get_page(
         request.GET.get("page")
     )
     context = page_context(

@@ -15,6 +15,7 @@ from django.conf import settings
 from generator.quality import QualityInputError, QualityPair, QualityReport, pair_from_record, quality_report
 from generator.word_diff import guess_language
 from mpp_studio.datasets.models import DatasetParadigm, Pair
+from mpp_studio.datasets.selectors import counts_settled
 from vocab.coverage import Tokenizer, load_tokenizer
 from vocab.errors import CoverageError
 from vocab.frequency import FREQUENCY_SOURCES, source_frequencies
@@ -74,7 +75,9 @@ def paradigm_quality(
     if frequency_source not in FREQUENCY_SOURCES:
         problems.append(f"Unknown frequency source “{frequency_source}”; wordfreq is used.")
         frequency_source = "wordfreq"
-    stored = Pair.objects.filter(paradigm=paradigm).count()
+    # The paradigm's kept count; counted only while an import or triplet run is writing it.
+    settled = counts_settled(paradigm.dataset)
+    stored = paradigm.produced if settled else Pair.objects.filter(paradigm=paradigm).count()
     rows = list(
         Pair.objects.filter(paradigm=paradigm)
         .order_by("index")

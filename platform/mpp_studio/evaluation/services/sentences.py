@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from mpp_studio.datasets.models import Dataset, Pair
+from mpp_studio.datasets.selectors import first_pair_record
 from mpp_studio.evaluation.models import PairKey
 from scoring.items import Sentence
 from scoring.words import spans_of_words
@@ -40,8 +41,8 @@ def is_triplet_dataset(dataset: Dataset) -> bool:
         return True
     # A dataset's records share one layout, so its first pair tells; asking whether any record
     # has the key would read every record of a large minimal-pair dataset on each page.
-    first = Pair.objects.filter(paradigm__dataset=dataset).values_list(f"record__{ARTIFICIAL}", flat=True)[:1]
-    return any(artificial_sentence(value) is not None for value in first)
+    record = first_pair_record(dataset=dataset)
+    return isinstance(record, dict) and artificial_sentence(record.get(ARTIFICIAL)) is not None
 
 
 def sentences_per_pair(dataset: Dataset) -> int:
