@@ -19,6 +19,7 @@ from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.datasets.problem_text import problem_summary
 from mpp_studio.jobs.models import Job
 from mpp_studio.jobs.services import job_cancel, job_create
+from mpp_studio.lexicon.models import VocabularySnapshot
 from mpp_studio.lexicon.services import vocabulary_snapshot_ensure
 from mpp_studio.paradigms.models import Template, TemplateVersion
 from mpp_studio.paradigms.project_engine import (
@@ -103,12 +104,20 @@ def dataset_create(
         recorded.append((template, version, check))
     if errors:
         raise ValidationError(errors)
+    # One snapshot per vocabulary, made before the dataset's transaction (reading every item and
+    # writing its copy takes seconds; its own short transaction, reused by content hash).
+    snapshots: dict[int, VocabularySnapshot] = {}
+    for _template, _version, check in recorded:
+        assert check.vocabulary is not None  # checked above
+        if check.vocabulary.pk not in snapshots:
+            snapshots[check.vocabulary.pk] = vocabulary_snapshot_ensure(vocabulary=check.vocabulary)
     with transaction.atomic(durable=True):
         return _dataset_store(
             project=project,
             name=name,
             description=description,
             recorded=recorded,
+            snapshots=snapshots,
             phrase_texts=phrase_texts,
             pairs_per_paradigm=pairs_per_paradigm,
             seed=seed,
@@ -124,6 +133,7 @@ def _dataset_store(
     name: str,
     description: str,
     recorded: list[tuple[Template, TemplateVersion, ProjectTemplateCheck]],
+    snapshots: dict[int, VocabularySnapshot],
     phrase_texts: dict[str, str],
     pairs_per_paradigm: int,
     seed: int,
@@ -158,7 +168,7 @@ def _dataset_store(
         paradigm = DatasetParadigm(
             dataset=dataset,
             template_version=version,
-            vocabulary_snapshot=vocabulary_snapshot_ensure(vocabulary=check.vocabulary),
+            vocabulary_snapshot=snapshots[check.vocabulary.pk],
             phrase_texts=phrase_texts_used(check.parsed, phrase_texts),
             uid=check.parsed.uid,
             phenomenon=check.parsed.phenomenon,
