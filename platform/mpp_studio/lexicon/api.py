@@ -145,6 +145,12 @@ def _text(pattern: str, **kwargs: object) -> serializers.CharField:
     return serializers.CharField(validators=[RegexValidator(pattern, message=message)], **kwargs)
 
 
+def language_field(**kwargs: object) -> serializers.CharField:
+    """Return the field of a vocabulary's language code (blank: not given), as the services'
+    language_check reads it; the vocabulary imports take it too."""
+    return _text(LANGUAGE_PATTERN, max_length=35, required=False, allow_blank=True, **kwargs)
+
+
 def _features_field() -> serializers.DictField:
     return serializers.DictField(
         child=serializers.JSONField(allow_null=True),
@@ -158,7 +164,7 @@ class VocabularyListApi(ProjectApi):
     @extend_schema_serializer(component_name="VocabularyCreateInput")
     class InputSerializer(api_input.InputSerializer):
         name = _text(VOCABULARY_NAME_PATTERN, max_length=100)
-        language = _text(LANGUAGE_PATTERN, max_length=35, required=False, allow_blank=True, default="")
+        language = language_field(default="")
         description = serializers.CharField(required=False, allow_blank=True, default="")
         schema = serializers.DictField(
             required=False,
@@ -196,7 +202,7 @@ class VocabularyDetailApi(ProjectApi):
     @extend_schema_serializer(component_name="VocabularyUpdateInput")
     class InputSerializer(api_input.InputSerializer):
         name = _text(VOCABULARY_NAME_PATTERN, max_length=100, required=False)
-        language = _text(LANGUAGE_PATTERN, max_length=35, required=False, allow_blank=True)
+        language = language_field()
         description = serializers.CharField(required=False, allow_blank=True)
         schema = serializers.DictField(
             required=False, help_text="A new schema; refused while items hold values it does not allow."
@@ -336,7 +342,7 @@ class VocabularyImportApi(ProjectApi):
         file = NamedUploadField(help_text="The CSV/TSV table (UTF-8).")
         schema_file = NamedUploadField(required=False, help_text="An optional .schema.yaml.")
         name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-        language = serializers.CharField(max_length=35, required=False, allow_blank=True, default="")
+        language = language_field(default="")
         description = serializers.CharField(required=False, allow_blank=True, default="")
 
         def _upload(self, file: object) -> Upload:

@@ -8,7 +8,7 @@ from rest_framework.response import Response
 
 from mpp_studio.core.api import errors_response
 from mpp_studio.core.uploads import NamedUploadField, file_display_name
-from mpp_studio.lexicon.api import ERRORS, ProjectApi, VocabularyOutputSerializer
+from mpp_studio.lexicon.api import ERRORS, ProjectApi, VocabularyOutputSerializer, language_field
 from mpp_studio.lexicon.services import Upload, size_problem
 from mpp_studio.lexicon.services.converted_imports import (
     SOURCE_FORMATS,
@@ -37,7 +37,7 @@ class VocabularyConvertedImportApi(ProjectApi):
         file = NamedUploadField(help_text="BLiMP vocabulary.csv or a ZhoBLiMP vocabulary TSV (UTF-8).")
         format = serializers.ChoiceField(choices=list(SOURCE_FORMATS), help_text="blimp or zhoblimp.")
         name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-        language = serializers.CharField(max_length=35, required=False, allow_blank=True, default="")
+        language = language_field(default="")
         description = serializers.CharField(required=False, allow_blank=True, default="")
 
         def validate_file(self, file: object) -> Upload:
