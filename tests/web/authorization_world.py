@@ -65,7 +65,7 @@ def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_d
     config = scoring_run.configs.order_by("pk").first()
     corpus = upload(project, editor, DEMO_TSV, DEMO_META, name="Matrix learners").corpus
     triplet_run = triplet_run_create(corpus=corpus, dispatch=False, created_by=editor)
-    make_triplet_dataset(project, per_type=2, name="Matrix triplets")
+    triplet_dataset = make_triplet_dataset(project, per_type=2, name="Matrix triplets")
     pairs_for_study = make_pair_dataset(project, per_paradigm=4, name="Matrix study pairs")
     study = study_create(project=project, datasets=[pairs_for_study], created_by=editor, **STUDY_DEFAULTS)
     study_open(study=study)
@@ -82,6 +82,7 @@ def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_d
         "number": template.versions.order_by("number").first().number,
         "phrase_id": Phrase.objects.filter(project=project).order_by("pk").first().pk,
         "dataset_id": dataset.pk,
+        "triplet_dataset_id": triplet_dataset.pk,
         "pair_id": pair.pk,
         "uid": paradigm.uid,
         "job_id": dataset.job_id,
