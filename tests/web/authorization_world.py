@@ -71,6 +71,7 @@ def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_d
     study_open(study=study)
     participation = start(study)
     invitation = invitation_create(project=project, role="viewer", created_by=owner)
+    imports = _imports(project, editor)
     template = templates["en"]
     args = {
         "project_id": project.pk,
@@ -100,5 +101,32 @@ def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_d
         "invitation_id": invitation.pk,
         "invitation_token": invitation.token,
         "library_template_id": LibraryTemplate.objects.order_by("pk").first().pk,
+        **imports,
     }
     return World(args=args, participant_token=participant_token(participation), project=project)
+
+
+def _imports(project: Any, editor: Any) -> dict[str, int]:
+    """Start one import job of each kind the paradigms and lexicon apps run (never run here: the
+    test's transaction does not commit); return their ids as URL arguments."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from mpp_studio.lexicon.services.import_jobs import vocabulary_import_start
+    from mpp_studio.paradigms.models import LibraryTemplate
+    from mpp_studio.paradigms.services.library_into_project import library_templates_import_start
+    from mpp_studio.paradigms.services.zhoblimp_import import zhoblimp_import_start
+
+    vocabulary = vocabulary_import_start(
+        project=project, table=SimpleUploadedFile("waiting.csv", b"form\ncat\n"), created_by=editor
+    )
+    zhoblimp = zhoblimp_import_start(
+        project=project, files=[SimpleUploadedFile("waiting.zip", b"PK")], created_by=editor
+    )
+    library = library_templates_import_start(
+        project=project, templates=[LibraryTemplate.objects.order_by("pk").first()], user=editor
+    )
+    return {
+        "vocabulary_import_id": vocabulary.pk,
+        "zhoblimp_import_id": zhoblimp.pk,
+        "library_import_id": library.pk,
+    }

@@ -1,5 +1,6 @@
 """Fixtures for the platform tests: a tiny grammar library, users, and real worker processes."""
 
+import contextlib
 import io
 import json
 import os
@@ -253,25 +254,81 @@ def _uploads_in_tmp(tmp_path: Path, settings: Any) -> None:
     settings.MPP_UPLOAD_DIR = tmp_path / "uploads"
 
 
-@pytest.fixture
-def run_jobs_now() -> Iterator[None]:
-    """Run the background jobs a request queues (dataset imports, learner corpus reads) at once,
-    inside the request, as a worker would after it: for page and API tests that follow a job to
-    its end. (The tests' transaction never commits, so the real on-commit send would never
-    happen.)"""
+@contextlib.contextmanager
+def import_jobs_run_now() -> Iterator[None]:
+    """Patch each import task's `delay_on_commit` to run its job at once, inside the request, as a
+    worker would after it (the tests' transaction never commits, so the real on-commit send would
+    never happen): released datasets, vocabulary files, ZhoBLiMP projects, library paradigms,
+    learner corpora."""
     from unittest import mock
 
     from mpp_studio.datasets.services import dataset_import_run
     from mpp_studio.datasets.tasks import import_files
     from mpp_studio.learner.services import corpus_read
     from mpp_studio.learner.tasks import read_corpus
+    from mpp_studio.lexicon.services.import_jobs import vocabulary_import_run
+    from mpp_studio.lexicon.tasks import import_vocabulary
+    from mpp_studio.paradigms.services.library_into_project import library_templates_import_run
+    from mpp_studio.paradigms.services.zhoblimp_import import zhoblimp_import_run
+    from mpp_studio.paradigms.tasks import import_library, import_zhoblimp
 
-    with (
-        mock.patch.object(
-            import_files, "delay_on_commit", lambda dataset_id: dataset_import_run(dataset_id=dataset_id)
-        ),
-        mock.patch.object(read_corpus, "delay_on_commit", lambda corpus_id: corpus_read(corpus_id=corpus_id)),
-    ):
+    runs: list[tuple[Any, Callable[[int], None]]] = [
+        (import_files, lambda dataset_id: dataset_import_run(dataset_id=dataset_id)),
+        (import_vocabulary, lambda import_id: vocabulary_import_run(import_id=import_id)),
+        (import_zhoblimp, lambda import_id: zhoblimp_import_run(import_id=import_id)),
+        (import_library, lambda import_id: library_templates_import_run(import_id=import_id)),
+        (read_corpus, lambda corpus_id: corpus_read(corpus_id=corpus_id)),
+    ]
+    with contextlib.ExitStack() as stack:
+        for task, run in runs:
+            stack.enter_context(mock.patch.object(task, "delay_on_commit", run))
+        yield
+
+
+@pytest.fixture
+def run_jobs_now() -> Iterator[None]:
+    """Run the background jobs a request queues (imports of datasets, vocabularies, ZhoBLiMP
+    projects and library paradigms; learner corpus reads) at once, inside the request: for page
+    and API tests that follow a job to its end."""
+    with import_jobs_run_now():
+        yield
+
+
+@pytest.fixture
+def import_worker() -> Iterator[None]:
+    """For tests on a live server (a browser): each import job a request queues for the paradigms
+    and lexicon apps (vocabulary files, ZhoBLiMP projects, library paradigms) runs in a thread of
+    its own once the request commits, as a worker would take the message, a second later (so that
+    the page that follows the job shows it waiting, then updates itself)."""
+    import threading
+    import time
+    from unittest import mock
+
+    from django.db import connection
+
+    from mpp_studio.lexicon.services.import_jobs import vocabulary_import_run
+    from mpp_studio.lexicon.tasks import import_vocabulary
+    from mpp_studio.paradigms.services.library_into_project import library_templates_import_run
+    from mpp_studio.paradigms.services.zhoblimp_import import zhoblimp_import_run
+    from mpp_studio.paradigms.tasks import import_library, import_zhoblimp
+
+    def in_a_thread(run: Callable[..., None]) -> Callable[[int], None]:
+        def work(import_id: int) -> None:
+            time.sleep(1.0)
+            try:
+                run(import_id=import_id)
+            finally:
+                connection.close()
+
+        return lambda import_id: threading.Thread(target=work, args=(import_id,)).start()
+
+    with contextlib.ExitStack() as stack:
+        for task, run in (
+            (import_vocabulary, vocabulary_import_run),
+            (import_zhoblimp, zhoblimp_import_run),
+            (import_library, library_templates_import_run),
+        ):
+            stack.enter_context(mock.patch.object(task, "delay", in_a_thread(run)))
         yield
 
 

@@ -63,6 +63,9 @@ PATH_ARGUMENTS = {
     "/api/projects/{project_id}/results/{dataset_id}/triplets/": {"dataset_id": "triplet_dataset_id"},
     "/api/library/": {"template_id": "library_template_id"},
     "/api/invitations/": {"token": "invitation_token"},
+    "/api/projects/{project_id}/vocabularies/imports/": {"import_id": "vocabulary_import_id"},
+    "/api/projects/{project_id}/templates/import/zhoblimp/": {"import_id": "zhoblimp_import_id"},
+    "/api/projects/{project_id}/templates/import/library/": {"import_id": "library_import_id"},
 }
 # positive_data_acceptance expects every request the schema allows to succeed. These answers are
 # 400s no schema can foresee: the rule behind them reads the database (ids and names of this

@@ -70,6 +70,8 @@ MATRIX: dict[str, dict[str, Any]] = {
     "projects/<id:project_id>/vocabularies/": {"GET": "viewer"},
     "projects/<id:project_id>/vocabularies/new/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/vocabularies/import/": {"GET": "editor", "POST": "editor"},
+    "projects/<id:project_id>/vocabularies/imports/<id:import_id>/": {"GET": "viewer"},
+    "projects/<id:project_id>/vocabularies/imports/jobs/<id:job_id>/status/": {"GET": "viewer"},
     "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/": {"GET": "viewer"},
     "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/export/<str:fmt>/": {"GET": "viewer"},
     "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/settings/": {
@@ -119,6 +121,9 @@ MATRIX: dict[str, dict[str, Any]] = {
     },
     "projects/<id:project_id>/templates/upload/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/templates/import/zhoblimp/": {"GET": "editor", "POST": "editor"},
+    "projects/<id:project_id>/templates/import/zhoblimp/<id:import_id>/": {"GET": "viewer"},
+    "projects/<id:project_id>/templates/import/library/<id:import_id>/": {"GET": "viewer"},
+    "projects/<id:project_id>/templates/import/jobs/<id:job_id>/status/": {"GET": "viewer"},
     "projects/<id:project_id>/templates/<id:template_id>/download/": {"GET": "viewer"},
     "projects/<id:project_id>/phrases/": {"GET": "viewer"},
     "projects/<id:project_id>/phrases/new/": {"GET": "editor", "POST": "editor"},
@@ -208,6 +213,7 @@ MATRIX: dict[str, dict[str, Any]] = {
     "api/projects/<id:project_id>/vocabularies/": {"GET": "viewer", "POST": "editor"},
     "api/projects/<id:project_id>/vocabularies/import/": {"POST": "editor"},
     "api/projects/<id:project_id>/vocabularies/import/converted/": {"POST": "editor"},
+    "api/projects/<id:project_id>/vocabularies/imports/<id:import_id>/": {"GET": "viewer"},
     "api/projects/<id:project_id>/vocabularies/<id:vocabulary_id>/": {
         "GET": "viewer",
         "PATCH": "editor",
@@ -227,6 +233,8 @@ MATRIX: dict[str, dict[str, Any]] = {
     "api/projects/<id:project_id>/templates/": {"GET": "viewer", "POST": "editor"},
     "api/projects/<id:project_id>/templates/preview/": {"POST": "viewer"},
     "api/projects/<id:project_id>/templates/import/zhoblimp/": {"POST": "editor"},
+    "api/projects/<id:project_id>/templates/import/zhoblimp/<id:import_id>/": {"GET": "viewer"},
+    "api/projects/<id:project_id>/templates/import/library/<id:import_id>/": {"GET": "viewer"},
     # The template and phrase are used (by a dataset, by the template): deleting is refused, 409.
     "api/projects/<id:project_id>/templates/<id:template_id>/": {
         "GET": "viewer",
@@ -325,6 +333,12 @@ ADMIN_PUBLIC = {"admin/login/": {200}, "admin/logout/": {302}}
 SIGNS_OUT = ("accounts/logout/", "admin/logout/")
 # URL arguments that differ by the app that owns the route (the learner run is not a scoring run).
 ARGUMENT_BY_PREFIX = {
+    "projects/<id:project_id>/vocabularies/imports/": {"import_id": "vocabulary_import_id"},
+    "api/projects/<id:project_id>/vocabularies/imports/": {"import_id": "vocabulary_import_id"},
+    "projects/<id:project_id>/templates/import/zhoblimp/": {"import_id": "zhoblimp_import_id"},
+    "api/projects/<id:project_id>/templates/import/zhoblimp/": {"import_id": "zhoblimp_import_id"},
+    "projects/<id:project_id>/templates/import/library/": {"import_id": "library_import_id"},
+    "api/projects/<id:project_id>/templates/import/library/": {"import_id": "library_import_id"},
     "projects/<id:project_id>/learner/": {"run_id": "learner_run_id", "job_id": "learner_job_id"},
     "api/projects/<id:project_id>/learner/": {"run_id": "learner_run_id"},
     "projects/<id:project_id>/scoring/jobs/": {"job_id": "scoring_job_id"},

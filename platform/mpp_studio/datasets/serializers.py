@@ -10,29 +10,7 @@ from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.services import IMPORT_FORMATS, MAX_PAIRS_PER_PARADIGM
 from mpp_studio.datasets.services.datasets import MAX_SEED
 from mpp_studio.datasets.services.imports import import_size_problem
-from mpp_studio.jobs.models import Job
-
-
-class JobOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
-    percent = serializers.IntegerField(read_only=True)
-    finished = serializers.BooleanField(read_only=True)
-
-    class Meta:
-        model = Job
-        fields = (
-            "id",
-            "kind",
-            "status",
-            "progress_done",
-            "progress_total",
-            "percent",
-            "finished",
-            "message",
-            "created_at",
-            "started_at",
-            "finished_at",
-        )
-        read_only_fields = fields
+from mpp_studio.jobs.serializers import JobOutputSerializer
 
 
 class DatasetCreateInputSerializer(serializers.Serializer):  # type: ignore[type-arg]

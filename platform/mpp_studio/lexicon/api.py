@@ -1,8 +1,8 @@
-"""The vocabulary API under /api/projects/<project_id>/: vocabularies, their items, import and export.
+"""The vocabulary API under /api/projects/<project_id>/: vocabularies, their items and export
+(imports, which jobs read: `api_imports.py`, `api_converted.py`).
 
 Viewers read; editors write (the default `ProjectRolePermission` loads `self.project`). Every
-lookup is scoped to the project. Errors are `{"errors": [{"field": ..., "message": ...}]}`; a
-rejected import lists every row problem with its file, line and column.
+lookup is scoped to the project. Errors are `{"errors": [{"field": ..., "message": ...}]}`.
 """
 
 from collections.abc import Mapping
@@ -15,7 +15,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,7 +24,6 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.core import api_input
 from mpp_studio.core.api import errors_response
 from mpp_studio.core.pagination import StrictPageNumberPagination
-from mpp_studio.core.uploads import NamedUploadField, file_display_name
 from mpp_studio.lexicon.engine import schema_from_json
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
 from mpp_studio.lexicon.selectors import (
@@ -38,13 +36,9 @@ from mpp_studio.lexicon.selectors import (
     vocabulary_list_for_project,
 )
 from mpp_studio.lexicon.services import (
-    ImportRejected,
-    Upload,
     schema_from_input,
-    size_problem,
     vocabulary_create,
     vocabulary_delete,
-    vocabulary_import_upload,
     vocabulary_item_create,
     vocabulary_item_delete,
     vocabulary_item_update,
@@ -332,61 +326,6 @@ class ItemDetailApi(ProjectApi):
     def delete(self, request: Request, project_id: int, vocabulary_id: int, item_pk: int) -> Response:
         vocabulary_item_delete(item=self.item(vocabulary_id, item_pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class VocabularyImportApi(ProjectApi):
-    parser_classes = (MultiPartParser, FormParser)
-
-    @extend_schema_serializer(component_name="VocabularyImportInput")
-    class InputSerializer(serializers.Serializer):
-        file = NamedUploadField(help_text="The CSV/TSV table (UTF-8).")
-        schema_file = NamedUploadField(required=False, help_text="An optional .schema.yaml.")
-        name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-        language = language_field(default="")
-        description = serializers.CharField(required=False, allow_blank=True, default="")
-
-        def _upload(self, file: object) -> Upload:
-            problem = size_problem(
-                getattr(file, "size", 0) or 0, file_display_name(getattr(file, "name", ""))
-            )
-            if problem is not None:
-                raise serializers.ValidationError(problem)
-            return Upload(name=getattr(file, "name", "") or "upload", data=file.read())  # type: ignore[attr-defined]
-
-        def validate_file(self, file: object) -> Upload:
-            return self._upload(file)
-
-        def validate_schema_file(self, file: object) -> Upload:
-            return self._upload(file)
-
-    @extend_schema(
-        operation_id="vocabulary_import",
-        description="Create a vocabulary from a table and optional schema file. A rejected file stores "
-        "nothing and answers 400 with every problem: field (file or schema_file), file, line, column, "
-        "message.",
-        request={"multipart/form-data": InputSerializer},
-        responses={201: VocabularyOutputSerializer, **ERRORS},
-    )
-    def post(self, request: Request, project_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = data.validated_data
-        try:
-            vocabulary = vocabulary_import_upload(
-                project=self.project,
-                table=fields["file"],
-                schema_file=fields.get("schema_file"),
-                name=fields["name"],
-                language=fields["language"],
-                description=fields["description"],
-            )
-        except ImportRejected as exc:
-            rows: list[dict[str, object]] = [
-                {"field": exc.field, "file": e.file, "line": e.line, "column": e.column, "message": e.message}
-                for e in exc.errors
-            ]
-            return errors_response(rows, status.HTTP_400_BAD_REQUEST)
-        return Response(VocabularyOutputSerializer(vocabulary).data, status=status.HTTP_201_CREATED)
 
 
 class _FormatIgnoringNegotiation(DefaultContentNegotiation):

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import UploadedFile
 
 from mpp_studio.core.uploads import NamedFileField, mib_text
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
-from mpp_studio.lexicon.services import Upload, max_upload_bytes, size_problem
+from mpp_studio.lexicon.services import max_upload_bytes, size_problem
 from mpp_studio.lexicon.services.converted_imports import SOURCE_FORMATS
 from vocab.lexicon import FEATURE_TYPES, FeatureSchema, FeatureSpec
 
@@ -41,10 +41,6 @@ class VocabularyForm(forms.Form):
         help_text="A language code such as en, zh or zh-Hans.",
     )
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
-
-
-def _upload_of(file: UploadedFile) -> Upload:
-    return Upload(name=file.name or "upload", data=file.read())
 
 
 class VocabularyImportForm(forms.Form):
@@ -83,19 +79,20 @@ class VocabularyImportForm(forms.Form):
     )
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
-    def _clean_upload(self, field: str) -> Upload | None:
+    def _clean_upload(self, field: str) -> UploadedFile | None:
+        """Return the uploaded file, unread (the import job reads it), if it is within the limit."""
         file = self.cleaned_data.get(field)
         if not file:
             return None
         problem = size_problem(file.size or 0)
         if problem is not None:
             raise ValidationError(f"{file.name}: {problem}")
-        return _upload_of(file)
+        return file  # type: ignore[no-any-return]
 
-    def clean_file(self) -> Upload | None:
+    def clean_file(self) -> UploadedFile | None:
         return self._clean_upload("file")
 
-    def clean_schema_file(self) -> Upload | None:
+    def clean_schema_file(self) -> UploadedFile | None:
         return self._clean_upload("schema_file")
 
     def clean_format(self) -> str:

@@ -1,5 +1,6 @@
 """Stored vocabulary files. A row is one version of a file and is never changed."""
 
+from django.conf import settings
 from django.db import models
 
 from mpp_studio.core.models import BaseModel
@@ -93,3 +94,50 @@ class VocabularySnapshot(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.name} @ {self.content_hash[:8]}"
+
+
+class VocabularyImport(BaseModel):
+    """An uploaded vocabulary file that a background job reads and stores (`lexicon.import_vocabulary`).
+
+    It keeps what was asked (format, file names, name, language, description), the uploaded files
+    while the job runs (core.stored_uploads records: the table, then the schema file if any;
+    removed when the job has finished with them) and the outcome: the vocabulary made, the
+    converter's report (BLiMP, ZhoBLiMP), or every problem of a refused file.
+    """
+
+    class Format(models.TextChoices):
+        OURS = "ours", "MPP Studio table"
+        BLIMP = "blimp", "BLiMP vocabulary.csv"
+        ZHOBLIMP = "zhoblimp", "ZhoBLiMP vocabulary TSV"
+
+    project = models.ForeignKey(
+        "accounts.Project", on_delete=models.CASCADE, related_name="vocabulary_imports"
+    )
+    job = models.OneToOneField(
+        "jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="vocabulary_import"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    source_format = models.CharField(max_length=10, choices=Format.choices, default=Format.OURS)
+    file_name = models.CharField(max_length=255)
+    schema_file_name = models.CharField(max_length=255, blank=True)
+    name = models.CharField(max_length=100, blank=True, help_text="The name asked for (blank: the files').")
+    language = models.CharField(max_length=35, blank=True)
+    description = models.TextField(blank=True)
+    uploads = models.JSONField(default=list, blank=True)
+    # The vocabulary this import made: set when the job begins writing it (a second run finds it
+    # there), kept when done; the job removes it again if it is cancelled or gives up.
+    vocabulary = models.ForeignKey(
+        Vocabulary, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # vocab.import_report.ImportNote.to_dict() of each note (file, where, level, message).
+    report = models.JSONField(default=list, blank=True)
+    # Why the file was refused: {field, file, line, column, message} for each problem.
+    problems = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+
+    def __str__(self) -> str:
+        return f"import of {self.file_name} ({self.source_format})"

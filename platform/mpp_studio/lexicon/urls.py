@@ -1,6 +1,6 @@
 """Pages of a project's vocabularies, mounted at /projects/<project_id>/."""
 
-from django.urls import path
+from django.urls import include, path
 
 from mpp_studio.lexicon import schema_views, views
 
@@ -10,6 +10,13 @@ urlpatterns = [
     path("vocabularies/", views.vocabulary_list, name="vocabulary_list"),
     path("vocabularies/new/", views.vocabulary_new, name="vocabulary_new"),
     path("vocabularies/import/", views.vocabulary_import, name="vocabulary_import"),
+    path(
+        "vocabularies/imports/<id:import_id>/",
+        views.vocabulary_import_detail,
+        name="vocabulary_import_detail",
+    ),
+    # The jobs app's status partial (`lexicon:job_status`): the jobs app has no URL mount of its own.
+    path("vocabularies/imports/", include("mpp_studio.jobs.urls")),
     path("vocabularies/<id:vocabulary_id>/", views.vocabulary_detail, name="vocabulary_detail"),
     path(
         "vocabularies/<id:vocabulary_id>/export/<str:fmt>/",

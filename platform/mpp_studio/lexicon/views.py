@@ -37,17 +37,17 @@ from mpp_studio.lexicon.selectors import (
     vocabulary_list_for_project,
     vocabulary_pos_values,
 )
+from mpp_studio.lexicon.selectors_imports import vocabulary_import_get, vocabulary_import_view
 from mpp_studio.lexicon.services import (
     ImportRejected,
     vocabulary_create,
     vocabulary_delete,
-    vocabulary_import_upload,
     vocabulary_item_create,
     vocabulary_item_delete,
     vocabulary_item_update,
     vocabulary_update,
 )
-from mpp_studio.lexicon.views_converted import converted_import_response
+from mpp_studio.lexicon.services.import_jobs import vocabulary_import_start
 from vocab.errors import VocabularyError
 
 ITEMS_PER_PAGE = 50
@@ -111,33 +111,38 @@ def vocabulary_new(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def vocabulary_import(request: HttpRequest, project_id: int) -> HttpResponse:
-    """Import a CSV/TSV table (and schema file) as a new vocabulary; a bad file shows every row error."""
+    """GET: the upload form (`?again=<import id>`: filled in as that import was); POST: keep the
+    file and start its import as a job, then the import's page, which follows the job and shows
+    the vocabulary and report, or every row error of a refused file."""
     project, role = project_for(request, project_id, Role.EDITOR)
-    form = VocabularyImportForm(request.POST or None, request.FILES or None)
+    form = VocabularyImportForm(
+        request.POST or None, request.FILES or None, initial=_again(project, request.GET.get("again", ""))
+    )
     rejected: ImportRejected | None = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        if data["format"] != "ours":
-            return converted_import_response(request, project, role, form)
         try:
-            vocabulary = vocabulary_import_upload(
+            started = vocabulary_import_start(
                 project=project,
                 table=data["file"],
                 schema_file=data["schema_file"],
+                source_format=data["format"],
                 name=data["name"],
                 language=data["language"],
                 description=data["description"],
+                created_by=request.user,
             )
         except ImportRejected as exc:
             rejected = exc
         except ValidationError as exc:
             _add_errors(form, exc)
         else:
-            count = vocabulary.items.count()
             messages.success(
-                request, f"Imported “{vocabulary.name}”: {count} item{'s' if count != 1 else ''}."
+                request,
+                f"{started.file_name} is being imported: the file is read on the server. This page shows "
+                "the progress, then the vocabulary, or every problem that kept the file out.",
             )
-            return redirect(vocabulary_url(vocabulary))
+            return redirect("lexicon:vocabulary_import_detail", project.pk, started.pk)
     context = page_context(
         project,
         role,
@@ -149,6 +154,42 @@ def vocabulary_import(request: HttpRequest, project_id: int) -> HttpResponse:
     )
     status = 400 if rejected or form.errors else 200
     return render(request, "lexicon/vocabulary_import.html", context, status=status)
+
+
+def _again(project: Project, again: str) -> dict[str, str]:
+    """Return the form fields of an earlier import of the project (the user imports it again)."""
+    if not again.isdigit() or len(again) > 18:
+        return {}
+    try:
+        earlier = vocabulary_import_get(project=project, import_id=int(again))
+    except Http404:
+        return {}
+    return {
+        "format": earlier.source_format,
+        "name": earlier.name,
+        "language": earlier.language,
+        "description": earlier.description,
+    }
+
+
+@login_required
+@require_GET
+def vocabulary_import_detail(request: HttpRequest, project_id: int, import_id: int) -> HttpResponse:
+    """An import's page: the job's progress while it runs, then the vocabulary with the report, or
+    every problem that refused the file. For htmx, only that part (it reloads when the job ends)."""
+    project, role = project_for(request, project_id)
+    view = vocabulary_import_view(project=project, import_id=import_id)
+    job = view.row.job
+    context = page_context(
+        project,
+        role,
+        imported=view,
+        job=job,
+        poll_url=reverse("lexicon:job_status", args=[project.pk, job.pk]) if job is not None else "",
+    )
+    if getattr(request, "htmx", False):
+        return render(request, "lexicon/_vocabulary_import_status.html", context)
+    return render(request, "lexicon/vocabulary_import_detail.html", context)
 
 
 def _add_errors(form: VocabularyForm | VocabularyImportForm, error: ValidationError) -> None:

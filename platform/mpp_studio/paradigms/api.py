@@ -21,6 +21,7 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.core.api import errors_response
+from mpp_studio.paradigms.api_imports import LibraryImportJobOutputSerializer
 from mpp_studio.paradigms.models import Phrase, Template
 from mpp_studio.paradigms.selectors import (
     PhraseRow,
@@ -37,7 +38,6 @@ from mpp_studio.paradigms.selectors import (
 )
 from mpp_studio.paradigms.serializers import (
     LibraryImportInputSerializer,
-    LibraryImportOutputSerializer,
     LibraryTemplateOutputSerializer,
     ParadigmErrorsSerializer,
     PhraseChangeOutputSerializer,
@@ -54,7 +54,10 @@ from mpp_studio.paradigms.serializers import (
     TemplateVersionOutputSerializer,
     TemplateVersionSummarySerializer,
 )
-from mpp_studio.paradigms.services.library_into_project import library_templates_import
+from mpp_studio.paradigms.services.library_into_project import (
+    library_import_report,
+    library_templates_import_start,
+)
 from mpp_studio.paradigms.services.phrases import (
     PhraseChange,
     PhraseInUseError,
@@ -381,16 +384,18 @@ class LibraryDetailApi(GenericAPIView):  # type: ignore[type-arg]
 class LibraryImportApi(GenericAPIView):  # type: ignore[type-arg]
     """Import library templates (with their vocabularies and phrases) into a project you edit."""
 
-    serializer_class = LibraryImportOutputSerializer
+    serializer_class = LibraryImportJobOutputSerializer
 
     @extend_schema(
         tags=[LIBRARY_TAG],
         request=LibraryImportInputSerializer,
-        responses={200: LibraryImportOutputSerializer, 400: ERRORS, 403: ERRORS, 404: NOT_FOUND},
-        description="Each template is imported on its own: its vocabulary and phrases are created "
-        "or reused, and it becomes version 1 of a new project template; one whose uid, vocabulary "
-        "or phrase the project has with other content is skipped with the reason. 404 for a "
-        "project you are not a member of, 403 if you are only its viewer.",
+        responses={202: LibraryImportJobOutputSerializer, 400: ERRORS, 403: ERRORS, 404: NOT_FOUND},
+        description="Answers 202 with the import, whose `job` imports the templates in the "
+        "background, in order: poll `/api/projects/<project>/templates/import/library/<id>/` until "
+        "the job has finished. Each template is imported on its own: its vocabulary and phrases are "
+        "created or reused, and it becomes version 1 of a new project template; one whose uid, "
+        "vocabulary or phrase the project has with other content is skipped with the reason. 404 "
+        "for a project you are not a member of, 403 if you are only its viewer.",
     )
     def post(self, request: Request) -> Response:
         data = LibraryImportInputSerializer(data=request.data)
@@ -407,7 +412,10 @@ class LibraryImportApi(GenericAPIView):  # type: ignore[type-arg]
                 status.HTTP_400_BAD_REQUEST,
             )
         by_id = {t.pk: t for t in templates}
-        report = library_templates_import(
+        row = library_templates_import_start(
             project=project, templates=[by_id[i] for i in wanted], user=request.user
         )
-        return Response(LibraryImportOutputSerializer(report).data)
+        return Response(
+            LibraryImportJobOutputSerializer(library_import_report(row=row)).data,
+            status=status.HTTP_202_ACCEPTED,
+        )

@@ -1,6 +1,10 @@
-"""API: import a ZhoBLiMP project (template JSONs, vocabulary TSV, phrase JSON) into a project."""
+"""API: import a ZhoBLiMP project (template JSONs, vocabulary TSV, phrase JSON) into a project.
 
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+The upload answers 202 with the import, whose job converts and stores the files in the
+background (`services.zhoblimp_import`); `templates/import/zhoblimp/<id>/` shows it until then.
+"""
+
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
@@ -8,24 +12,55 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from mpp_studio.accounts.models import Project
-from mpp_studio.core.api import errors_response
 from mpp_studio.core.uploads import NamedUploadField
-from mpp_studio.lexicon.api_converted import ImportNoteSerializer
-from mpp_studio.paradigms.services.template_upload import Upload, upload_size_limit
-from mpp_studio.paradigms.services.zhoblimp_import import ZhoblimpUploadRejected, zhoblimp_project_import
+from mpp_studio.jobs.serializers import JobOutputSerializer
+from mpp_studio.lexicon.api_imports import ImportNoteSerializer
+from mpp_studio.paradigms.models import ZhoblimpImport
+from mpp_studio.paradigms.selectors_imports import zhoblimp_import_get
+from mpp_studio.paradigms.services.zhoblimp_import import zhoblimp_import_start
 
 
-class ImportedTemplateSerializer(serializers.Serializer):
+class ImportedTemplateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
     uid = serializers.CharField()
     phenomenon = serializers.CharField()
 
 
-class ZhoblimpImportOutputSerializer(serializers.Serializer):
-    vocabulary = serializers.DictField(help_text="{id, name}")
+class ImportedVocabularySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    reused = serializers.BooleanField(help_text="Already in the project with the same content.")
+
+
+class ZhoblimpImportOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    job = JobOutputSerializer(read_only=True, allow_null=True)
+    files = serializers.ListField(child=serializers.CharField(), source="file_names")
+    vocabulary = serializers.SerializerMethodField(help_text="Once the job is done: the vocabulary stored.")
     phrases = serializers.ListField(child=serializers.CharField())
-    templates = ImportedTemplateSerializer(many=True)
-    report = ImportNoteSerializer(many=True)
+    templates = ImportedTemplateSerializer(many=True, help_text="Once the job is done: the templates stored.")
+    report = ImportNoteSerializer(many=True, help_text="Item by item: what was skipped or changed.")
+
+    class Meta:
+        model = ZhoblimpImport
+        fields = (
+            "id",
+            "vocabulary_name",
+            "files",
+            "job",
+            "vocabulary",
+            "phrases",
+            "templates",
+            "report",
+            "created_at",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(ImportedVocabularySerializer(allow_null=True))
+    def get_vocabulary(self, row: ZhoblimpImport) -> dict[str, object] | None:
+        done = row.job is not None and row.job.status == row.job.Status.DONE
+        if not done or row.vocabulary is None:
+            return None
+        return {"id": row.vocabulary.pk, "name": row.vocabulary.name, "reused": not row.vocabulary_created}
 
 
 class ZhoblimpImportApi(APIView):
@@ -35,7 +70,7 @@ class ZhoblimpImportApi(APIView):
     parser_classes = (MultiPartParser, FormParser)
 
     @extend_schema_serializer(component_name="ZhoblimpImportInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         files = serializers.ListField(
             child=NamedUploadField(),
             allow_empty=False,
@@ -45,38 +80,38 @@ class ZhoblimpImportApi(APIView):
 
     @extend_schema(
         operation_id="zhoblimp_import",
-        description="Convert a ZhoBLiMP project and store it as a vocabulary, phrases and templates. "
-        "Answers 201 with what was stored and the report (file, where, level, message, item by item); "
-        "an upload that cannot be used stores nothing and answers 400 with the reason (field `files`) "
-        "followed by the report.",
+        description="Keep the files of a ZhoBLiMP project and answer 202 with the import, whose `job` "
+        "converts and stores them in the background as a vocabulary, phrases and templates: poll "
+        "`templates/import/zhoblimp/<id>/` until the job has finished. Done: what was stored and "
+        "the `report` (file, where, level, message, item by item). Failed: an upload that cannot be "
+        "used stores nothing; `job.message` says why and the `report` lists every item so far. The "
+        "vocabulary name and each file's size are checked at once: 400 naming the field.",
         request={"multipart/form-data": InputSerializer},
-        responses={201: ZhoblimpImportOutputSerializer},
+        responses={202: ZhoblimpImportOutputSerializer},
     )
     def post(self, request: Request, project_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        uploads = [
-            Upload(f.name, f.size, f.read() if f.size <= upload_size_limit(f.name) else None)
-            for f in data.validated_data["files"]
-        ]
-        try:
-            outcome = zhoblimp_project_import(
-                project=self.project,
-                uploads=uploads,
-                user=request.user,
-                vocabulary_name=data.validated_data["vocabulary_name"],
-            )
-        except ZhoblimpUploadRejected as exc:
-            rows: list[dict[str, object]] = [{"field": "files", "message": exc.message}]
-            rows += [{"field": "report", **note.to_dict()} for note in exc.notes]
-            return errors_response(rows, status.HTTP_400_BAD_REQUEST)
-        body = {
-            "vocabulary": {"id": outcome.vocabulary.pk, "name": outcome.vocabulary.name},
-            "phrases": outcome.phrases,
-            "templates": [
-                {"id": v.template.pk, "uid": v.template.uid, "phenomenon": v.template.phenomenon}
-                for v in outcome.versions
-            ],
-            "report": [note.to_dict() for note in outcome.notes],
-        }
-        return Response(body, status=status.HTTP_201_CREATED)
+        row = zhoblimp_import_start(
+            project=self.project,
+            files=data.validated_data["files"],
+            vocabulary_name=data.validated_data["vocabulary_name"],
+            created_by=request.user,
+        )
+        return Response(ZhoblimpImportOutputSerializer(row).data, status=status.HTTP_202_ACCEPTED)
+
+
+class ZhoblimpImportDetailApi(APIView):
+    """One ZhoBLiMP import: its job, then what was stored and the report. `self.project` is set
+    by ProjectRolePermission (GET needs the viewer role)."""
+
+    project: Project
+
+    @extend_schema(
+        operation_id="zhoblimp_import_detail",
+        description="An import started by `templates/import/zhoblimp/`. Poll it until `job.finished`.",
+        responses={200: ZhoblimpImportOutputSerializer},
+    )
+    def get(self, request: Request, project_id: int, import_id: int) -> Response:
+        row = zhoblimp_import_get(project=self.project, import_id=import_id)
+        return Response(ZhoblimpImportOutputSerializer(row).data)

@@ -125,3 +125,62 @@ class TemplateVersion(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.template.uid} v{self.number}"
+
+
+class ZhoblimpImport(BaseModel):
+    """A ZhoBLiMP project upload that a background job converts and stores (`paradigms.import_zhoblimp`).
+
+    It keeps the vocabulary name asked for, the names of the files uploaded, the files themselves
+    while the job runs (core.stored_uploads records, removed when the job has finished with them)
+    and the outcome: the vocabulary (made by this import, or found with the same content), the
+    phrases, the templates stored ({id, uid, phenomenon} each) and the report, item by item.
+    """
+
+    project = models.ForeignKey("accounts.Project", on_delete=models.CASCADE, related_name="zhoblimp_imports")
+    job = models.OneToOneField(
+        "jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="zhoblimp_import"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    vocabulary_name = models.CharField(max_length=100)
+    file_names = models.JSONField(default=list, blank=True)
+    uploads = models.JSONField(default=list, blank=True)
+    vocabulary = models.ForeignKey(
+        "lexicon.Vocabulary", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # Whether this import made the vocabulary (set with it, when the job begins writing it): one
+    # that does not finish removes it again; a vocabulary found with the same content stays.
+    vocabulary_created = models.BooleanField(default=False)
+    phrases = models.JSONField(default=list, blank=True)
+    templates = models.JSONField(default=list, blank=True)
+    # vocab.import_report.ImportNote.to_dict() of each note (file, where, level, message).
+    report = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+
+    def __str__(self) -> str:
+        return f"ZhoBLiMP import #{self.pk}"
+
+
+class LibraryImport(BaseModel):
+    """Library paradigms a background job imports into a project (`paradigms.import_library`): the
+    library template ids chosen, in order, and one result per template imported so far ({source,
+    uid, file_name, imported, message, parts, version}), each stored with that template's import."""
+
+    project = models.ForeignKey("accounts.Project", on_delete=models.CASCADE, related_name="library_imports")
+    job = models.OneToOneField(
+        "jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="library_import"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    library_templates = models.JSONField(default=list, blank=True)
+    results = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+
+    def __str__(self) -> str:
+        return f"library import #{self.pk}"

@@ -7,6 +7,7 @@ other phrases), so a phrase of another language or one no template names cannot 
 """
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -21,6 +22,7 @@ from mpp_studio.lexicon.models import Vocabulary
 from mpp_studio.paradigms.engine import E_ENGINE, TemplateFields, engine_failure_message, template_fields
 from mpp_studio.paradigms.models import Phrase, TemplateVersion
 from mpp_studio.paradigms.phrase_usage import phrase_graph, template_phrase_names
+from vocab.lexicon import Vocabulary as Lexicon
 
 logger = logging.getLogger(__name__)
 
@@ -41,14 +43,31 @@ class ProjectTemplateCheck:
         return self.generator is not None and not self.problems
 
 
+@dataclass(frozen=True, slots=True)
+class ProjectContent:
+    """The phrases and vocabularies a template is checked against in place of those the project
+    stores: an import checks its templates against what it is about to store, before it writes.
+
+    `phrase_texts` is every phrase of the project as it will be (name -> YAML text);
+    `vocabularies` the engine vocabularies by name that will be stored (or are, unchanged).
+    A vocabulary the template names and this does not hold is looked up in the project.
+    """
+
+    phrase_texts: Mapping[str, str]
+    vocabularies: Mapping[str, Lexicon]
+
+
 def project_phrase_texts(project: Project) -> dict[str, str]:
     """Return name -> YAML text of every phrase of the project."""
     return dict(Phrase.objects.filter(project=project).values_list("name", "text"))
 
 
-def template_phrase_texts(project: Project, source_text: str) -> dict[str, str]:
-    """Return name -> YAML text of the project's phrases a template text uses, directly or not."""
-    texts = project_phrase_texts(project)
+def template_phrase_texts(
+    project: Project, source_text: str, texts: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Return name -> YAML text of the project's phrases a template text uses, directly or not
+    (of `texts` in place of the stored phrases, when given)."""
+    texts = project_phrase_texts(project) if texts is None else texts
     used = template_phrase_names(source_text, phrase_graph(texts))
     return {name: text for name, text in texts.items() if name in used}
 
@@ -69,18 +88,21 @@ def project_vocabulary_for(project: Project, reference: str) -> Vocabulary | Non
 
 
 def project_template_check(
-    *, project: Project, source_text: str, file_name: str = ""
+    *, project: Project, source_text: str, file_name: str = "", content: ProjectContent | None = None
 ) -> ProjectTemplateCheck:
-    """Parse and validate a template text against the project's phrases and vocabulary; never raises."""
+    """Parse and validate a template text against the project's phrases and vocabulary (or those
+    of `content`, where given); never raises."""
     label = file_name or "template"
     parsed: ParsedTemplate | None = None
     vocabulary: Vocabulary | None = None
     try:
-        parsed = template_from_text(
-            source_text, file=label, phrase_texts=template_phrase_texts(project, source_text)
+        phrase_texts = template_phrase_texts(
+            project, source_text, content.phrase_texts if content is not None else None
         )
-        vocabulary = project_vocabulary_for(project, parsed.vocabulary)
-        if vocabulary is None:
+        parsed = template_from_text(source_text, file=label, phrase_texts=phrase_texts)
+        planned = content.vocabularies.get(vocabulary_name(parsed.vocabulary)) if content else None
+        vocabulary = project_vocabulary_for(project, parsed.vocabulary) if planned is None else None
+        if planned is None and vocabulary is None:
             fields = template_fields(source_text, parsed)
             if not parsed.vocabulary:
                 message = "the template names no vocabulary: add `vocabulary: <name>`"
@@ -91,7 +113,8 @@ def project_template_check(
                 )
             problem = Problem(E.E_VOCABULARY, message, label, line=fields.vocabulary_line)
             return ProjectTemplateCheck(fields, parsed, [problem], "", None, None)
-        generator = Generator(parsed, vocabulary_to_engine(vocabulary))
+        lexicon = planned if planned is not None else vocabulary_to_engine(vocabulary)  # type: ignore[arg-type]
+        generator = Generator(parsed, lexicon)
         capacity_text = generator.capacity().describe()
     except TemplateError as exc:
         return ProjectTemplateCheck(

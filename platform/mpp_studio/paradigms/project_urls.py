@@ -1,8 +1,8 @@
 """URLs of the paradigms app (project_urls)."""
 
-from django.urls import path
+from django.urls import include, path
 
-from mpp_studio.paradigms import views_editor, views_files, views_phrases, views_zhoblimp
+from mpp_studio.paradigms import views_editor, views_files, views_library, views_phrases, views_zhoblimp
 
 app_name = "project_paradigms"
 
@@ -27,6 +27,18 @@ urlpatterns: list = [
     # Template files in and out (library helper).
     path("templates/upload/", views_files.template_upload, name="template_upload"),
     path("templates/import/zhoblimp/", views_zhoblimp.zhoblimp_import, name="zhoblimp_import"),
+    # Imports run as jobs: their pages, and the jobs app's status partial (`project_paradigms:job_status`).
+    path(
+        "templates/import/zhoblimp/<id:import_id>/",
+        views_zhoblimp.zhoblimp_import_detail,
+        name="zhoblimp_import_detail",
+    ),
+    path(
+        "templates/import/library/<id:import_id>/",
+        views_library.library_import_detail,
+        name="library_import_detail",
+    ),
+    path("templates/import/", include("mpp_studio.jobs.urls")),
     path("templates/<id:template_id>/download/", views_files.template_download, name="template_download"),
     # Phrases (library helper).
     path("phrases/", views_phrases.phrase_list, name="phrase_list"),

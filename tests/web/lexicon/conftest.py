@@ -19,6 +19,14 @@ BAD_EN_CSV = (
 )
 
 
+def import_detail(client: object, project: object, started: object) -> dict[str, object]:
+    """Return the API's view of the vocabulary import a 202 answer started (its job has run)."""
+    import_id = started.json()["id"]  # type: ignore[attr-defined]
+    response = client.get(f"/api/projects/{project.pk}/vocabularies/imports/{import_id}/")  # type: ignore[attr-defined]
+    assert response.status_code == 200, response.content
+    return response.json()  # type: ignore[no-any-return]
+
+
 @pytest.fixture
 def client_for(db: None) -> Callable[[object | None], Client]:
     """Return a function giving a Django test client signed in as the user (None: anonymous)."""

@@ -1,17 +1,19 @@
 """The vocabulary API: the role matrix of every endpoint, filters, errors named by field or row,
-imports that store nothing when rejected, and export round trips."""
+imports (jobs) that store nothing when rejected and write large files in chunks, and export
+round trips."""
 
 from collections.abc import Callable
+from unittest import mock
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from mpp_studio.lexicon.engine import schema_from_json, vocabulary_to_engine
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import Vocabulary, VocabularyImport
 from mpp_studio.lexicon.services import MAX_UPLOAD_BYTES
 from tests.web.conftest import EN_NOUNS_SCHEMA, ZH_NOUNS_TSV
-from tests.web.lexicon.conftest import BAD_EN_CSV, ZH_NOUNS_SCHEMA
+from tests.web.lexicon.conftest import BAD_EN_CSV, ZH_NOUNS_SCHEMA, import_detail
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +41,7 @@ ENDPOINTS: list[tuple[str, str, dict[str, object] | None, str, int]] = [
     ("patch", "{v}/items/{i}/", {"lemma": "kitty"}, "editor", 200),
     ("delete", "{v}/items/{i}/", None, "editor", 204),
     ("get", "{v}/export/?format=tsv", None, "viewer", 200),
-    ("post", "import/", "upload", "editor", 201),
+    ("post", "import/", "upload", "editor", 202),
 ]
 
 
@@ -219,8 +221,11 @@ def test_item_create_and_patch_name_the_field_of_each_problem(
     assert vocabulary.items.count() == 12
 
 
-def test_import_creates_a_vocabulary(api_client_for: ApiClientFor, editor: object, project: object) -> None:
-    response = api_client_for(editor).post(
+def test_import_creates_a_vocabulary(
+    api_client_for: ApiClientFor, editor: object, project: object, run_jobs_now: None
+) -> None:
+    client = api_client_for(editor)
+    response = client.post(  # type: ignore[attr-defined]
         f"/api/projects/{project.pk}/vocabularies/import/",  # type: ignore[attr-defined]
         {
             "file": SimpleUploadedFile("zh_nouns.tsv", ZH_NOUNS_TSV.encode()),
@@ -229,18 +234,28 @@ def test_import_creates_a_vocabulary(api_client_for: ApiClientFor, editor: objec
         },
         format="multipart",
     )
-    assert response.status_code == 201
-    assert (response.json()["name"], response.json()["language"], response.json()["item_count"]) == (
-        "名词",
-        "zh",
+    assert response.status_code == 202
+    started = response.json()
+    assert (started["file_name"], started["schema_file_name"], started["job"]["status"]) == (
+        "zh_nouns.tsv",
+        "zh_nouns.schema.yaml",
+        "queued",
+    )
+    body = import_detail(client, project, response)
+    assert (body["job"]["status"], body["job"]["progress_done"], body["job"]["progress_total"]) == (
+        "done",
+        14,
         14,
     )
+    vocabulary = body["vocabulary"]
+    assert (vocabulary["name"], vocabulary["language"], vocabulary["item_count"]) == ("名词", "zh", 14)
 
 
 def test_import_rejection_lists_every_row_and_stores_nothing(
-    api_client_for: ApiClientFor, editor: object, project: object
+    api_client_for: ApiClientFor, editor: object, project: object, run_jobs_now: None
 ) -> None:
-    response = api_client_for(editor).post(
+    client = api_client_for(editor)
+    response = client.post(  # type: ignore[attr-defined]
         f"/api/projects/{project.pk}/vocabularies/import/",  # type: ignore[attr-defined]
         {
             "file": SimpleUploadedFile("bad.csv", BAD_EN_CSV.encode()),
@@ -248,8 +263,11 @@ def test_import_rejection_lists_every_row_and_stores_nothing(
         },
         format="multipart",
     )
-    assert response.status_code == 400
-    errors = response.json()["errors"]
+    assert response.status_code == 202
+    body = import_detail(client, project, response)
+    assert (body["job"]["status"], body["vocabulary"]) == ("failed", None)
+    assert body["job"]["message"].startswith("bad.csv was not imported: 3 problems")
+    errors = body["problems"]
     assert [(e["field"], e["file"], e["line"], e["column"]) for e in errors] == [
         ("file", "bad.csv", 3, "number"),
         ("file", "bad.csv", 4, "form"),
@@ -259,14 +277,27 @@ def test_import_rejection_lists_every_row_and_stores_nothing(
     assert not Vocabulary.objects.exists()
 
 
+def test_import_refuses_a_file_over_the_limit_at_once(
+    api_client_for: ApiClientFor, editor: object, project: object
+) -> None:
+    body = {"file": SimpleUploadedFile("big.csv", b"form\n" + b"x" * MAX_UPLOAD_BYTES)}
+    response = api_client_for(editor).post(  # type: ignore[attr-defined]
+        f"/api/projects/{project.pk}/vocabularies/import/",
+        body,
+        format="multipart",  # type: ignore[attr-defined]
+    )
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert (error["field"], error["message"].startswith("the file is 10.0 MiB; the limit is 10 MiB")) == (
+        "file",
+        True,
+    )
+    assert not Vocabulary.objects.exists() and not VocabularyImport.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("files", "field", "start"),
     [
-        (
-            {"file": ("big.csv", b"form\n" + b"x" * MAX_UPLOAD_BYTES)},
-            "file",
-            "the file is 10.0 MiB; the limit is 10 MiB",
-        ),
         ({"file": ("photo.csv", b"\x89PNG\r\n\x1a\n")}, "file", "this line is not UTF-8 text"),
         (
             {"file": ("t.csv", b"form\ncat\n"), "schema_file": ("t.schema.yaml", b"features: [\n")},
@@ -274,24 +305,68 @@ def test_import_rejection_lists_every_row_and_stores_nothing(
             "this is not valid YAML",
         ),
     ],
-    ids=["too-big", "binary", "bad-schema"],
+    ids=["binary", "bad-schema"],
 )
-def test_import_rejects_bad_uploads_naming_the_field(
+def test_import_job_refuses_bad_files_naming_the_field(
     api_client_for: ApiClientFor,
     editor: object,
     project: object,
+    run_jobs_now: None,
     files: dict[str, tuple[str, bytes]],
     field: str,
     start: str,
 ) -> None:
+    client = api_client_for(editor)
     body = {key: SimpleUploadedFile(name, data) for key, (name, data) in files.items()}
-    response = api_client_for(editor).post(
-        f"/api/projects/{project.pk}/vocabularies/import/", body, format="multipart"
-    )  # type: ignore[attr-defined]
-    assert response.status_code == 400
-    error = response.json()["errors"][0]
+    response = client.post(f"/api/projects/{project.pk}/vocabularies/import/", body, format="multipart")  # type: ignore[attr-defined]
+    assert response.status_code == 202
+    error = import_detail(client, project, response)["problems"][0]
     assert (error["field"], error["message"].startswith(start)) == (field, True), error
     assert not Vocabulary.objects.exists()
+
+
+def test_import_of_a_large_file_is_written_in_chunks_and_safe_to_run_twice(
+    editor: object, project: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file of 5,000 items is stored 2,000 at a time; a run that died after the first chunk is
+    run again: it finds the vocabulary it began and writes only the items missing."""
+    from django.core.files.uploadedfile import SimpleUploadedFile as File
+
+    from mpp_studio.lexicon.models import VocabularyItem
+    from mpp_studio.lexicon.services import vocabularies
+    from mpp_studio.lexicon.services.import_jobs import vocabulary_import_run, vocabulary_import_start
+    from mpp_studio.lexicon.tasks import import_vocabulary
+
+    table = "form,number\n" + "".join(f"w{i},{'sg' if i % 2 else 'pl'}\n" for i in range(5_000))
+    with mock.patch.object(import_vocabulary, "delay_on_commit"):
+        row = vocabulary_import_start(
+            project=project, table=File("big.csv", table.encode()), created_by=editor
+        )  # type: ignore[arg-type]
+    chunks: list[int] = []
+    real = vocabularies.vocabulary_items_store
+
+    def dies_after_one_chunk(**kwargs: object) -> bool:
+        progress = kwargs.pop("progress")
+
+        def once(done: int) -> bool:
+            chunks.append(done)
+            progress(done)  # type: ignore[operator]
+            raise RuntimeError("the worker died")
+
+        return real(progress=once, **kwargs)  # type: ignore[arg-type]
+
+    dying = mock.patch("mpp_studio.lexicon.services.import_jobs.vocabulary_items_store", dies_after_one_chunk)
+    with dying, pytest.raises(RuntimeError):
+        vocabulary_import_run(import_id=row.pk)
+    assert chunks == [2_000] and VocabularyItem.objects.count() == 2_000
+    vocabulary_import_run(import_id=row.pk)  # the message is delivered again
+    row.refresh_from_db()
+    assert row.job.status == "done" and row.vocabulary is not None  # type: ignore[union-attr]
+    assert list(row.vocabulary.items.values_list("form", flat=True)[:3]) == ["w0", "w1", "w2"]
+    assert row.vocabulary.items.count() == 5_000 and Vocabulary.objects.count() == 1
+    assert row.uploads == []
+    vocabulary_import_run(import_id=row.pk)  # and once more: nothing changes
+    assert VocabularyItem.objects.count() == 5_000
 
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv"])
@@ -347,3 +422,26 @@ def test_openapi_schema_of_the_vocabulary_api_has_no_warnings(db: None) -> None:
     ]
     GENERATOR_STATS.reset()
     assert problems == []
+
+
+def test_a_queued_import_whose_message_was_lost_is_sent_again(project: object, editor: object) -> None:
+    """`manage.py requeue_jobs --queued-for` (resend_queued) sends a queued import's message again."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from mpp_studio.jobs import queueing
+    from mpp_studio.lexicon.services.import_jobs import vocabulary_import_start
+
+    started = vocabulary_import_start(
+        project=project,  # type: ignore[arg-type]
+        table=SimpleUploadedFile("waiting.csv", b"form\ncat\n"),
+        created_by=editor,  # type: ignore[arg-type]
+    )
+    with (
+        mock.patch.object(queueing, "_broker_failed_at", 0.0),
+        mock.patch("mpp_studio.lexicon.tasks.import_vocabulary.delay") as send,
+    ):
+        sent = queueing.resend_queued(created_before=timezone.now() + timedelta(seconds=1))
+    assert sent == {started.job_id: 1}
+    assert [c.args for c in send.call_args_list] == [(started.pk,)]

@@ -1,6 +1,7 @@
 """A real browser (Debian's Chromium, driven by Playwright) imports vocabularies and filters the table.
 
-An editor uploads a bad CSV and sees every row error with its line number, then a good one; the
+An editor uploads a bad CSV and, on the page that follows the import job, sees every row error
+with its line number; then a good one; the
 item table filters live (htmx) by a feature and by a search text; Chinese text shows as written.
 Screenshots go to `var/screenshots/lexicon-*.png` for a person to look at.
 """
@@ -47,6 +48,7 @@ def test_browser_imports_a_vocabulary_and_filters_it(
     page: Page,
     screenshots: Path,
     tmp_path: Path,
+    import_worker: None,
 ) -> None:
     base = str(live_server.url)  # type: ignore[attr-defined]
     bad = tmp_path / "nouns.csv"
@@ -63,13 +65,15 @@ def test_browser_imports_a_vocabulary_and_filters_it(
     expect(page.locator(".lexicon h2")).to_have_text("Vocabularies")
     expect(page.locator("tr.vocabulary")).to_have_count(1)
 
-    # A file with three bad rows: every row error with its line, nothing saved, fields kept.
+    # A file with three bad rows: the page answers at once and follows the job (a thread here);
+    # every row error with its line, nothing saved, and the form again with the fields kept.
     page.click("text=Import CSV/TSV")
     page.set_input_files("#id_file", str(bad))
     page.set_input_files("#id_schema_file", str(schema))
     page.fill("#id_name", "english nouns")
     page.fill("#id_language", "en")
     page.click("button:has-text('Import')")
+    expect(page.locator(".messages")).to_contain_text("nouns.csv is being imported")
     problems = page.locator("tr.import-problem")
     expect(problems).to_have_count(3)
     expect(page.locator("#import-problems h3")).to_have_text("The file was not imported: 3 problems")
@@ -77,16 +81,22 @@ def test_browser_imports_a_vocabulary_and_filters_it(
     expect(problems.nth(0)).to_contain_text("'plurl' is not one of the declared values (sg, pl)")
     expect(problems.nth(1)).to_contain_text("the form is empty")
     expect(problems.nth(2)).to_contain_text("this row has 6 cells but the header has 5 columns")
+    expect(page.locator(".job-status")).to_have_attribute("data-status", "failed")
+    page.screenshot(path=screenshots / "lexicon-import-errors.png", full_page=True)
+    page.click("text=import the file again")
     expect(page.locator("#id_name")).to_have_value("english nouns")
     expect(page.locator("#id_language")).to_have_value("en")
-    page.screenshot(path=screenshots / "lexicon-import-errors.png", full_page=True)
 
-    # The corrected file imports; the table shows its 12 items.
+    # The corrected file imports; the import's page links the vocabulary, whose table has 12 items.
     page.set_input_files("#id_file", str(good))
     page.set_input_files("#id_schema_file", str(schema))
     page.click("button:has-text('Import')")
+    expect(page.locator(".job-status")).to_contain_text("Imported “english nouns”: 12 items.")
+    summary = page.locator("#import-summary")
+    expect(summary).to_contain_text("became the vocabulary english nouns with 12 items")
+    page.screenshot(path=screenshots / "lexicon-import-done.png", full_page=True)
+    summary.locator("text=Open the vocabulary").click()
     expect(page.locator(".vocab-title h2")).to_have_text("english nouns")
-    expect(page.locator(".messages")).to_contain_text("Imported “english nouns”: 12 items.")
     expect(page.locator("tr.item")).to_have_count(12)
 
     # Filtering by a feature updates the table in place (htmx) and the address.

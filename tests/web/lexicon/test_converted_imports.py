@@ -10,9 +10,10 @@ from django.test import Client
 from django.urls import reverse
 
 from mpp_studio.lexicon.engine import vocabulary_to_engine
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import Vocabulary, VocabularyImport
 from mpp_studio.lexicon.services import Upload
 from mpp_studio.lexicon.services.converted_imports import ImportRejected, vocabulary_import_converted
+from tests.web.lexicon.conftest import import_detail
 from vocab.blimp_import import import_blimp_vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,7 +87,7 @@ def test_page_offers_the_formats(client_for: ClientFor, editor: object, project:
 
 
 def test_page_imports_a_blimp_file_and_lists_the_report(
-    client_for: ClientFor, editor: object, project: object
+    client_for: ClientFor, editor: object, project: object, run_jobs_now: None
 ) -> None:
     response = client_for(editor).post(
         import_url(project),
@@ -95,8 +96,10 @@ def test_page_imports_a_blimp_file_and_lists_the_report(
             "file": SimpleUploadedFile("vocabulary.csv", BLIMP.read_bytes()),
             "name": "blimp",
         },
+        follow=True,
     )
-    assert response.status_code == 201
+    assert response.redirect_chain[-1][0].startswith(f"/projects/{project.pk}/vocabularies/imports/")  # type: ignore[attr-defined]
+    assert response.status_code == 200
     page = response.content.decode()
     assert "with 18 items" in page
     expected = import_blimp_vocabulary(BLIMP.read_bytes(), file_name="vocabulary.csv").notes
@@ -106,15 +109,18 @@ def test_page_imports_a_blimp_file_and_lists_the_report(
 
 
 def test_page_shows_why_a_file_is_refused_and_stores_nothing(
-    client_for: ClientFor, editor: object, project: object
+    client_for: ClientFor, editor: object, project: object, run_jobs_now: None
 ) -> None:
     response = client_for(editor).post(
         import_url(project),
         {"format": "zhoblimp", "file": SimpleUploadedFile("v.tsv", "word\tpos\n书\tNN\n".encode())},
+        follow=True,
     )
-    assert response.status_code == 400
     page = response.content.decode()
-    assert "The file was not imported" in page and "expression" in page
+    assert "The file was not imported: 1 problem" in page and "expression" in page
+    row = VocabularyImport.objects.get()
+    assert row.job.status == "failed" and row.problems[0]["line"] == 1  # type: ignore[union-attr]
+    assert f"?again={row.pk}" in page  # the form again, with the format and name filled in
     assert not Vocabulary.objects.exists()
 
 
@@ -152,15 +158,18 @@ def api_url(project: object) -> str:
 
 
 def test_api_imports_and_answers_the_report(
-    api_client_for: Callable[[object], object], editor: object, project: object
+    api_client_for: Callable[[object], object], editor: object, project: object, run_jobs_now: None
 ) -> None:
-    response = api_client_for(editor).post(  # type: ignore[attr-defined]
+    client = api_client_for(editor)
+    response = client.post(  # type: ignore[attr-defined]
         api_url(project),
         {"file": SimpleUploadedFile("vocab.tsv", ZHO.read_bytes()), "format": "zhoblimp"},
         format="multipart",
     )
-    assert response.status_code == 201
-    body = response.json()
+    assert response.status_code == 202
+    assert response.json()["job"]["kind"] == "vocabulary_import" and response.json()["vocabulary"] is None
+    body = import_detail(client, project, response)
+    assert body["job"]["status"] == "done"
     assert (body["vocabulary"]["name"], body["vocabulary"]["item_count"]) == ("vocab", 26)
     levels = {n["level"] for n in body["report"]}
     assert levels == {"skipped", "changed", "info"}
@@ -169,17 +178,34 @@ def test_api_imports_and_answers_the_report(
 
 
 def test_api_refusal_names_line_and_column_and_stores_nothing(
-    api_client_for: Callable[[object], object], editor: object, project: object
+    api_client_for: Callable[[object], object], editor: object, project: object, run_jobs_now: None
 ) -> None:
-    response = api_client_for(editor).post(  # type: ignore[attr-defined]
+    client = api_client_for(editor)
+    response = client.post(  # type: ignore[attr-defined]
         api_url(project),
         {"file": SimpleUploadedFile("v.csv", b"form,sg\ndog,1\n"), "format": "blimp"},
         format="multipart",
     )
-    assert response.status_code == 400
-    (error,) = response.json()["errors"]
+    assert response.status_code == 202
+    body = import_detail(client, project, response)
+    assert (body["job"]["status"], body["vocabulary"]) == ("failed", None)
+    (error,) = body["problems"]
     assert (error["field"], error["line"], error["column"]) == ("file", 1, "expression")
     assert not Vocabulary.objects.exists()
+
+
+def test_api_refuses_a_taken_name_before_keeping_the_file(
+    api_client_for: Callable[[object], object], editor: object, project: object
+) -> None:
+    vocabulary_import_converted(project=project, table=blimp_upload(), source_format="blimp")  # type: ignore[arg-type]
+    response = api_client_for(editor).post(  # type: ignore[attr-defined]
+        api_url(project),
+        {"file": SimpleUploadedFile("vocabulary.csv", BLIMP.read_bytes()), "format": "blimp"},
+        format="multipart",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "name"
+    assert not VocabularyImport.objects.exists()
 
 
 @pytest.mark.parametrize(("who", "code"), [("viewer", 403), ("outsider", 404)])

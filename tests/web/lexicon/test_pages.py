@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from mpp_studio.lexicon.engine import schema_from_json
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import Vocabulary, VocabularyImport
 from mpp_studio.lexicon.services import MAX_UPLOAD_BYTES, vocabulary_item_create
 from tests.web.conftest import EN_NOUNS_CSV, EN_NOUNS_SCHEMA, ZH_NOUNS_TSV
 from tests.web.lexicon.conftest import BAD_EN_CSV, ZH_NOUNS_SCHEMA
@@ -140,12 +140,13 @@ def _import(
     project_id: int,
     table: tuple[str, bytes],
     schema: tuple[str, bytes] | None = None,
+    follow: bool = False,
     **fields: str,
 ):
     data: dict[str, object] = {"file": SimpleUploadedFile(table[0], table[1]), **fields}
     if schema is not None:
         data["schema_file"] = SimpleUploadedFile(schema[0], schema[1])
-    return client.post(reverse("lexicon:vocabulary_import", args=[project_id]), data)
+    return client.post(reverse("lexicon:vocabulary_import", args=[project_id]), data, follow=follow)
 
 
 @pytest.mark.parametrize(
@@ -165,38 +166,61 @@ def test_vocabulary_import_page_imports_and_shows_the_table(
     client_for: ClientFor,
     editor: object,
     project: object,
+    run_jobs_now: None,
     table: tuple[str, bytes],
     schema: tuple[str, bytes] | None,
     shown: str,
 ) -> None:
     client = client_for(editor)
     response = _import(client, project.pk, table, schema)  # type: ignore[attr-defined]
+    started = VocabularyImport.objects.get()
+    assert response["Location"] == reverse("lexicon:vocabulary_import_detail", args=[project.pk, started.pk])  # type: ignore[attr-defined]
     vocabulary = Vocabulary.objects.get()
-    assert response["Location"] == reverse("lexicon:vocabulary_detail", args=[project.pk, vocabulary.pk])  # type: ignore[attr-defined]
-    page = client.get(response["Location"])
-    assert shown in page.content.decode()
-    assert f"Imported “{vocabulary.name}”" in page.content.decode()
+    page = client.get(response["Location"]).content.decode()
+    assert f"Imported “{vocabulary.name}”: {vocabulary.items.count()} items." in page
+    vocabulary_url = reverse("lexicon:vocabulary_detail", args=[project.pk, vocabulary.pk])  # type: ignore[attr-defined]
+    assert f'href="{vocabulary_url}"' in page
+    assert shown in client.get(vocabulary_url).content.decode()
+
+
+def test_vocabulary_import_page_answers_before_the_file_is_read(
+    client_for: ClientFor, editor: object, project: object
+) -> None:
+    """Without a worker the page answers at once: the import's page follows the queued job, whose
+    part of the page polls it; nothing is stored yet and the file is kept for the job."""
+    client = client_for(editor)
+    response = _import(client, project.pk, ("en_nouns.csv", EN_NOUNS_CSV.encode()))  # type: ignore[attr-defined]
+    started = VocabularyImport.objects.get()
+    page = client.get(response["Location"]).content.decode()
+    assert 'data-status="queued"' in page and f"/vocabularies/imports/jobs/{started.job_id}/status/" in page
+    assert f'hx-get="{response["Location"]}"' in page and 'hx-trigger="job-finished from:body"' in page
+    assert not Vocabulary.objects.exists() and len(started.uploads) == 1
+    partial = client.get(response["Location"], HTTP_HX_REQUEST="true").content.decode()
+    assert partial.lstrip().startswith('<div id="import-status"') and "<html" not in partial
 
 
 def test_vocabulary_import_page_shows_every_row_error_and_keeps_the_typed_fields(
-    client_for: ClientFor, editor: object, project: object
+    client_for: ClientFor, editor: object, project: object, run_jobs_now: None
 ) -> None:
+    client = client_for(editor)
     response = _import(
-        client_for(editor),
+        client,
         project.pk,  # type: ignore[attr-defined]
         ("bad.csv", BAD_EN_CSV.encode()),
         ("en.schema.yaml", EN_NOUNS_SCHEMA.encode()),
+        follow=True,
         name="my nouns",
         language="en-GB",
     )
     html = response.content.decode()
-    assert response.status_code == 400
     assert "The file was not imported: 3 problems" in html
     rows = re.findall(r'<tr class="import-problem">(.*?)</tr>', html, re.S)
     assert [re.search(r'class="num line">(\S+)<', row).group(1) for row in rows] == ["3", "4", "5"]  # type: ignore[union-attr]
     assert "&#x27;plurl&#x27; is not one of the declared values (sg, pl)" in rows[0]
-    assert 'value="my nouns"' in html and 'value="en-GB"' in html
     assert not Vocabulary.objects.exists()
+    again = re.search(r'href="([^"]*\?again=\d+)"', html).group(1)  # type: ignore[union-attr]
+    form = client.get(again).content.decode()
+    assert 'value="my nouns"' in form and 'value="en-GB"' in form
 
 
 def test_vocabulary_import_page_refuses_a_file_over_the_limit(
@@ -210,12 +234,12 @@ def test_vocabulary_import_page_refuses_a_file_over_the_limit(
 
 
 def test_vocabulary_import_page_reports_a_binary_file_by_line(
-    client_for: ClientFor, editor: object, project: object
+    client_for: ClientFor, editor: object, project: object, run_jobs_now: None
 ) -> None:
     png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00"
-    response = _import(client_for(editor), project.pk, ("photo.csv", png))  # type: ignore[attr-defined]
+    response = _import(client_for(editor), project.pk, ("photo.csv", png), follow=True)  # type: ignore[attr-defined]
     html = response.content.decode()
-    assert response.status_code == 400
+    assert "The file was not imported" in html
     assert "this line is not UTF-8 text" in html and "NUL byte" in html
     assert sorted(set(re.findall(r'class="num line">(\d+)<', html))) == ["1", "3"]
     assert not Vocabulary.objects.exists()

@@ -395,13 +395,26 @@ def test_library_list_detail_and_filters(
 
 
 def test_library_import_api(
-    api_client_for: ClientFor, editor: object, project: object, shipped_library: None
+    api_client_for: ClientFor,
+    editor: object,
+    viewer: object,
+    project: object,
+    shipped_library: None,
+    run_jobs_now: None,
 ) -> None:
     ids = list(LibraryTemplate.objects.filter(language="zh").values_list("pk", flat=True))
     client = api_client_for(editor)
     response = client.post("/api/library/import/", {"project": project.pk, "templates": ids}, format="json")  # type: ignore[attr-defined]
-    assert response.status_code == 200
-    body = response.json()
+    assert response.status_code == 202
+    started = response.json()
+    assert (started["project"], started["job"]["kind"], started["results"]) == (
+        project.pk,
+        "library_import",
+        [],
+    )  # type: ignore[attr-defined]
+    detail = f"/api/projects/{project.pk}/templates/import/library/{started['id']}/"  # type: ignore[attr-defined]
+    body = api_client_for(viewer).get(detail).json()  # type: ignore[attr-defined]
+    assert body["job"]["status"] == "done" and body["job"]["progress_done"] == len(ids)
     assert body["imported"] == len(ids) and body["skipped"] == 0
     result = body["results"][0]
     assert (
@@ -412,6 +425,7 @@ def test_library_import_api(
     again = client.post(
         "/api/library/import/", {"project": project.pk, "templates": ids[:1]}, format="json"
     ).json()  # type: ignore[attr-defined]
+    again = client.get(f"/api/projects/{project.pk}/templates/import/library/{again['id']}/").json()  # type: ignore[attr-defined]
     assert again["skipped"] == 1 and "already has a template" in again["results"][0]["message"]
 
 
@@ -437,7 +451,7 @@ def test_library_import_api_bad_input(
     assert response.status_code == 400 and response.json()["errors"][0]["field"] == field
 
 
-@pytest.mark.parametrize(("who", "expected"), [("outsider", 404), ("viewer", 403), ("owner", 200)])
+@pytest.mark.parametrize(("who", "expected"), [("outsider", 404), ("viewer", 403), ("owner", 202)])
 def test_library_import_api_roles(
     api_client_for: ClientFor,
     project: object,
@@ -446,6 +460,7 @@ def test_library_import_api_roles(
     who: str,
     expected: int,
     request: pytest.FixtureRequest,
+    run_jobs_now: None,
 ) -> None:
     template = LibraryTemplate.objects.filter(language="zh").first()
     assert template is not None
@@ -455,7 +470,7 @@ def test_library_import_api_roles(
         format="json",  # type: ignore[attr-defined]
     )
     assert response.status_code == expected
-    assert Template.objects.filter(project=project).exists() == (expected == 200)
+    assert Template.objects.filter(project=project).exists() == (expected == 202)
 
 
 def test_schema_lists_the_paradigm_endpoints(api_client_for: ClientFor, viewer: object) -> None:

@@ -41,7 +41,7 @@ def page(monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
 
 
 def test_browser_imports_library_paradigms_and_edits_phrases(
-    live_server: object, page: Page, screenshots: Path, tmp_path: Path
+    live_server: object, page: Page, screenshots: Path, tmp_path: Path, import_worker: None
 ) -> None:
     library_import(library_dir=Path(settings.GRAMMAR_LIBRARY_DIR))
     user = get_user_model().objects.create_user(username="ling", password=PASSWORD)
@@ -70,7 +70,9 @@ def test_browser_imports_library_paradigms_and_edits_phrases(
     page.select_option("#import-project", str(project.pk))
     page.screenshot(path=screenshots / "library-list.png", full_page=False)
     page.click("#import-selected")
+    # The import runs as a job (a thread here): its page answers at once and fills in as it goes.
     expect(page.locator("h1")).to_have_text("Import into Agreement study")
+    expect(page.locator(".messages")).to_contain_text("2 paradigms are being imported")
     expect(page.locator(".import-summary")).to_contain_text("2 of 2 paradigms imported.")
     expect(page.locator("tr.import-result.imported")).to_have_count(2)
     expect(page.locator("tr.import-result").first).to_contain_text("The template is valid in the project")

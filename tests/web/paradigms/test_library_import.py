@@ -12,7 +12,7 @@ from generator.library import find_templates
 from mpp_studio.lexicon.engine import vocabulary_parse, vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary
 from mpp_studio.lexicon.services.vocabularies import vocabulary_create_from_lexicon
-from mpp_studio.paradigms.models import LibraryTemplate, Phrase, Template
+from mpp_studio.paradigms.models import LibraryImport, LibraryTemplate, Phrase, Template
 from mpp_studio.paradigms.selectors import template_latest_list
 from mpp_studio.paradigms.services.library_into_project import library_templates_import
 from mpp_studio.paradigms.services.phrases import phrase_file_import
@@ -222,7 +222,7 @@ def test_library_page_offers_import_into_projects_the_user_edits(
 
 
 def test_import_page_imports_two_paradigms_and_reports_each(
-    shipped_library: None, client_as: object, editor: object, project: object
+    shipped_library: None, client_as: object, editor: object, project: object, run_jobs_now: None
 ) -> None:
     chosen = [
         t
@@ -232,9 +232,12 @@ def test_import_page_imports_two_paradigms_and_reports_each(
     response = client_as(editor).post(  # type: ignore[operator]
         "/paradigms/import/",
         {"project": project.pk, "templates": [t.pk for t in chosen], "from": "list"},  # type: ignore[attr-defined]
+        follow=True,
     )
-    assert response.status_code == 200
+    row = LibraryImport.objects.get()
+    assert response.redirect_chain == [(f"/projects/{project.pk}/templates/import/library/{row.pk}/", 302)]  # type: ignore[attr-defined]
     html = response.content.decode()
+    assert "2 paradigms are being imported" in html and 'data-status="done"' in html
     assert "2 of 2 paradigms imported." in html
     assert html.count('<span class="badge badge-ok">imported</span>') == 2
     assert "Vocabulary <code>zh_basic</code>: added to the project" in html
@@ -243,14 +246,40 @@ def test_import_page_imports_two_paradigms_and_reports_each(
         t.uid for t in chosen
     }
 
-    again = client_as(editor).post("/paradigms/import/", {"project": project.pk, "templates": [chosen[0].pk]})  # type: ignore[operator, attr-defined]
+    again = client_as(editor).post(  # type: ignore[operator]
+        "/paradigms/import/",
+        {"project": project.pk, "templates": [chosen[0].pk]},  # type: ignore[attr-defined]
+        follow=True,
+    )
     assert "0 of 1 paradigm imported, 1 skipped." in again.content.decode()
     assert "already has a template with uid" in again.content.decode()
 
 
+def test_import_page_answers_before_the_job_runs_and_follows_it(
+    shipped_library: None, client_as: object, editor: object, viewer: object, project: object
+) -> None:
+    """Without a worker the page answers at once; the import's page polls the job, and shows
+    each paradigm's row as the job stores it (viewers may follow it too)."""
+    from mpp_studio.paradigms.services.library_into_project import library_templates_import_run
+
+    template = next(t for t in latest() if t.uid == "classifier_noun_agreement_numeral")
+    response = client_as(editor).post(
+        "/paradigms/import/", {"project": project.pk, "templates": [template.pk]}
+    )  # type: ignore[operator, attr-defined]
+    row = LibraryImport.objects.get()
+    assert response.status_code == 302 and not Template.objects.exists()
+    page = client_as(viewer).get(response["Location"]).content.decode()  # type: ignore[operator]
+    assert 'data-status="queued"' in page and f"/templates/import/jobs/{row.job_id}/status/" in page
+    assert 'hx-trigger="job-progress from:body, job-finished from:body"' in page
+    library_templates_import_run(import_id=row.pk)
+    partial = client_as(viewer).get(response["Location"], HTTP_HX_REQUEST="true").content.decode()  # type: ignore[operator]
+    assert "<html" not in partial and "1 of 1 paradigm imported." in partial
+    assert 'data-status="done"' in partial and "hx-trigger" not in partial.split('class="job-status')[0]
+
+
 @pytest.mark.parametrize(
     ("who", "expected"),
-    [("anonymous", 302), ("outsider", 404), ("viewer", 403), ("editor", 200), ("owner", 200)],
+    [("anonymous", 302), ("outsider", 404), ("viewer", 403), ("editor", 302), ("owner", 302)],
 )
 def test_import_page_permissions(
     shipped_library: None,
@@ -260,6 +289,7 @@ def test_import_page_permissions(
     who: str,
     expected: int,
     request: pytest.FixtureRequest,
+    run_jobs_now: None,
 ) -> None:
     user = None if who == "anonymous" else request.getfixturevalue(who)
     template = latest()[0]
@@ -267,7 +297,46 @@ def test_import_page_permissions(
     assert response.status_code == expected
     if who == "anonymous":
         assert response["Location"].startswith("/accounts/login/")
-    assert Template.objects.filter(project=project).exists() == (expected == 200)
+    allowed = who in ("editor", "owner")
+    assert Template.objects.filter(project=project).exists() == allowed
+    assert LibraryImport.objects.exists() == allowed
+
+
+def test_the_import_job_is_safe_to_run_twice_and_goes_on_after_a_death(
+    shipped_library: None, project: object, editor: object
+) -> None:
+    """Each template's result is stored with it: a run that died after the first template is run
+    again and imports only the rest; a third run changes nothing."""
+    from unittest import mock
+
+    from mpp_studio.paradigms.services import library_into_project as service
+    from mpp_studio.paradigms.tasks import import_library
+
+    chosen = [t for t in latest() if t.language == "zh"][:3]
+    with mock.patch.object(import_library, "delay_on_commit"):
+        row = service.library_templates_import_start(project=project, templates=chosen, user=editor)  # type: ignore[arg-type]
+    real = service._template_import
+    calls: list[str] = []
+
+    def dies_on_the_second(project: object, source: LibraryTemplate, user: object) -> object:
+        calls.append(source.uid)
+        if len(calls) == 2:
+            raise RuntimeError("the worker died")
+        return real(project, source, user)  # type: ignore[arg-type]
+
+    with mock.patch.object(service, "_template_import", dies_on_the_second), pytest.raises(RuntimeError):
+        service.library_templates_import_run(import_id=row.pk)
+    row.refresh_from_db()
+    assert [r["uid"] for r in row.results] == [chosen[0].uid]
+    assert Template.objects.filter(project=project).count() == 1
+    service.library_templates_import_run(import_id=row.pk)
+    service.library_templates_import_run(import_id=row.pk)
+    row = LibraryImport.objects.select_related("job").get(pk=row.pk)
+    assert [r["uid"] for r in row.results] == [t.uid for t in chosen]
+    assert all(r["imported"] for r in row.results), row.results
+    assert (row.job.status, row.job.progress_done, row.job.progress_total) == ("done", 3, 3)  # type: ignore[union-attr]
+    assert row.job.message == "3 of 3 paradigms imported."  # type: ignore[union-attr]
+    assert Template.objects.filter(project=project).count() == 3
 
 
 def test_import_page_without_choice_goes_back_with_a_message(

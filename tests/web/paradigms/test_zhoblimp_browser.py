@@ -1,5 +1,7 @@
 """A real browser imports a ZhoBLiMP project: a rejected upload first, then the whole project.
 
+The files are converted by a background job (here a thread standing in for the worker): the page
+answers at once and the import's page follows the job, then shows what was stored and the report.
 Screenshots go to `var/screenshots/zhoblimp-*.png` for a person to look at.
 """
 
@@ -35,7 +37,7 @@ def page(monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
 
 
 def test_browser_imports_a_zhoblimp_project_with_its_report(
-    live_server: object, page: Page, screenshots: Path
+    live_server: object, page: Page, screenshots: Path, import_worker: None
 ) -> None:
     user = get_user_model().objects.create_user(username="ling", password=PASSWORD)
     project = Project.objects.create(name="Chinese study", created_by=user)
@@ -51,9 +53,13 @@ def test_browser_imports_a_zhoblimp_project_with_its_report(
     templates = sorted(str(p) for p in (DATA / "templates").glob("*.json"))
     page.set_input_files("#id_files", templates)
     page.click("form.upload-form button[type=submit]")
-    expect(page.locator("#import-rejected")).to_contain_text("exactly one .tsv")
+    expect(page.locator(".messages")).to_contain_text("is being imported")
+    expect(page.locator(".job-status")).to_have_attribute("data-status", "queued")
+    expect(page.locator(".job-failure")).to_contain_text("exactly one .tsv")
+    expect(page.locator("#import-rejected")).to_contain_text("nothing of this upload was stored")
     page.screenshot(path=str(screenshots / "zhoblimp-rejected.png"), full_page=True)
     assert not Template.objects.exists() and not Vocabulary.objects.exists()
+    page.click("#import-rejected >> text=Import the files again")
 
     # The whole project plus one malformed template: stored, and the report lists each item.
     files = [
@@ -66,6 +72,9 @@ def test_browser_imports_a_zhoblimp_project_with_its_report(
     page.fill("#id_vocabulary_name", "zh_imported")
     page.click("form.upload-form button[type=submit]")
     expect(page.locator("#import-outcome h3")).to_have_text("Imported 7 templates")
+    expect(page.locator(".job-status")).to_contain_text(
+        "Imported 7 templates with the vocabulary “zh_imported”"
+    )
     report = page.locator("#import-report")
     expect(report.locator("tr.import-note.level-skipped", has_text="eval_index.json")).to_contain_text(
         "good_rule[1]"

@@ -12,9 +12,10 @@ from django.db import transaction
 
 from generator.importers.zhoblimp_vocab import import_zhoblimp_vocabulary
 from mpp_studio.accounts.models import Project
-from mpp_studio.lexicon.models import Vocabulary
+from mpp_studio.lexicon.models import Vocabulary, VocabularyImport
 from mpp_studio.lexicon.services.imports import (
     ImportRejected,
+    PreparedVocabulary,
     Upload,
     nul_byte_errors,
     row_count_problem,
@@ -33,8 +34,7 @@ from vocab.lexicon import Vocabulary as Lexicon
 
 SourceFormat = Literal["blimp", "zhoblimp"]
 SOURCE_FORMATS: dict[str, str] = {
-    "blimp": "BLiMP vocabulary.csv",
-    "zhoblimp": "ZhoBLiMP vocabulary TSV",
+    value: label for value, label in VocabularyImport.Format.choices if value != VocabularyImport.Format.OURS
 }
 
 
@@ -46,8 +46,7 @@ class ConvertedImport:
     notes: tuple[ImportNote, ...]
 
 
-@transaction.atomic(durable=True)
-def vocabulary_import_converted(
+def vocabulary_converted_read(
     *,
     project: Project,
     table: Upload,
@@ -55,15 +54,17 @@ def vocabulary_import_converted(
     name: str = "",
     language: str = "",
     description: str = "",
-) -> ConvertedImport:
-    """Create a project vocabulary from a BLiMP or ZhoBLiMP vocabulary file; return it and the report.
+    own: Vocabulary | None = None,
+) -> PreparedVocabulary:
+    """Convert a BLiMP or ZhoBLiMP vocabulary file with the engine; store nothing.
 
     The name is `name`, else the file's stem; the language is `language`, else the format's
-    (en for BLiMP, zh for ZhoBLiMP).
+    (en for BLiMP, zh for ZhoBLiMP). The name must be free in the project (but for `own`: the
+    vocabulary an import job began, which its second run finds).
 
     Raises:
         ImportRejected: (field "file") the file cannot be used at all, or holds values the database
-            cannot store; every problem is listed with its line and column; nothing is stored.
+            cannot store; every problem is listed with its line and column.
         ValidationError: {"name": ...} for a taken or malformed name.
     """
     problem = size_problem(len(table.data))
@@ -92,12 +93,39 @@ def vocabulary_import_converted(
     storage = [RowError(table.name, None, c, m, E_VALUE) for c, m in lexicon_storage_problems(lexicon)]
     if storage:
         raise ImportRejected(storage, "file")
-    vocabulary_name_free(project=project, name=name)
+    vocabulary_name_free(project=project, name=name, exclude=own)
     label = SOURCE_FORMATS[source_format]
-    vocabulary = vocabulary_create_from_lexicon(
+    description = description.strip() or f"Imported from {table.name} ({label})."
+    return PreparedVocabulary(lexicon, name, description, tuple(notes))
+
+
+@transaction.atomic(durable=True)
+def vocabulary_import_converted(
+    *,
+    project: Project,
+    table: Upload,
+    source_format: SourceFormat,
+    name: str = "",
+    language: str = "",
+    description: str = "",
+) -> ConvertedImport:
+    """Create a project vocabulary from a BLiMP or ZhoBLiMP vocabulary file in one go; return it and
+    the report (see `vocabulary_converted_read`). An upload on the import page or API is stored
+    by a job (`import_jobs.vocabulary_import_start`).
+
+    Raises:
+        ImportRejected: as `vocabulary_converted_read`; nothing is stored.
+        ValidationError: as `vocabulary_converted_read`.
+    """
+    prepared = vocabulary_converted_read(
         project=project,
-        lexicon=lexicon,
+        table=table,
+        source_format=source_format,
         name=name,
-        description=description.strip() or f"Imported from {table.name} ({label}).",
+        language=language,
+        description=description,
     )
-    return ConvertedImport(vocabulary, notes)
+    vocabulary = vocabulary_create_from_lexicon(
+        project=project, lexicon=prepared.lexicon, name=prepared.name, description=prepared.description
+    )
+    return ConvertedImport(vocabulary, prepared.notes)

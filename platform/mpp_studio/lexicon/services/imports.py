@@ -2,7 +2,8 @@
 
 All or nothing: a file with any problem stores nothing. The engine reads the whole upload and
 reports every bad row at once; only a file it accepts is written. The file is checked before the
-name, so a user with a bad file sees its row errors first.
+name, so a user with a bad file sees its row errors first. `vocabulary_upload_read` reads and
+checks; the import job (`import_jobs`) then writes the items in short chunks.
 """
 
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from mpp_studio.lexicon.services.vocabularies import (
 )
 from mpp_studio.lexicon.validation import language_check, vocabulary_name_check
 from vocab.errors import E_ENCODING, E_SCHEMA, E_VALUE, RowError, VocabularyError
+from vocab.import_report import ImportNote
 from vocab.io import read_vocabulary_bytes
 from vocab.lexicon import FeatureSchema
 from vocab.lexicon import Vocabulary as Lexicon
@@ -179,8 +181,18 @@ def _schema_language_check(language: str, file_name: str) -> str:
         ) from None
 
 
-@transaction.atomic(durable=True)
-def vocabulary_import_upload(
+@dataclass(frozen=True, slots=True)
+class PreparedVocabulary:
+    """An uploaded file the engine accepted, ready to be stored: its engine vocabulary, the name and
+    description to store it under, and the converter's report (BLiMP, ZhoBLiMP; empty for ours)."""
+
+    lexicon: Lexicon
+    name: str
+    description: str
+    notes: tuple[ImportNote, ...] = ()
+
+
+def vocabulary_upload_read(
     *,
     project: Project,
     table: Upload,
@@ -188,15 +200,17 @@ def vocabulary_import_upload(
     name: str = "",
     language: str = "",
     description: str = "",
-) -> Vocabulary:
-    """Create a project vocabulary from an uploaded table and optional schema file.
+    own: Vocabulary | None = None,
+) -> PreparedVocabulary:
+    """Read an uploaded table and optional schema file with the engine; store nothing.
 
     The name is `name`, else the schema's `name`, else the table's file stem; the language is
-    `language`, else the schema's.
+    `language`, else the schema's. The name must be free in the project (but for `own`: the
+    vocabulary an import job began, which its second run finds).
 
     Raises:
         ImportRejected: listing every problem of the table (field "file") or of the schema
-            (field "schema_file"), with file, line and column; nothing is stored.
+            (field "schema_file"), with file, line and column.
         ValidationError: naming the field: a taken or malformed name, a malformed language.
     """
     for upload, field in ((table, "file"), (schema_file, "schema_file")):
@@ -218,7 +232,36 @@ def vocabulary_import_upload(
     if storage:
         raise ImportRejected(storage, "file")
     name = vocabulary_name_check(name)
-    vocabulary_name_free(project=project, name=name)
+    vocabulary_name_free(project=project, name=name, exclude=own)
+    return PreparedVocabulary(lexicon, name, description.strip())
+
+
+@transaction.atomic(durable=True)
+def vocabulary_import_upload(
+    *,
+    project: Project,
+    table: Upload,
+    schema_file: Upload | None = None,
+    name: str = "",
+    language: str = "",
+    description: str = "",
+) -> Vocabulary:
+    """Create a project vocabulary from a table and optional schema file, in one go (the library,
+    the tests, small files): see `vocabulary_upload_read`. An upload on the import page or API
+    is stored by a job (`import_jobs.vocabulary_import_start`).
+
+    Raises:
+        ImportRejected: as `vocabulary_upload_read`; nothing is stored.
+        ValidationError: as `vocabulary_upload_read`.
+    """
+    prepared = vocabulary_upload_read(
+        project=project,
+        table=table,
+        schema_file=schema_file,
+        name=name,
+        language=language,
+        description=description,
+    )
     return vocabulary_create_from_lexicon(
-        project=project, lexicon=lexicon, name=name, description=description.strip()
+        project=project, lexicon=prepared.lexicon, name=prepared.name, description=prepared.description
     )

@@ -1,5 +1,7 @@
 """Writes for project vocabularies: create (empty, from an engine vocabulary), update, delete, snapshot."""
 
+from collections.abc import Callable, Iterator, Sequence
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -9,12 +11,14 @@ from mpp_studio.lexicon.models import Vocabulary, VocabularyItem, VocabularySnap
 from mpp_studio.lexicon.services.schema import schema_apply
 from mpp_studio.lexicon.validation import field_limit, language_check, text_problem, vocabulary_name_check
 from vocab.io import vocabulary_to_csv_text
-from vocab.lexicon import RESERVED_COLUMNS, FeatureSchema
+from vocab.lexicon import RESERVED_COLUMNS, FeatureSchema, LexicalItem
 from vocab.lexicon import Vocabulary as Lexicon
 from vocab.schema_file import schema_to_yaml_text
 
 # Rows written per INSERT when a vocabulary is created from a file (SQLite limits parameters).
 ITEM_BATCH_SIZE = 500
+# Items an import job writes per transaction (about a quarter of a second on the embedded database).
+ITEM_WRITE_CHUNK = 2_000
 
 
 def vocabulary_name_free(*, project: Project, name: str, exclude: Vocabulary | None = None) -> None:
@@ -64,13 +68,75 @@ def vocabulary_create_from_lexicon(
 ) -> Vocabulary:
     """Create a project vocabulary holding the items and schema of an engine vocabulary.
 
+    One transaction: for the small vocabularies of the library and of tests. An uploaded file is
+    stored by its job with `vocabulary_begin` and `vocabulary_items_store`, in short chunks.
+
     Raises:
         ValidationError: if the name is taken in the project or a field does not fit
             ({"items": [...]} for item values the database cannot store).
     """
+    _storage_check(lexicon)
+    vocabulary = _vocabulary_row(project=project, lexicon=lexicon, name=name, description=description)
+    VocabularyItem.objects.bulk_create(_item_rows(vocabulary, lexicon.items), batch_size=ITEM_BATCH_SIZE)
+    return vocabulary
+
+
+def vocabulary_begin(*, project: Project, lexicon: Lexicon, name: str, description: str = "") -> Vocabulary:
+    """Create a project vocabulary with the schema of an engine vocabulary and none of its items
+    yet: an import job writes them with `vocabulary_items_store`. The caller holds the (short)
+    transaction and has checked the items (`lexicon_storage_problems`: the upload readers do).
+
+    Raises:
+        ValidationError: {"name": ...} for a taken or malformed name.
+    """
+    return _vocabulary_row(project=project, lexicon=lexicon, name=name, description=description)
+
+
+def vocabulary_items_store(
+    *,
+    vocabulary: Vocabulary,
+    lexicon: Lexicon,
+    progress: Callable[[int], bool] | None = None,
+    chunk: int = ITEM_WRITE_CHUNK,
+) -> bool:
+    """Write the engine vocabulary's items that `vocabulary` does not hold yet, in their order, in
+    chunks of `chunk` items, each chunk its own short transaction (the embedded database has one
+    writer: a 100,000-item vocabulary written at once held every other save for 12 s).
+
+    Safe to run again after a run that stopped part-way: the items stored come first, so the run
+    goes on after them, and an item stored twice is skipped (items are unique by id). After each
+    chunk, `progress(items stored)` may return False to stop; returns whether every item is stored.
+    """
+    items = lexicon.items
+    for start in range(vocabulary.items.count(), len(items), chunk):
+        with transaction.atomic():
+            VocabularyItem.objects.bulk_create(
+                _item_rows(vocabulary, items[start : start + chunk]),
+                batch_size=ITEM_BATCH_SIZE,
+                ignore_conflicts=True,
+            )
+        if progress is not None and not progress(min(start + chunk, len(items))):
+            return False
+    return True
+
+
+def vocabulary_discard(*, vocabulary_id: int) -> None:
+    """Delete a vocabulary an import job began and did not finish, its items ITEM_WRITE_CHUNK at a
+    time, each chunk its own transaction, then the vocabulary."""
+    items = VocabularyItem.objects.filter(vocabulary_id=vocabulary_id)
+    while chunk := list(items.values_list("pk", flat=True)[:ITEM_WRITE_CHUNK]):
+        VocabularyItem.objects.filter(pk__in=chunk).delete()
+    Vocabulary.objects.filter(pk=vocabulary_id).delete()
+
+
+def _storage_check(lexicon: Lexicon) -> None:
     problems = lexicon_storage_problems(lexicon)
     if problems:
         raise ValidationError({"items": [f"column '{column}', {message}" for column, message in problems]})
+
+
+def _vocabulary_row(*, project: Project, lexicon: Lexicon, name: str, description: str) -> Vocabulary:
+    """Create the vocabulary row (no items); the caller holds the transaction and checked the items."""
     name = vocabulary_name_check(name)
     vocabulary_name_free(project=project, name=name)
     vocabulary = Vocabulary(
@@ -82,21 +148,19 @@ def vocabulary_create_from_lexicon(
     )
     vocabulary.full_clean()
     vocabulary.save()
-    VocabularyItem.objects.bulk_create(
-        (
-            VocabularyItem(
-                vocabulary=vocabulary,
-                item_id=item.id,
-                form=item.form,
-                lemma=item.lemma,
-                pos=item.pos,
-                features={k: list(v) for k, v in item.features.items()},
-            )
-            for item in lexicon.items
-        ),
-        batch_size=ITEM_BATCH_SIZE,
-    )
     return vocabulary
+
+
+def _item_rows(vocabulary: Vocabulary, items: Sequence[LexicalItem]) -> Iterator[VocabularyItem]:
+    for item in items:
+        yield VocabularyItem(
+            vocabulary=vocabulary,
+            item_id=item.id,
+            form=item.form,
+            lemma=item.lemma,
+            pos=item.pos,
+            features={k: list(v) for k, v in item.features.items()},
+        )
 
 
 @transaction.atomic(durable=True)

@@ -6,23 +6,30 @@ files, and the template itself as version 1 of a new project template. What the 
 has with the same content is reused. What it has under the same name with other content is never
 overwritten: that paradigm is skipped with a message naming both, and nothing of it is stored
 (one template's import is one transaction).
+
+From the library page and API this is a background job: the request records the choice and
+queues `paradigms.import_library` (`library_templates_import_start`); the job imports one template
+after another (`library_templates_import_run`), each result stored on the `LibraryImport` row in
+that template's transaction, so that a second run goes on after the last template imported.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Literal
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.jobs.models import Job
+from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
 from mpp_studio.lexicon.engine import vocabulary_parse, vocabulary_to_engine
 from mpp_studio.lexicon.models import LibraryVocabulary, Vocabulary
 from mpp_studio.lexicon.services.vocabularies import vocabulary_create_from_lexicon
 from mpp_studio.paradigms.engine import template_fields
-from mpp_studio.paradigms.models import LibraryTemplate, Template, TemplateVersion
+from mpp_studio.paradigms.models import LibraryImport, LibraryTemplate, Template, TemplateVersion
 from mpp_studio.paradigms.project_engine import vocabulary_name
 from mpp_studio.paradigms.services.phrases import (
     PhraseConflictError,
@@ -34,6 +41,7 @@ from mpp_studio.paradigms.services.project_templates import template_save
 from vocab.errors import VocabularyError
 
 PartOutcome = Literal["created", "reused"]
+JOB_KIND = "library_import"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +78,12 @@ class TemplateImportResult:
 
 @dataclass(slots=True)
 class LibraryImportReport:
-    """The outcome of each chosen library template, in the order they were imported."""
+    """The outcome of each chosen library template, in the order they were imported (and the
+    import job's row, for a report rebuilt from it)."""
 
     project: Project
     results: list[TemplateImportResult] = field(default_factory=list)
+    row: LibraryImport | None = None
 
     @property
     def imported(self) -> list[TemplateImportResult]:
@@ -89,7 +99,11 @@ class _Skip(Exception):
 
 
 def library_templates_import(
-    *, project: Project, templates: Sequence[LibraryTemplate], user: AbstractBaseUser | None
+    *,
+    project: Project,
+    templates: Sequence[LibraryTemplate],
+    user: AbstractBaseUser | None,
+    record: Callable[[TemplateImportResult], None] | None = None,
 ) -> LibraryImportReport:
     """Import each library template, with its vocabulary and phrases, into the project.
 
@@ -97,17 +111,150 @@ def library_templates_import(
     already stored with the same content) and the template becomes version 1 of a new project
     template, with the problems the engine finds in the project, or nothing of it is stored and
     the report says why (a uid, vocabulary or phrase the project has with other content, or a
-    library file that cannot be read).
+    library file that cannot be read). `record(result)` runs in that template's transaction (the
+    import job keeps each result on its row there).
     """
     report = LibraryImportReport(project=project)
     for library_template in templates:
-        try:
-            with transaction.atomic():
-                result = _template_import(project, library_template, user)
-        except _Skip as exc:
-            result = TemplateImportResult(library_template, imported=False, message=str(exc))
-        report.results.append(result)
+        report.results.append(_import_one(project, library_template, user, record))
     return report
+
+
+def _import_one(
+    project: Project,
+    source: LibraryTemplate,
+    user: AbstractBaseUser | None,
+    record: Callable[[TemplateImportResult], None] | None,
+) -> TemplateImportResult:
+    """Import one library template in its own transaction; return what happened to it."""
+    try:
+        with transaction.atomic():
+            result = _template_import(project, source, user)
+            if record is not None:
+                record(result)
+    except _Skip as exc:
+        result = TemplateImportResult(source, imported=False, message=str(exc))
+        if record is not None:
+            with transaction.atomic():
+                record(result)
+    return result
+
+
+def library_templates_import_start(
+    *, project: Project, templates: Sequence[LibraryTemplate], user: AbstractBaseUser | AnonymousUser | None
+) -> LibraryImport:
+    """Record the library templates chosen for the project and queue the job that imports them,
+    in this order (`library_templates_import_run`); return the import, whose job shows the progress."""
+    from mpp_studio.paradigms.tasks import import_library
+
+    with transaction.atomic():
+        job = job_create(
+            project=project,
+            kind=JOB_KIND,
+            created_by=user,
+            total=len(templates),
+            message="Waiting for a worker to import the paradigms.",
+        )
+        row = LibraryImport(
+            project=project,
+            job=job,
+            created_by=user if user is not None and user.is_authenticated else None,
+            library_templates=[template.pk for template in templates],
+        )
+        row.save()
+        import_library.delay_on_commit(row.pk)
+    return row
+
+
+def library_templates_import_run(*, import_id: int) -> None:
+    """Import the chosen library templates of an import, one after another (the
+    `paradigms.import_library` job); safe to run twice, and after a run that died part-way.
+
+    Each template's result is stored on the row in that template's transaction, with the job's
+    progress; a second run goes on after the last one stored. A cancelled job stops after the
+    template it is importing; what was imported stays, each paradigm whole.
+    """
+    row = LibraryImport.objects.select_related("job", "project", "created_by").filter(pk=import_id).first()
+    if row is None or row.job is None or row.job.finished:
+        return
+    job_id, wanted = row.job.pk, list(row.library_templates)
+    if not job_start(
+        job_id=job_id, message=f"Importing {len(wanted)} paradigm{'s' if len(wanted) != 1 else ''}."
+    ):
+        return
+    by_id = {t.pk: t for t in LibraryTemplate.objects.filter(pk__in=wanted).select_related("vocabulary")}
+    results = list(LibraryImport.objects.get(pk=row.pk).results)
+
+    def record(result: TemplateImportResult) -> None:
+        results.append(_result_record(result))
+        LibraryImport.objects.filter(pk=row.pk).update(results=results)
+        job_progress(
+            job_id=job_id, done=len(results), message=library_import_outcome_text(results, len(wanted))
+        )
+
+    for pk in wanted[len(results) :]:
+        source = by_id.get(pk)
+        if source is None:  # gone from the library since it was chosen (rows are never deleted)
+            with transaction.atomic():
+                record(
+                    TemplateImportResult(
+                        LibraryTemplate(pk=pk), imported=False, message="The library has no such paradigm."
+                    )
+                )
+            continue
+        _import_one(row.project, source, row.created_by, record)
+        if Job.objects.filter(pk=job_id, status__in=Job.FINISHED).exists():
+            return  # cancelled meanwhile: what was imported stays
+    job_finish(job_id=job_id, message=library_import_outcome_text(results, len(wanted)))
+
+
+def library_import_outcome_text(results: Sequence[dict[str, object]], total: int) -> str:
+    """Return a sentence saying how many of the chosen paradigms were imported and skipped so far."""
+    imported = sum(1 for result in results if result["imported"])
+    skipped = len(results) - imported
+    return f"{imported} of {total} paradigm{'s' if total != 1 else ''} imported" + (
+        f", {skipped} skipped: the table says why." if skipped else "."
+    )
+
+
+def _result_record(result: TemplateImportResult) -> dict[str, object]:
+    """Return what the import row keeps of one template's result (ids, not objects)."""
+    return {
+        "source": result.source.pk,
+        "uid": result.source.uid,
+        "file_name": result.source.file_name,
+        "imported": result.imported,
+        "message": result.message,
+        "parts": [{"kind": p.kind, "name": p.name, "outcome": p.outcome} for p in result.parts],
+        "version": result.version.pk if result.version is not None else None,
+    }
+
+
+def library_import_report(*, row: LibraryImport) -> LibraryImportReport:
+    """Return an import's results so far as the report the pages and the API show (each result's
+    library template and stored version read back by id)."""
+    records = list(row.results)
+    sources = LibraryTemplate.objects.in_bulk([r["source"] for r in records])
+    versions = TemplateVersion.objects.select_related("template").in_bulk(
+        [r["version"] for r in records if r["version"] is not None]
+    )
+    report = LibraryImportReport(project=row.project, row=row)
+    for r in records:
+        source = sources.get(r["source"]) or LibraryTemplate(
+            pk=r["source"], uid=r["uid"], file_name=r["file_name"]
+        )
+        parts = tuple(ImportedPart(p["kind"], p["name"], p["outcome"]) for p in r["parts"])
+        version = versions.get(r["version"]) if r["version"] is not None else None
+        report.results.append(TemplateImportResult(source, r["imported"], r["message"], parts, version))
+    return report
+
+
+def library_import_give_up(*, import_id: int, reason: str) -> None:
+    """Fail an import whose task gave up (retries spent, a worker error), in words; the
+    paradigms imported so far stay, each whole, and the report lists them."""
+    job_id = LibraryImport.objects.filter(pk=import_id).values_list("job_id", flat=True).first()
+    if job_id is not None:
+        job_fail(job_id=job_id, message=f"The worker could not finish importing the paradigms ({reason}).")
 
 
 def _template_import(

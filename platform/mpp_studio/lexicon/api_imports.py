@@ -1,0 +1,154 @@
+"""API: vocabulary imports, which a background job reads and stores (`services.import_jobs`).
+
+The upload endpoints (`vocabularies/import/` here, `vocabularies/import/converted/` in
+`api_converted.py`) answer 202 with the import; `vocabularies/imports/<id>/` shows it: its job,
+then the vocabulary and the converter's report, or every problem that refused the file.
+"""
+
+from collections.abc import Callable
+
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from mpp_studio.core.api import errors_response
+from mpp_studio.core.uploads import NamedUploadField, file_display_name
+from mpp_studio.jobs.serializers import JobOutputSerializer
+from mpp_studio.lexicon.api import (
+    ERRORS,
+    ProjectApi,
+    VocabularyErrorSerializer,
+    VocabularyOutputSerializer,
+    language_field,
+)
+from mpp_studio.lexicon.models import VocabularyImport
+from mpp_studio.lexicon.selectors_imports import vocabulary_import_get
+from mpp_studio.lexicon.services import ImportRejected, size_problem
+from mpp_studio.lexicon.services.import_jobs import vocabulary_import_start
+
+
+class ImportNoteSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    file = serializers.CharField()
+    where = serializers.CharField(help_text="Line, row and column, or the part of the file.")
+    level = serializers.ChoiceField(choices=["skipped", "changed", "info"])
+    message = serializers.CharField()
+
+
+class VocabularyImportOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    job = JobOutputSerializer(read_only=True, allow_null=True)
+    vocabulary = serializers.SerializerMethodField(
+        help_text="The vocabulary made, once the job is done (null before, and for a refused file)."
+    )
+    report = ImportNoteSerializer(
+        many=True, help_text="BLiMP and ZhoBLiMP: every row or column not kept exactly as written."
+    )
+    problems = VocabularyErrorSerializer(
+        many=True, help_text="A refused file: every problem, with its field, file, line and column."
+    )
+
+    class Meta:
+        model = VocabularyImport
+        fields = (
+            "id",
+            "source_format",
+            "file_name",
+            "schema_file_name",
+            "name",
+            "language",
+            "description",
+            "job",
+            "vocabulary",
+            "report",
+            "problems",
+            "created_at",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(VocabularyOutputSerializer(allow_null=True))
+    def get_vocabulary(self, row: VocabularyImport) -> object:
+        done = row.job is not None and row.job.status == row.job.Status.DONE
+        return VocabularyOutputSerializer(row.vocabulary).data if done and row.vocabulary else None
+
+
+def import_start_response(start: Callable[[], VocabularyImport]) -> Response:
+    """Start an import (`start` calls `vocabulary_import_start`) and answer 202 with it, or 400
+    with every problem of a file refused before it is read (its size)."""
+    try:
+        row = start()
+    except ImportRejected as exc:
+        rows: list[dict[str, object]] = [
+            {"field": exc.field, "file": e.file, "line": e.line, "column": e.column, "message": e.message}
+            for e in exc.errors
+        ]
+        return errors_response(rows, status.HTTP_400_BAD_REQUEST)
+    return Response(VocabularyImportOutputSerializer(row).data, status=status.HTTP_202_ACCEPTED)
+
+
+class VocabularyImportApi(ProjectApi):
+    parser_classes = (MultiPartParser, FormParser)
+
+    @extend_schema_serializer(component_name="VocabularyImportInput")
+    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        file = NamedUploadField(help_text="The CSV/TSV table (UTF-8).")
+        schema_file = NamedUploadField(required=False, help_text="An optional .schema.yaml.")
+        name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+        language = language_field(default="")
+        description = serializers.CharField(required=False, allow_blank=True, default="")
+
+        def _upload(self, file: object) -> object:
+            problem = size_problem(
+                getattr(file, "size", 0) or 0, file_display_name(getattr(file, "name", ""))
+            )
+            if problem is not None:
+                raise serializers.ValidationError(problem)
+            return file  # unread: the import job reads it
+
+        def validate_file(self, file: object) -> object:
+            return self._upload(file)
+
+        def validate_schema_file(self, file: object) -> object:
+            return self._upload(file)
+
+    @extend_schema(
+        operation_id="vocabulary_import",
+        description="Keep a table and optional schema file and answer 202 with the import, whose `job` "
+        "reads and stores them in the background: poll `vocabularies/imports/<id>/` until the job "
+        "has finished. Done: the `vocabulary`. Failed: a file with any problem stores nothing, and "
+        "`problems` lists every one (field file or schema_file, file, line, column, message). The "
+        "sizes, a typed name and the language are checked at once: 400 naming the field.",
+        request={"multipart/form-data": InputSerializer},
+        responses={202: VocabularyImportOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, project_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        return import_start_response(
+            lambda: vocabulary_import_start(
+                project=self.project,
+                table=fields["file"],
+                schema_file=fields.get("schema_file"),
+                name=fields["name"],
+                language=fields["language"],
+                description=fields["description"],
+                created_by=request.user,
+            )
+        )
+
+
+class VocabularyImportDetailApi(ProjectApi):
+    """One vocabulary import: its job, then the vocabulary and report, or the problems."""
+
+    @extend_schema(
+        operation_id="vocabulary_import_detail",
+        description="An import started by `vocabularies/import/` or `vocabularies/import/converted/`. "
+        "Poll it until `job.finished`: a `done` job names the `vocabulary` (and, for converted "
+        "files, the `report`); a `failed` one says why in `job.message`, lists every problem of "
+        "the file in `problems`, and nothing was stored.",
+        responses={200: VocabularyImportOutputSerializer, **ERRORS},
+    )
+    def get(self, request: Request, project_id: int, import_id: int) -> Response:
+        row = vocabulary_import_get(project=self.project, import_id=import_id)
+        return Response(VocabularyImportOutputSerializer(row).data)
