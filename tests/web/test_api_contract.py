@@ -98,10 +98,11 @@ RULES_BEYOND_THE_SCHEMA = {
     f"PATCH {P}/vocabularies/{{vocabulary_id}}/": {"name", "schema"},
     f"POST {P}/vocabularies/{{vocabulary_id}}/items/": {"features", "item_id"},
     f"PATCH {P}/vocabularies/{{vocabulary_id}}/items/{{item_pk}}/": {"features", "item_id"},
-    # the contents of uploaded files
-    f"POST {P}/templates/import/zhoblimp/": {"files", "report"},
-    f"POST {P}/vocabularies/import/": {"file", "schema_file"},
-    f"POST {P}/vocabularies/import/converted/": {"file"},
+    # the contents of uploaded files; a vocabulary name not taken (checked before the files are
+    # kept for the import job)
+    f"POST {P}/templates/import/zhoblimp/": {"files", "report", "vocabulary_name"},
+    f"POST {P}/vocabularies/import/": {"file", "schema_file", "name"},
+    f"POST {P}/vocabularies/import/converted/": {"file", "name"},
     "POST /api/token/": {""},  # wrong credentials
 }
 
