@@ -17,7 +17,7 @@ What it does:
    - a scoring run of the unigram baseline over the 20% dataset, whose first `--scored` pairs
      are scored by the real chunk service (sentence scores and pair keys stored; the run is
      left running, as one is while it scores); `--participants` participations with every
-     answer in the world's study; then ANALYZE, as autovacuum would.
+     answer in the world's study; then VACUUM ANALYZE, as autovacuum would.
 3. Walks every URL pattern of the project (as tests/web/test_authorization_matrix.py does) and
    requests each one a signed-in owner can GET (pages with a session, API routes with a token,
    participant pages with the participant's token), in-process with Django's test client, with
@@ -549,7 +549,7 @@ def build(options: argparse.Namespace) -> Built:
         batch_size=5000,
     )
     log(f"{options.participants} participations with {len(trials)} answers each")
-    _execute("ANALYZE")
+    _execute("VACUUM ANALYZE")  # as autovacuum does after bulk inserts: visibility map, statistics
     total = Pair.objects.count()
     log(f"built {total:,} pairs in {time.perf_counter() - started:.0f} s")
     datasets = {

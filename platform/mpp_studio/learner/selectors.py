@@ -127,11 +127,15 @@ class TripletPages:
             return []
         places: list[tuple[int, int]] = []
         for first, end, skip, take in self._spans(start, stop):
-            window = Pair.objects.filter(
-                paradigm_id__in=list(self.paradigms), index__gte=first, index__lt=end
-            )
-            ordered = window.order_by("index", "paradigm_id").values_list("paradigm_id", "index")
-            places += ordered[skip : skip + take]
+            # One index range scan per paradigm, merged here: asked of all paradigms at once, the
+            # planner expects every pair in the range (indexes are numbered per paradigm, so low
+            # ones are common) and reads each paradigm whole through its foreign-key index.
+            window: list[tuple[int, int]] = []
+            for paradigm_id in self.paradigms:
+                pairs = Pair.objects.filter(paradigm_id=paradigm_id, index__gte=first, index__lt=end)
+                indexes = pairs.order_by("index").values_list("index", flat=True)[: skip + take]
+                window += [(index, paradigm_id) for index in indexes]
+            places += [(paradigm_id, index) for index, paradigm_id in sorted(window)[skip : skip + take]]
         rows = Pair.objects.filter(paradigm_id__in=list(self.paradigms))
         rows = rows.filter(index__in={index for _, index in places}).order_by()
         by_place = {(row.paradigm_id, row.index): row for row in rows}
