@@ -5,6 +5,7 @@ from typing import Any
 from rest_framework import serializers
 
 from generator.formats.zorro import ORDERS
+from mpp_studio.core.api_input import InputSerializer
 from mpp_studio.core.uploads import NamedUploadField
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.services import IMPORT_FORMATS, MAX_PAIRS_PER_PARADIGM
@@ -13,7 +14,7 @@ from mpp_studio.datasets.services.imports import import_size_problem
 from mpp_studio.jobs.serializers import JobOutputSerializer
 
 
-class DatasetCreateInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DatasetCreateInputSerializer(InputSerializer):
     name = serializers.CharField(max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
     templates = serializers.ListField(

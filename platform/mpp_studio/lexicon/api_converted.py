@@ -6,6 +6,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from mpp_studio.core import api_input
 from mpp_studio.core.uploads import NamedUploadField, file_display_name
 from mpp_studio.lexicon.api import ERRORS, ProjectApi, language_field
 from mpp_studio.lexicon.api_imports import VocabularyImportOutputSerializer, import_start_response
@@ -18,7 +19,7 @@ class VocabularyConvertedImportApi(ProjectApi):
     parser_classes = (MultiPartParser, FormParser)
 
     @extend_schema_serializer(component_name="VocabularyConvertedImportInput")
-    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class InputSerializer(api_input.InputSerializer):
         file = NamedUploadField(help_text="BLiMP vocabulary.csv or a ZhoBLiMP vocabulary TSV (UTF-8).")
         format = serializers.ChoiceField(choices=list(SOURCE_FORMATS), help_text="blimp or zhoblimp.")
         name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")

@@ -13,6 +13,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from mpp_studio.core import api_input
 from mpp_studio.core.api import errors_response
 from mpp_studio.core.uploads import NamedUploadField, file_display_name
 from mpp_studio.jobs.serializers import JobOutputSerializer
@@ -90,7 +91,7 @@ class VocabularyImportApi(ProjectApi):
     parser_classes = (MultiPartParser, FormParser)
 
     @extend_schema_serializer(component_name="VocabularyImportInput")
-    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class InputSerializer(api_input.InputSerializer):
         file = NamedUploadField(help_text="The CSV/TSV table (UTF-8).")
         schema_file = NamedUploadField(required=False, help_text="An optional .schema.yaml.")
         name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.core import api_input
 from mpp_studio.core.uploads import NamedUploadField
 from mpp_studio.jobs.serializers import JobOutputSerializer
 from mpp_studio.lexicon.api_imports import ImportNoteSerializer
@@ -70,7 +71,7 @@ class ZhoblimpImportApi(APIView):
     parser_classes = (MultiPartParser, FormParser)
 
     @extend_schema_serializer(component_name="ZhoblimpImportInput")
-    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class InputSerializer(api_input.InputSerializer):
         files = serializers.ListField(
             child=NamedUploadField(),
             allow_empty=False,
