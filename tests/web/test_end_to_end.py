@@ -5,9 +5,9 @@ numbers, then a good one) and filter it; write a phrase; build a paradigm from s
 template editor with every rule type while the live preview follows; save it; generate a dataset
 on a real Celery worker and watch its progress; browse the pairs and a provenance; export JSONL.
 
-Nothing is prepared behind the browser's back: the web server (`manage.py runserver`) and the
-worker run as separate processes on a fresh SQLite file and the embedded filesystem queue in a
-temporary MPP_VAR_DIR, as `scripts/start.sh` runs them. Screenshots of every step go to
+Nothing is prepared behind the browser's back: the web server (`manage.py runserver`; the
+embedded default serves the same pages with gunicorn) and the worker run as separate processes on
+a fresh SQLite file and the embedded filesystem queue in a temporary MPP_VAR_DIR. Screenshots of every step go to
 `var/screenshots/e2e-<n>-<step>.png` for a person to look at.
 """
 
@@ -165,6 +165,8 @@ def import_vocabulary(page: Page, shot: Shots, tmp_path: Path) -> None:
     page.fill("#id_name", "english")
     page.fill("#id_language", "en")
     page.click("button:has-text('Import')")
+    # The page answers at once and follows the import job (the worker reads the file).
+    expect(page.locator(".messages")).to_contain_text("english.csv is being imported")
     expect(page.locator("#import-problems h3")).to_have_text("The file was not imported: 3 problems")
     problems = page.locator("tr.import-problem")
     expect(problems).to_have_count(3)
@@ -172,8 +174,9 @@ def import_vocabulary(page: Page, shot: Shots, tmp_path: Path) -> None:
     expect(problems.nth(0)).to_contain_text("the form is empty")
     expect(problems.nth(1)).to_contain_text("this row has 6 cells but the header has 5 columns")
     expect(problems.nth(2)).to_contain_text("the id 'n2' is already used on line 4")
-    expect(page.locator("#id_name")).to_have_value("english")
     shot("import-refused")
+    page.click("text=import the file again")
+    expect(page.locator("#id_name")).to_have_value("english")
     # Nothing was stored: the list is still empty.
     page.click(".crumbs a:has-text('Vocabularies')")
     expect(page.locator("tr.vocabulary")).to_have_count(0)
@@ -184,8 +187,9 @@ def import_vocabulary(page: Page, shot: Shots, tmp_path: Path) -> None:
     page.fill("#id_name", "english")
     page.fill("#id_language", "en")
     page.click("button:has-text('Import')")
+    expect(page.locator(".job-status")).to_contain_text("Imported “english”: 16 items.")
+    page.locator("#import-summary").locator("text=Open the vocabulary").click()
     expect(page.locator(".vocab-title h2")).to_have_text("english")
-    expect(page.locator(".messages")).to_contain_text("Imported “english”: 16 items.")
     expect(page.locator("tr.item")).to_have_count(16)
     shot("vocabulary")
     page.select_option("select[name='f-number']", "pl")
