@@ -6,8 +6,8 @@ template editor with every rule type while the live preview follows; save it; ge
 on a real Celery worker and watch its progress; browse the pairs and a provenance; export JSONL.
 
 Nothing is prepared behind the browser's back: the web server (`manage.py runserver`; the
-embedded default serves the same pages with gunicorn) and the worker run as separate processes on
-a fresh SQLite file and the embedded filesystem queue in a temporary MPP_VAR_DIR. Screenshots of every step go to
+embedded default serves the same pages with gunicorn) and the worker run as separate processes
+on a fresh SQLite file and the embedded filesystem queue in a temporary MPP_VAR_DIR. Screenshots of every step go to
 `var/screenshots/e2e-<n>-<step>.png` for a person to look at.
 """
 
