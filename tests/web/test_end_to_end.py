@@ -7,8 +7,8 @@ on a real Celery worker and watch its progress; browse the pairs and a provenanc
 
 Nothing is prepared behind the browser's back: the web server (`manage.py runserver`; the
 embedded default serves the same pages with gunicorn) and the worker run as separate processes
-on a fresh SQLite file and the embedded filesystem queue in a temporary MPP_VAR_DIR. Screenshots of every step go to
-`var/screenshots/e2e-<n>-<step>.png` for a person to look at.
+on a fresh SQLite file and the embedded filesystem queue in a temporary MPP_VAR_DIR. Screenshots
+of every step go to `var/screenshots/e2e-<n>-<step>.png` for a person to look at.
 """
 
 import re
