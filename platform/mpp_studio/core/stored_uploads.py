@@ -5,16 +5,22 @@ chunks, never whole in memory), records them on the row the job works on, and qu
 The worker opens them by the recorded path; the job removes its folder when it has finished with
 them. The folder is `MPP_UPLOAD_DIR` (var/uploads; in the images a volume the web server and the
 CPU workers share).
+
+Every import that starts a job does the same two steps: keep the files or refuse the request in
+words (`uploads_keep_or_refuse`), then record them on a new row in a block that removes them
+again if the row is never saved (`uploads_discarded_on_failure`).
 """
 
 import shutil
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 
 from mpp_studio.core.uploads import file_display_name
 
@@ -75,6 +81,49 @@ def uploads_store(kind: str, files: Iterable[tuple[str, IO[bytes]]]) -> list[Sto
         uploads_discard(kept or [StoredUpload("", (folder / "x").as_posix(), 0)])
         raise
     return kept
+
+
+def uploads_keep_or_refuse(
+    kind: str,
+    files: Iterable[tuple[str, IO[bytes]]],
+    *,
+    field: str,
+    noun: str = "files",
+    outcome: str = "imported",
+) -> list[StoredUpload]:
+    """Keep the uploads as `uploads_store` does; return what was kept.
+
+    Args:
+        kind: the folder under MPP_UPLOAD_DIR (one per kind of import).
+        files: (name, stream) of each upload.
+        field: the request's field the refusal is keyed by (`file`, `files`).
+        noun, outcome: the refusal's words, "The server could not keep the <noun> (<why>);
+            nothing was <outcome>."
+
+    Raises:
+        ValidationError: {field: [that sentence]} when the disk refuses (full, not writable);
+            nothing of this call is left behind.
+    """
+    try:
+        return uploads_store(kind, files)
+    except OSError as exc:
+        raise ValidationError(
+            {field: [f"The server could not keep the {noun} ({exc.strerror or exc}); nothing was {outcome}."]}
+        ) from exc
+
+
+@contextmanager
+def uploads_discarded_on_failure(kept: Sequence[StoredUpload]) -> Iterator[None]:
+    """Run the block that records `kept` on a new row; if it raises, remove them and re-raise.
+
+    A kept file always belongs to a saved row: a request whose row, job or queued message failed
+    leaves no folder behind.
+    """
+    try:
+        yield
+    except BaseException:
+        uploads_discard(kept)
+        raise
 
 
 def uploads_discard(uploads: Iterable[StoredUpload]) -> None:

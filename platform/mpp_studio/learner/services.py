@@ -35,7 +35,12 @@ from generator.triplets.readers import (
 )
 from generator.triplets.report import YieldReport
 from mpp_studio.accounts.models import Project
-from mpp_studio.core.stored_uploads import StoredUpload, uploads_discard, uploads_store
+from mpp_studio.core.stored_uploads import (
+    StoredUpload,
+    uploads_discard,
+    uploads_discarded_on_failure,
+    uploads_keep_or_refuse,
+)
 from mpp_studio.core.uploads import size_text
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.jobs.retrying import DATABASE_ERRORS, when_database_answers
@@ -235,40 +240,36 @@ def corpus_upload_start(
     files = _check_request(
         name=name, source_format=source_format, file=file, metadata_file=metadata_file, options=options
     )
-    try:
-        kept = uploads_store(UPLOADS_FOLDER, [(display_name(u.name), u.stream) for _, u in files])
-    except OSError as exc:
-        raise ValidationError(
-            {"file": [f"The server could not keep the files ({exc.strerror or exc}); nothing was stored."]}
-        ) from exc
-    try:
-        with transaction.atomic():
-            job = job_create(
-                project=project,
-                kind=READ_JOB_KIND,
-                created_by=created_by,
-                total=_kib(kept[0].size),
-                message="Waiting for a worker to read the files.",
-            )
-            corpus = LearnerCorpus(
-                project=project,
-                name=name,
-                source_format=source_format,
-                file_name=display_name(file.name),
-                metadata_file_name=display_name(metadata_file.name) if metadata_file else "",
-                m2_annotator=options.annotator if source_format == LearnerCorpus.SourceFormat.M2 else 0,
-                read_settings=options.to_dict(),
-                job=job,
-                uploads={key: upload.to_dict() for (key, _), upload in zip(files, kept, strict=True)},
-                created_by=_user(created_by),
-            )
-            corpus.full_clean()
-            corpus.save()
-            if dispatch:
-                read_corpus.delay_on_commit(corpus.pk)
-    except BaseException:
-        uploads_discard(kept)
-        raise
+    kept = uploads_keep_or_refuse(
+        UPLOADS_FOLDER,
+        [(display_name(u.name), u.stream) for _, u in files],
+        field="file",
+        outcome="stored",
+    )
+    with uploads_discarded_on_failure(kept), transaction.atomic():
+        job = job_create(
+            project=project,
+            kind=READ_JOB_KIND,
+            created_by=created_by,
+            total=_kib(kept[0].size),
+            message="Waiting for a worker to read the files.",
+        )
+        corpus = LearnerCorpus(
+            project=project,
+            name=name,
+            source_format=source_format,
+            file_name=display_name(file.name),
+            metadata_file_name=display_name(metadata_file.name) if metadata_file else "",
+            m2_annotator=options.annotator if source_format == LearnerCorpus.SourceFormat.M2 else 0,
+            read_settings=options.to_dict(),
+            job=job,
+            uploads={key: upload.to_dict() for (key, _), upload in zip(files, kept, strict=True)},
+            created_by=_user(created_by),
+        )
+        corpus.full_clean()
+        corpus.save()
+        if dispatch:
+            read_corpus.delay_on_commit(corpus.pk)
     return corpus
 
 

@@ -24,7 +24,12 @@ from generator.formats.record import ImportedPair, ImportIssue, ReadResult
 from generator.formats.sources import FORMATS, is_zip, stream_pairs
 from generator.formats.zorro import ORDERS
 from mpp_studio.accounts.models import Project
-from mpp_studio.core.stored_uploads import StoredUpload, uploads_discard, uploads_store
+from mpp_studio.core.stored_uploads import (
+    StoredUpload,
+    uploads_discard,
+    uploads_discarded_on_failure,
+    uploads_keep_or_refuse,
+)
 from mpp_studio.core.uploads import file_display_name, size_text
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
@@ -220,44 +225,37 @@ def dataset_import_start(
 
     name = name.strip()
     _check_request(name=name, files=files, source_format=source_format, zorro_order=zorro_order)
-    try:
-        kept = uploads_store("dataset-imports", [(upload.name, upload.stream) for upload in files])
-    except OSError as exc:
-        raise ValidationError(
-            {"files": [f"The server could not keep the files ({exc.strerror or exc}); nothing was imported."]}
-        ) from exc
-    try:
-        with transaction.atomic():
-            job = job_create(
-                project=project,
-                kind=JOB_KIND,
-                created_by=created_by,
-                total=_kib(sum(upload.size for upload in kept)),
-                message="Waiting for a worker to read the files.",
-            )
-            dataset = Dataset(
-                project=project,
-                name=name,
-                description=description.strip(),
-                seed=0,
-                pairs_per_paradigm=0,
-                origin=Dataset.Origin.IMPORTED,
-                job=job,
-                import_uploads=[upload.to_dict() for upload in kept],
-                import_format=source_format,
-                zorro_order=zorro_order,
-                source_files=[
-                    {"file": upload.name, "format": "", "pairs": 0, "errors": 0, "warnings": 0}
-                    for upload in kept
-                ],
-                created_by=created_by if created_by is not None and created_by.is_authenticated else None,
-            )
-            dataset.full_clean()
-            dataset.save()
-            import_files.delay_on_commit(dataset.pk)
-    except BaseException:
-        uploads_discard(kept)
-        raise
+    kept = uploads_keep_or_refuse(
+        "dataset-imports", [(upload.name, upload.stream) for upload in files], field="files"
+    )
+    with uploads_discarded_on_failure(kept), transaction.atomic():
+        job = job_create(
+            project=project,
+            kind=JOB_KIND,
+            created_by=created_by,
+            total=_kib(sum(upload.size for upload in kept)),
+            message="Waiting for a worker to read the files.",
+        )
+        dataset = Dataset(
+            project=project,
+            name=name,
+            description=description.strip(),
+            seed=0,
+            pairs_per_paradigm=0,
+            origin=Dataset.Origin.IMPORTED,
+            job=job,
+            import_uploads=[upload.to_dict() for upload in kept],
+            import_format=source_format,
+            zorro_order=zorro_order,
+            source_files=[
+                {"file": upload.name, "format": "", "pairs": 0, "errors": 0, "warnings": 0}
+                for upload in kept
+            ],
+            created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+        )
+        dataset.full_clean()
+        dataset.save()
+        import_files.delay_on_commit(dataset.pk)
     return dataset
 
 

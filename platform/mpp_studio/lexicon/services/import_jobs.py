@@ -19,7 +19,12 @@ from django.core.files import File
 from django.db import transaction
 
 from mpp_studio.accounts.models import Project
-from mpp_studio.core.stored_uploads import StoredUpload, uploads_discard, uploads_store
+from mpp_studio.core.stored_uploads import (
+    StoredUpload,
+    uploads_discard,
+    uploads_discarded_on_failure,
+    uploads_keep_or_refuse,
+)
 from mpp_studio.core.uploads import file_display_name
 from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
 from mpp_studio.lexicon.models import Vocabulary, VocabularyImport
@@ -82,38 +87,29 @@ def vocabulary_import_start(
     files = [(table.name or "upload", table)] + (
         [(schema_file.name or "schema", schema_file)] if schema_file else []
     )
-    try:
-        kept = uploads_store("vocabulary-imports", files)
-    except OSError as exc:
-        raise ValidationError(
-            {"file": [f"The server could not keep the file ({exc.strerror or exc}); nothing was imported."]}
-        ) from exc
-    try:
-        with transaction.atomic():
-            job = job_create(
-                project=project,
-                kind=JOB_KIND,
-                created_by=created_by,
-                message="Waiting for a worker to read the file.",
-            )
-            row = VocabularyImport(
-                project=project,
-                job=job,
-                created_by=created_by if created_by is not None and created_by.is_authenticated else None,
-                source_format=source_format,
-                file_name=kept[0].name,
-                schema_file_name=kept[1].name if len(kept) > 1 else "",
-                name=name.strip(),
-                language=language.strip(),
-                description=description.strip(),
-                uploads=[upload.to_dict() for upload in kept],
-            )
-            row.full_clean()
-            row.save()
-            import_vocabulary.delay_on_commit(row.pk)
-    except BaseException:
-        uploads_discard(kept)
-        raise
+    kept = uploads_keep_or_refuse("vocabulary-imports", files, field="file", noun="file")
+    with uploads_discarded_on_failure(kept), transaction.atomic():
+        job = job_create(
+            project=project,
+            kind=JOB_KIND,
+            created_by=created_by,
+            message="Waiting for a worker to read the file.",
+        )
+        row = VocabularyImport(
+            project=project,
+            job=job,
+            created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+            source_format=source_format,
+            file_name=kept[0].name,
+            schema_file_name=kept[1].name if len(kept) > 1 else "",
+            name=name.strip(),
+            language=language.strip(),
+            description=description.strip(),
+            uploads=[upload.to_dict() for upload in kept],
+        )
+        row.full_clean()
+        row.save()
+        import_vocabulary.delay_on_commit(row.pk)
     return row
 
 

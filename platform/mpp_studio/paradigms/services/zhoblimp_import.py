@@ -38,7 +38,12 @@ from generator.importers import zhoblimp as engine
 from generator.importers.zhoblimp import SourceFile, import_zhoblimp
 from generator.importers.zhoblimp_yaml import phrases_yaml
 from mpp_studio.accounts.models import Project
-from mpp_studio.core.stored_uploads import StoredUpload, uploads_discard, uploads_store
+from mpp_studio.core.stored_uploads import (
+    StoredUpload,
+    uploads_discard,
+    uploads_discarded_on_failure,
+    uploads_keep_or_refuse,
+)
 from mpp_studio.core.uploads import file_display_name, mib_text
 from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
 from mpp_studio.lexicon.engine import vocabulary_to_engine
@@ -126,34 +131,27 @@ def zhoblimp_import_start(
     ]
     if too_large:
         raise ValidationError({"files": [*too_large, "Nothing was stored."]})
-    try:
-        kept = uploads_store("zhoblimp-imports", [(file.name or "upload", file) for file in files])
-    except OSError as exc:
-        raise ValidationError(
-            {"files": [f"The server could not keep the files ({exc.strerror or exc}); nothing was stored."]}
-        ) from exc
-    try:
-        with transaction.atomic():
-            job = job_create(
-                project=project,
-                kind=JOB_KIND,
-                created_by=created_by,
-                message="Waiting for a worker to read the files.",
-            )
-            row = ZhoblimpImport(
-                project=project,
-                job=job,
-                created_by=created_by if created_by is not None and created_by.is_authenticated else None,
-                vocabulary_name=name,
-                file_names=[upload.name for upload in kept],
-                uploads=[upload.to_dict() for upload in kept],
-            )
-            row.full_clean()
-            row.save()
-            import_zhoblimp.delay_on_commit(row.pk)
-    except BaseException:
-        uploads_discard(kept)
-        raise
+    kept = uploads_keep_or_refuse(
+        "zhoblimp-imports", [(file.name or "upload", file) for file in files], field="files", outcome="stored"
+    )
+    with uploads_discarded_on_failure(kept), transaction.atomic():
+        job = job_create(
+            project=project,
+            kind=JOB_KIND,
+            created_by=created_by,
+            message="Waiting for a worker to read the files.",
+        )
+        row = ZhoblimpImport(
+            project=project,
+            job=job,
+            created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+            vocabulary_name=name,
+            file_names=[upload.name for upload in kept],
+            uploads=[upload.to_dict() for upload in kept],
+        )
+        row.full_clean()
+        row.save()
+        import_zhoblimp.delay_on_commit(row.pk)
     return row
 
 
