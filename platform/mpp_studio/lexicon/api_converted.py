@@ -2,22 +2,21 @@
 
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from mpp_studio.core import api_input
-from mpp_studio.core.uploads import NamedUploadField, file_display_name
-from mpp_studio.lexicon.api import ERRORS, ProjectApi, language_field
-from mpp_studio.lexicon.api_imports import VocabularyImportOutputSerializer, import_start_response
-from mpp_studio.lexicon.services import size_problem
+from mpp_studio.core.uploads import NamedUploadField
+from mpp_studio.lexicon.api import ERRORS, language_field
+from mpp_studio.lexicon.api_imports import (
+    VocabularyImportOutputSerializer,
+    VocabularyUploadApi,
+    upload_size_checked,
+)
 from mpp_studio.lexicon.services.converted_imports import SOURCE_FORMATS
-from mpp_studio.lexicon.services.import_jobs import vocabulary_import_start
 
 
-class VocabularyConvertedImportApi(ProjectApi):
-    parser_classes = (MultiPartParser, FormParser)
-
+class VocabularyConvertedImportApi(VocabularyUploadApi):
     @extend_schema_serializer(component_name="VocabularyConvertedImportInput")
     class InputSerializer(api_input.InputSerializer):
         file = NamedUploadField(help_text="BLiMP vocabulary.csv or a ZhoBLiMP vocabulary TSV (UTF-8).")
@@ -27,12 +26,7 @@ class VocabularyConvertedImportApi(ProjectApi):
         description = serializers.CharField(required=False, allow_blank=True, default="")
 
         def validate_file(self, file: object) -> object:
-            problem = size_problem(
-                getattr(file, "size", 0) or 0, file_display_name(getattr(file, "name", ""))
-            )
-            if problem is not None:
-                raise serializers.ValidationError(problem)
-            return file
+            return upload_size_checked(file)
 
     @extend_schema(
         operation_id="vocabulary_import_converted",
@@ -46,17 +40,4 @@ class VocabularyConvertedImportApi(ProjectApi):
         responses={202: VocabularyImportOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, project_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = data.validated_data
-        return import_start_response(
-            lambda: vocabulary_import_start(
-                project=self.project,
-                table=fields["file"],
-                source_format=fields["format"],
-                name=fields["name"],
-                language=fields["language"],
-                description=fields["description"],
-                created_by=request.user,
-            )
-        )
+        return self.import_start(request)

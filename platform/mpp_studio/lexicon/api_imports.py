@@ -5,8 +5,6 @@ The upload endpoints (`vocabularies/import/` here, `vocabularies/import/converte
 then the vocabulary and the converter's report, or every problem that refused the file.
 """
 
-from collections.abc import Callable
-
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -73,23 +71,59 @@ class VocabularyImportOutputSerializer(serializers.ModelSerializer):  # type: ig
         return VocabularyOutputSerializer(row.vocabulary).data if done and row.vocabulary else None
 
 
-def import_start_response(start: Callable[[], VocabularyImport]) -> Response:
-    """Start an import (`start` calls `vocabulary_import_start`) and answer 202 with it, or 400
-    with every problem of a file refused before it is read (its size)."""
-    try:
-        row = start()
-    except ImportRejected as exc:
-        rows: list[dict[str, object]] = [
-            {"field": exc.field, "file": e.file, "line": e.line, "column": e.column, "message": e.message}
-            for e in exc.errors
-        ]
-        return errors_response(rows, status.HTTP_400_BAD_REQUEST)
-    return Response(VocabularyImportOutputSerializer(row).data, status=status.HTTP_202_ACCEPTED)
+def upload_size_checked(file: object) -> object:
+    """Return an uploaded vocabulary file unread (the import job reads it) if its size is allowed.
+
+    Raises:
+        serializers.ValidationError: the file is over MPP_VOCABULARY_UPLOAD_MAX_BYTES.
+    """
+    problem = size_problem(getattr(file, "size", 0) or 0, file_display_name(getattr(file, "name", "")))
+    if problem is not None:
+        raise serializers.ValidationError(problem)
+    return file
 
 
-class VocabularyImportApi(ProjectApi):
+class VocabularyUploadApi(ProjectApi):
+    """Base of the APIs that start a vocabulary import from an upload (`vocabularies/import/`,
+    `vocabularies/import/converted/`): a subclass gives its form (`InputSerializer`, whose
+    `format` field, if any, is the source format) and its documented `post`, which calls
+    `import_start`."""
+
     parser_classes = (MultiPartParser, FormParser)
+    InputSerializer: type[api_input.InputSerializer]
 
+    def import_start(self, request: Request) -> Response:
+        """Read the form and start the import (`vocabulary_import_start`); return 202 with the
+        import, or 400 with every problem of a file refused before it is read (its size), each
+        with its field, file, line and column.
+
+        Raises:
+            serializers.ValidationError: a field of the form is invalid (DRF answers 400 naming it).
+        """
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        try:
+            row = vocabulary_import_start(
+                project=self.project,
+                table=fields["file"],
+                schema_file=fields.get("schema_file"),
+                source_format=fields.get("format", VocabularyImport.Format.OURS),
+                name=fields["name"],
+                language=fields["language"],
+                description=fields["description"],
+                created_by=request.user,
+            )
+        except ImportRejected as exc:
+            rows: list[dict[str, object]] = [
+                {"field": exc.field, "file": e.file, "line": e.line, "column": e.column, "message": e.message}
+                for e in exc.errors
+            ]
+            return errors_response(rows, status.HTTP_400_BAD_REQUEST)
+        return Response(VocabularyImportOutputSerializer(row).data, status=status.HTTP_202_ACCEPTED)
+
+
+class VocabularyImportApi(VocabularyUploadApi):
     @extend_schema_serializer(component_name="VocabularyImportInput")
     class InputSerializer(api_input.InputSerializer):
         file = NamedUploadField(help_text="The CSV/TSV table (UTF-8).")
@@ -98,19 +132,11 @@ class VocabularyImportApi(ProjectApi):
         language = language_field(default="")
         description = serializers.CharField(required=False, allow_blank=True, default="")
 
-        def _upload(self, file: object) -> object:
-            problem = size_problem(
-                getattr(file, "size", 0) or 0, file_display_name(getattr(file, "name", ""))
-            )
-            if problem is not None:
-                raise serializers.ValidationError(problem)
-            return file  # unread: the import job reads it
-
         def validate_file(self, file: object) -> object:
-            return self._upload(file)
+            return upload_size_checked(file)
 
         def validate_schema_file(self, file: object) -> object:
-            return self._upload(file)
+            return upload_size_checked(file)
 
     @extend_schema(
         operation_id="vocabulary_import",
@@ -123,20 +149,7 @@ class VocabularyImportApi(ProjectApi):
         responses={202: VocabularyImportOutputSerializer, **ERRORS},
     )
     def post(self, request: Request, project_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = data.validated_data
-        return import_start_response(
-            lambda: vocabulary_import_start(
-                project=self.project,
-                table=fields["file"],
-                schema_file=fields.get("schema_file"),
-                name=fields["name"],
-                language=fields["language"],
-                description=fields["description"],
-                created_by=request.user,
-            )
-        )
+        return self.import_start(request)
 
 
 class VocabularyImportDetailApi(ProjectApi):
