@@ -6,11 +6,15 @@ and DATABASE_URL / REDIS_URL only where a test passes them).
 """
 
 import json
+import os
+import signal
 import socket
 import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -157,41 +161,64 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _answers(url: str) -> bool:
+    """Return whether an HTTP server answers `url` with any status (a 503 is an answer too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=2):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except OSError:
+        return False
+
+
 @contextmanager
 def web_server(env: Mapping[str, str], log_path: Path) -> Iterator[str]:
-    """Run `manage.py runserver` (static files served, no reloader) and yield its base URL."""
+    """Run the web server as scripts/start.sh does and yield its base URL once it answers.
+
+    That is gunicorn, several processes of a few threads each (MPP_WEB_WORKERS, MPP_WEB_THREADS;
+    fewer here than start.sh's 3 x 4 by default), static files from the whitenoise middleware,
+    and the settings of `env` (start.sh's local settings when it names none). Its log (access
+    lines and the application's warnings) goes to `log_path`. At the end it is stopped with
+    SIGTERM, gunicorn's graceful shutdown, and killed with its workers only if that hangs.
+    """
     port = free_port()
+    server_env = dict(env)
+    server_env.setdefault("DJANGO_SETTINGS_MODULE", "mpp_studio.settings.local")
+    workers = server_env.setdefault("MPP_WEB_WORKERS", "2")
+    threads = server_env.setdefault("MPP_WEB_THREADS", "4")
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [
                 sys.executable,
-                str(REPO_ROOT / "manage.py"),
-                "runserver",
-                f"127.0.0.1:{port}",
-                "--noreload",
-                "--insecure",
+                "-m",
+                "gunicorn",
+                *("--pythonpath", "platform", "mpp_studio.wsgi"),
+                *("--bind", f"127.0.0.1:{port}"),
+                *("--workers", workers, "--threads", threads, "--timeout", "120"),
+                # A request still running at the end has this long; the tests wait for none.
+                *("--graceful-timeout", "10"),
+                *("--access-logfile", "-", "--log-level", "warning"),
             ],
             cwd=REPO_ROOT,
-            env=dict(env),
+            env=server_env,
             stdout=log,
             stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: the workers go with it if killed
         )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"the web server did not start:\n{log_path.read_text()}") from None
-                time.sleep(0.3)
+        # gunicorn binds the port before its workers have loaded Django: wait for an answer.
+        while not _answers(f"{base}/healthz"):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the web server did not start:\n{log_path.read_text()}")
+            time.sleep(0.3)
         yield base
     finally:
         process.terminate()
         try:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             process.wait()
