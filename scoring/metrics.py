@@ -114,13 +114,31 @@ def accuracy_cell(
         raise ValueError("outcomes must be 0, 0.5 or 1")
     ties = sum(1 for o in outcomes if o == 0.5)
     wins = sum(1 for o in outcomes if o == 1.0)
+    if bootstrap <= 0:
+        return counted_cell(wins, ties, n, confidence=confidence)
+    low, high = bootstrap_ci(
+        outcomes, clusters=clusters, n_resamples=bootstrap, seed=seed, confidence=confidence
+    )
+    return _cell(wins, ties, n, low, high)
+
+
+def counted_cell(wins: int, ties: int, n: int, *, confidence: float = 0.95) -> AccuracyCell:
+    """Return the AccuracyCell of `n` pairs of which `wins` were won and `ties` tied, with a
+    Wilson interval (the cell `accuracy_cell` gives without resamples).
+
+    Raises:
+        ValueError: for no pairs, or counts that do not fit in `n`.
+    """
+    if n <= 0:
+        raise ValueError("an accuracy needs at least one pair")
+    if wins < 0 or ties < 0 or wins + ties > n:
+        raise ValueError(f"{wins} wins and {ties} ties do not fit in {n} pairs")
+    low, high = wilson_interval(wins + 0.5 * ties, n, confidence)
+    return _cell(wins, ties, n, low, high)
+
+
+def _cell(wins: int, ties: int, n: int, low: float, high: float) -> AccuracyCell:
     correct = wins + 0.5 * ties
-    if bootstrap > 0:
-        low, high = bootstrap_ci(
-            outcomes, clusters=clusters, n_resamples=bootstrap, seed=seed, confidence=confidence
-        )
-    else:
-        low, high = wilson_interval(correct, n, confidence)
     return AccuracyCell(
         n=n,
         correct=correct,
@@ -130,6 +148,20 @@ def accuracy_cell(
         ci_high=high,
         p_value=binomial_test(wins, n - ties),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeCounts:
+    """The outcomes of a group of pairs of one paradigm: `n` pairs, `wins` and `ties` among
+    them; `length_equal` says whether their sentences have the same number of tokens (None:
+    unknown). What a database counts, so that a report needs no per-pair rows."""
+
+    uid: str
+    phenomenon: str
+    length_equal: bool | None
+    n: int
+    wins: int
+    ties: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +238,17 @@ def pair_report(
             )
         except ValueError as exc:
             raise ValueError(f"item {item.item_id}: {exc}") from None
+    if bootstrap <= 0:
+        tally: dict[tuple[str, str, bool | None], list[int]] = {}
+        for item, outcome in zip(items, outcomes, strict=True):
+            counts = tally.setdefault((item.uid, item.phenomenon, item.length_equal), [0, 0, 0])
+            counts[0] += 1
+            counts[1] += outcome == 1.0
+            counts[2] += outcome == 0.5
+        counted = [OutcomeCounts(uid, ph, eq, n, w, t) for (uid, ph, eq), (n, w, t) in tally.items()]
+        return counted_report(
+            counted, reduction=reduction, higher_is_better=direction, tie_tolerance=tie_tolerance
+        )
 
     def cell(indices: Sequence[int]) -> AccuracyCell:
         return accuracy_cell([outcomes[i] for i in indices], bootstrap=bootstrap, seed=seed)
@@ -229,6 +272,59 @@ def pair_report(
         length_unknown=len(items) - len(equal) - len(unequal),
         bootstrap=bootstrap,
         seed=seed,
+    )
+    report.warnings.extend(_warnings(report))
+    return report
+
+
+def counted_report(
+    counts: Sequence[OutcomeCounts],
+    *,
+    reduction: Reduction,
+    higher_is_better: bool | None = None,
+    tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
+) -> PairReport:
+    """Return the PairReport (Wilson intervals) of pairs counted by group: the report
+    `pair_report` gives of the same pairs without resamples.
+
+    Raises:
+        ValueError: for no pairs, or an unknown reduction.
+    """
+    groups = [c for c in counts if c.n > 0]
+    if not groups:
+        raise ValueError("no pairs to report on")
+    if higher_is_better is None:
+        if reduction not in HIGHER_IS_BETTER:
+            raise ValueError(f"unknown reduction '{reduction}' (choose from {', '.join(REDUCTIONS)})")
+        higher_is_better = HIGHER_IS_BETTER[reduction]
+
+    def cell(chosen: Sequence[OutcomeCounts]) -> AccuracyCell:
+        return counted_cell(
+            sum(c.wins for c in chosen), sum(c.ties for c in chosen), sum(c.n for c in chosen)
+        )
+
+    def by(key: Callable[[OutcomeCounts], str]) -> dict[str, AccuracyCell]:
+        grouped: dict[str, list[OutcomeCounts]] = {}
+        for group in groups:
+            grouped.setdefault(key(group), []).append(group)
+        return {name: cell(members) for name, members in sorted(grouped.items())}
+
+    by_paradigm = by(lambda c: c.uid)
+    equal = [c for c in groups if c.length_equal is True]
+    unequal = [c for c in groups if c.length_equal is False]
+    report = PairReport(
+        reduction=reduction,
+        higher_is_better=higher_is_better,
+        tie_tolerance=tie_tolerance,
+        overall=cell(groups),
+        by_phenomenon=by(lambda c: c.phenomenon),
+        by_paradigm=by_paradigm,
+        macro_accuracy=math.fsum(c.accuracy for c in by_paradigm.values()) / len(by_paradigm),
+        length_equal=cell(equal) if equal else None,
+        length_unequal=cell(unequal) if unequal else None,
+        length_unknown=sum(c.n for c in groups if c.length_equal is None),
+        bootstrap=0,
+        seed=0,
     )
     report.warnings.extend(_warnings(report))
     return report

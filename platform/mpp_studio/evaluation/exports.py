@@ -13,8 +13,8 @@ from django.utils.text import slugify
 
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, ScoreConfig
-from mpp_studio.evaluation.results import check_reduction, pair_report, score_data, score_pairs
-from mpp_studio.evaluation.services.sentences import PairRef, dataset_pair_refs
+from mpp_studio.evaluation.results import check_reduction, pair_report, scored_pair_stream
+from mpp_studio.evaluation.selectors import score_data
 from mpp_studio.evaluation.triplet_results import (
     ScoredTriplet,
     check_triplet_dataset,
@@ -126,12 +126,6 @@ def _csv_line(values: Sequence[object]) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-def _blocks(dataset: Dataset) -> Iterator[list[PairRef]]:
-    pairs = dataset_pair_refs(dataset)
-    for start in range(0, len(pairs), BLOCK):
-        yield pairs[start : start + BLOCK]
-
-
 def config_identity(config: ScoreConfig) -> dict[str, object]:
     """Return what names a configuration in an export: model, method, numerics and key."""
     return {
@@ -159,8 +153,8 @@ def items_csv_lines(
     sentences' reduced scores, good - bad and the outcome (blank scores: not stored yet)."""
     check_reduction(reduction)
     yield _csv_line(ITEM_COLUMNS)
-    for block in _blocks(dataset):
-        for s in score_pairs(block, config, reduction=reduction, tie_tolerance=tie_tolerance):
+    for block in scored_pair_stream(dataset, config, reduction=reduction, tie_tolerance=tie_tolerance):
+        for s in block:
             p = s.pair
             yield _csv_line(
                 (
@@ -191,8 +185,7 @@ def items_jsonl_lines(
     score (tokens, character spans, log-probs, word spans and word log-probs; null if unscored)."""
     check_reduction(reduction)
     identity = config_identity(config)
-    for block in _blocks(dataset):
-        scored = score_pairs(block, config, reduction=reduction, tie_tolerance=tie_tolerance)
+    for scored in scored_pair_stream(dataset, config, reduction=reduction, tie_tolerance=tie_tolerance):
         data = score_data(config, [k for s in scored for k in (s.pair.good_key, s.pair.bad_key)])
         for s in scored:
             p = s.pair

@@ -237,3 +237,35 @@ class PairKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pair_id}: {self.good_key[:8]} / {self.bad_key[:8]}"
+
+
+class PairScore(models.Model):
+    """A pair's two sentence scores under one configuration (`lp_sum`, `lp_mean` and `n_tokens`
+    of each stored `SentenceScore`), recorded by the chunk that scored the pair.
+
+    A dataset's results are these rows: the database counts each paradigm's wins and ties under
+    any reduction and tie tolerance, and an item page reads its own rows, however many pairs
+    the dataset holds. `paradigm` and `index` are the pair's, copied so that a paradigm's rows
+    are read in order by one index."""
+
+    config = models.ForeignKey(ScoreConfig, on_delete=models.CASCADE, related_name="+")
+    pair = models.ForeignKey("datasets.Pair", on_delete=models.CASCADE, related_name="+")
+    paradigm = models.ForeignKey("datasets.DatasetParadigm", on_delete=models.CASCADE, related_name="+")
+    index = models.PositiveIntegerField()
+    good_sum = models.FloatField()
+    good_mean = models.FloatField()
+    good_tokens = models.PositiveIntegerField()
+    bad_sum = models.FloatField()
+    bad_mean = models.FloatField()
+    bad_tokens = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=("config", "pair"), name="evaluation_pair_score_unique"),
+        ]
+        indexes = [
+            models.Index(fields=("config", "paradigm", "index"), name="evaluation_pair_score_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.config_id} / {self.pair_id}"

@@ -1,10 +1,11 @@
-"""Results of model scoring, computed on demand from the stored per-sentence scores.
+"""Results of model scoring, computed on demand from the recorded pair scores.
 
-Nothing here touches a model: a pair's scores are the stored scores of its two sentences
-(joined by sentence key), reduced with the reduction asked for (sum, mean or bits per token),
-and every accuracy comes from `scoring.metrics` (ties within the tolerance count 0.5). Pairs
-whose sentences are not both stored yet are left out and counted, so a running or failed run
-shows what it has.
+Nothing here touches a model: each pair a run's chunk scored has its two sentences' stored
+scores recorded (`PairScore`); they are reduced with the reduction asked for (sum, mean or
+bits per token), the database counts each paradigm's wins and ties (`pair_outcomes`), and
+every accuracy comes from `scoring.metrics` (ties within the tolerance count 0.5). Pairs no
+chunk has scored yet are left out and counted, so a running or failed run shows what it has;
+no view reads every pair of a dataset (resampled intervals and downloads read them in blocks).
 
 Used by the pages, the API and the exports:
 - leaderboard(dataset): one row per configuration, overall and per-phenomenon accuracy;
@@ -18,24 +19,43 @@ The BLiSS metrics of learner triplet datasets are in triplet_results.py.
 """
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from django.db.models import Count, Exists, OuterRef, Q
+
 from mpp_studio.accounts.models import Project
-from mpp_studio.datasets.models import Dataset
-from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, LanguageModel, ScoreConfig, SentenceScore
-from mpp_studio.evaluation.selectors import dataset_configs
-from mpp_studio.evaluation.services.sentences import PairRef, dataset_pair_refs
+from mpp_studio.datasets.models import Dataset, Pair
+from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, LanguageModel, PairKey, PairScore, ScoreConfig
+from mpp_studio.evaluation.pair_outcomes import (
+    LOSS,
+    TIE,
+    WIN,
+    ParadigmSize,
+    ScoredPair,
+    outcome_by_pair,
+    outcome_counts,
+    paradigm_sizes,
+    recorded_numbers,
+    reduce_stored,
+    scored_pair,
+    scored_pair_blocks,
+    with_outcome,
+)
+from mpp_studio.evaluation.selectors import dataset_configs, score_data, stored_scores
+from mpp_studio.evaluation.services.sentences import (
+    ARTIFICIAL,
+    PairRef,
+    artificial_sentence,
+    is_triplet_dataset,
+    sentence_key,
+)
 from scoring.items import HIGHER_IS_BETTER, REDUCTIONS, Reduction
-from scoring.metrics import PairReport, PairScores, pair_outcome
+from scoring.metrics import OutcomeCounts, PairReport, counted_report, pair_outcome
 from scoring.metrics import pair_report as metrics_pair_report
 
-# Keys per `IN (...)` query: well under SQLite's and PostgreSQL's parameter limits.
-KEY_BATCH = 2_000
-# Above this many keys, the configuration's rows are read in one pass instead.
-SCAN_ABOVE = 4_000
-OUTCOME_NAMES = {1.0: "correct", 0.0: "wrong", 0.5: "tie"}
 OUTCOMES = ("correct", "wrong", "tie", "unscored")
+OUTCOME_CODES = {"correct": WIN, "tie": TIE, "wrong": LOSS}
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
 
@@ -53,84 +73,6 @@ def check_reduction(reduction: str) -> Reduction:
     if reduction not in REDUCTIONS:
         raise ResultsError(f"Unknown reduction '{reduction}': use one of {', '.join(REDUCTIONS)}.")
     return reduction  # type: ignore[return-value]
-
-
-def reduce_stored(lp_sum: float, lp_mean: float, reduction: Reduction) -> float:
-    """Return a stored sentence's score under `reduction` from its summed and mean log-prob
-    (the same numbers `scoring.SentenceScore.reduce` gives)."""
-    if reduction == "sum":
-        return lp_sum
-    if reduction == "mean":
-        return lp_mean
-    return -lp_mean / math.log(2)
-
-
-@dataclass(frozen=True, slots=True)
-class StoredScore:
-    """The numbers of one stored sentence score that accuracies need."""
-
-    lp_sum: float
-    lp_mean: float
-    n_tokens: int
-
-
-def stored_scores(config: ScoreConfig, keys: Iterable[str]) -> dict[str, StoredScore]:
-    """Return the configuration's stored scores of these sentence keys (missing keys left out)."""
-    wanted = list(dict.fromkeys(keys))
-    found: dict[str, StoredScore] = {}
-    fields = ("sentence_key", "lp_sum", "lp_mean", "n_tokens")
-    if len(wanted) > SCAN_ABOVE:
-        # One pass over the configuration's rows beats many `IN (...)` queries (building one
-        # with 2,000 parameters costs Django more than reading the rows).
-        wanted_set = set(wanted)
-        rows = SentenceScore.objects.filter(config=config).values_list(*fields)
-        for key, lp_sum, lp_mean, n_tokens in rows.iterator(chunk_size=10_000):
-            if key in wanted_set:
-                found[key] = StoredScore(lp_sum, lp_mean, n_tokens)
-        return found
-    for start in range(0, len(wanted), KEY_BATCH):
-        keys_part = wanted[start : start + KEY_BATCH]
-        batch = SentenceScore.objects.filter(config=config, sentence_key__in=keys_part)
-        for key, lp_sum, lp_mean, n_tokens in batch.values_list(*fields):
-            found[key] = StoredScore(lp_sum, lp_mean, n_tokens)
-    return found
-
-
-@dataclass(frozen=True, slots=True)
-class ScoredPair:
-    """A pair with its reduced scores; `good`/`bad`/`outcome` are None until both are stored.
-
-    `outcome` is 1.0 (the good sentence scores better), 0.0 (worse) or 0.5 (a tie).
-    """
-
-    pair: PairRef
-    good: float | None
-    bad: float | None
-    good_tokens: int | None
-    bad_tokens: int | None
-    outcome: float | None
-
-    @property
-    def outcome_name(self) -> str:
-        """Return correct, wrong, tie or unscored."""
-        return "unscored" if self.outcome is None else OUTCOME_NAMES[self.outcome]
-
-    @property
-    def difference(self) -> float | None:
-        """Return good - bad (in the reduction's unit), or None."""
-        return None if self.good is None or self.bad is None else self.good - self.bad
-
-    def pair_scores(self) -> PairScores:
-        """Return the metrics' PairScores of a scored pair."""
-        assert self.good is not None and self.bad is not None
-        return PairScores(
-            item_id=self.pair.item_id,
-            uid=self.pair.uid,
-            phenomenon=self.pair.phenomenon,
-            good=self.good,
-            bad=self.bad,
-            length_equal=self.good_tokens == self.bad_tokens,
-        )
 
 
 def score_pairs(
@@ -156,6 +98,20 @@ def score_pairs(
     return out
 
 
+def scored_pair_stream(
+    dataset: Dataset,
+    config: ScoreConfig,
+    *,
+    reduction: str = "sum",
+    tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
+    uid: str = "",
+) -> Iterator[list[ScoredPair]]:
+    """Yield the dataset's pairs (or paradigm `uid`'s) in order with their scores under
+    `config`, a block at a time (unscored pairs too, without scores)."""
+    chosen = check_reduction(reduction)
+    yield from scored_pair_blocks(config, paradigm_sizes(dataset, uid=uid), chosen, tie_tolerance)
+
+
 def scored_pairs(
     dataset: Dataset,
     config: ScoreConfig,
@@ -165,9 +121,8 @@ def scored_pairs(
     uid: str = "",
 ) -> list[ScoredPair]:
     """Return every pair of the dataset (or of paradigm `uid`) in order, with its scores."""
-    check_reduction(reduction)
-    pairs = dataset_pair_refs(dataset, uid=uid)
-    return score_pairs(pairs, config, reduction=reduction, tie_tolerance=tie_tolerance)
+    blocks = scored_pair_stream(dataset, config, reduction=reduction, tie_tolerance=tie_tolerance, uid=uid)
+    return [pair for block in blocks for pair in block]
 
 
 def pair_report(
@@ -180,27 +135,31 @@ def pair_report(
     seed: int = 0,
 ) -> PairReport | None:
     """Return `scoring.metrics.pair_report` of the dataset's scored pairs (None when no pair
-    has both scores stored). `bootstrap` resamples give the intervals (0: Wilson intervals)."""
+    is scored). Without resamples (`bootstrap` 0: Wilson intervals) the database counts the
+    outcomes; resamples read every scored pair."""
+    chosen = check_reduction(reduction)
+    paradigms = paradigm_sizes(dataset)
+    if bootstrap <= 0:
+        return _counted(outcome_counts(config, paradigms, chosen, tie_tolerance), chosen, tie_tolerance)
     items = [
         p.pair_scores()
-        for p in scored_pairs(dataset, config, reduction=reduction, tie_tolerance=tie_tolerance)
+        for block in scored_pair_blocks(config, paradigms, chosen, tie_tolerance)
+        for p in block
         if p.outcome is not None
     ]
-    return _report(items, reduction, tie_tolerance, bootstrap, seed)
-
-
-def _report(
-    items: Sequence[PairScores], reduction: str, tie_tolerance: float, bootstrap: int, seed: int
-) -> PairReport | None:
     if not items:
         return None
     return metrics_pair_report(
-        items,
-        reduction=check_reduction(reduction),
-        tie_tolerance=tie_tolerance,
-        bootstrap=bootstrap,
-        seed=seed,
+        items, reduction=chosen, tie_tolerance=tie_tolerance, bootstrap=bootstrap, seed=seed
     )
+
+
+def _counted(
+    counts: Sequence[OutcomeCounts], reduction: Reduction, tie_tolerance: float
+) -> PairReport | None:
+    if not any(c.n for c in counts):
+        return None
+    return counted_report(counts, reduction=reduction, tie_tolerance=tie_tolerance)
 
 
 # -- Leaderboard ------------------------------------------------------------------------------
@@ -252,23 +211,26 @@ def leaderboard(
 ) -> Leaderboard:
     """Return the leaderboard of the dataset: one row per configuration (by default, each one
     a run of the project scored it with), sorted by overall accuracy (unscored rows last)."""
-    check_reduction(reduction)
+    chosen_reduction = check_reduction(reduction)
     chosen = list(configs) if configs is not None else list(dataset_configs(dataset=dataset))
-    pairs = dataset_pair_refs(dataset)
-    phenomena = sorted({p.phenomenon for p in pairs})
+    paradigms = paradigm_sizes(dataset)
+    phenomena = sorted({p.phenomenon for p in paradigms})
+    n_pairs = sum(p.n_pairs for p in paradigms)
     rows = []
     for config in chosen:
-        scored = score_pairs(pairs, config, reduction=reduction, tie_tolerance=tie_tolerance)
-        items = [p.pair_scores() for p in scored if p.outcome is not None]
-        report = _report(items, reduction, tie_tolerance, 0, 0)
+        report = _counted(
+            outcome_counts(config, paradigms, chosen_reduction, tie_tolerance),
+            chosen_reduction,
+            tie_tolerance,
+        )
         rows.append(
             LeaderboardRow(
                 config=config,
                 model_name=config.language_model.name,
                 method=config.method,
                 dtype=config.dtype,
-                n=len(items),
-                n_pairs=len(pairs),
+                n=report.overall.n if report else 0,
+                n_pairs=n_pairs,
                 accuracy=report.overall.accuracy if report else None,
                 correct=report.overall.correct if report else 0.0,
                 ties=report.overall.ties if report else 0,
@@ -312,14 +274,10 @@ def paradigm_table(
     bootstrap: int = 0,
 ) -> list[ParadigmRow]:
     """Return one row per paradigm of the dataset (by uid) with its accuracy under `config`."""
-    scored = scored_pairs(dataset, config, reduction=reduction, tie_tolerance=tie_tolerance)
-    report = _report(
-        [p.pair_scores() for p in scored if p.outcome is not None], reduction, tie_tolerance, bootstrap, 0
+    report = pair_report(
+        dataset, config, reduction=reduction, tie_tolerance=tie_tolerance, bootstrap=bootstrap
     )
-    counts: dict[str, tuple[str, int]] = {}
-    for item in scored:
-        phenomenon, n = counts.get(item.pair.uid, (item.pair.phenomenon, 0))
-        counts[item.pair.uid] = (phenomenon, n + 1)
+    counts = {p.uid: (p.phenomenon, p.n_pairs) for p in paradigm_sizes(dataset)}
     rows = []
     for uid, (phenomenon, n_pairs) in sorted(counts.items()):
         cell = report.by_paradigm.get(uid) if report else None
@@ -394,13 +352,13 @@ def learning_curve(
         if method and config.method != method:
             continue
         chosen.setdefault(model.pk, config)
-    pairs = dataset_pair_refs(dataset)
-    phenomena = sorted({p.phenomenon for p in pairs})
+    chosen_reduction = check_reduction(reduction)
+    paradigms = paradigm_sizes(dataset)
+    phenomena = sorted({p.phenomenon for p in paradigms})
     points = []
     for config in chosen.values():
-        scored = score_pairs(pairs, config, reduction=reduction, tie_tolerance=tie_tolerance)
-        items = [p.pair_scores() for p in scored if p.outcome is not None]
-        report = _report(items, reduction, tie_tolerance, 0, 0)
+        counts = outcome_counts(config, paradigms, chosen_reduction, tie_tolerance)
+        report = _counted(counts, chosen_reduction, tie_tolerance)
         model = config.language_model
         points.append(
             CurvePoint(
@@ -458,27 +416,22 @@ def compare(
 ) -> Comparison:
     """Return the configurations' accuracies per paradigm side by side, with the number of
     pairs on which their decisions (correct / wrong / tie) differ."""
-    check_reduction(reduction)
-    pairs = dataset_pair_refs(dataset)
-    outcomes = [
-        [s.outcome for s in score_pairs(pairs, c, reduction=reduction, tie_tolerance=tie_tolerance)]
-        for c in configs
-    ]
-    groups: dict[str, list[int]] = {}
-    for index, pair in enumerate(pairs):
-        groups.setdefault(pair.uid, []).append(index)
+    chosen = check_reduction(reduction)
+    paradigms = paradigm_sizes(dataset)
+    outcomes = [outcome_by_pair(c, paradigms, chosen, tie_tolerance) for c in configs]
 
-    def row(uid: str, phenomenon: str, indexes: Sequence[int]) -> ComparisonRow:
-        accuracies: list[float | None] = []
-        for per_config in outcomes:
-            values = [per_config[i] for i in indexes if per_config[i] is not None]
-            accuracies.append(math.fsum(values) / len(values) if values else None)  # type: ignore[arg-type]
-        common = [i for i in indexes if all(o[i] is not None for o in outcomes)]
-        differ = sum(1 for i in common if len({o[i] for o in outcomes}) > 1)
-        return ComparisonRow(uid, phenomenon, len(indexes), accuracies, len(common), differ)
+    def row(uid: str, phenomenon: str, n_pairs: int, paradigm_ids: set[int]) -> ComparisonRow:
+        per_config = [
+            {pair_id: o for pk in paradigm_ids for pair_id, o in by_paradigm.get(pk, {}).items()}
+            for by_paradigm in outcomes
+        ]
+        accuracies = [math.fsum(found.values()) / len(found) if found else None for found in per_config]
+        common = set.intersection(*(set(found) for found in per_config)) if per_config else set()
+        differ = sum(1 for i in common if len({found[i] for found in per_config}) > 1)
+        return ComparisonRow(uid, phenomenon, n_pairs, accuracies, len(common), differ)
 
-    rows = [row(uid, pairs[idx[0]].phenomenon, idx) for uid, idx in sorted(groups.items())]
-    overall = row("", "", range(len(pairs)))
+    rows = [row(p.uid, p.phenomenon, p.n_pairs, {p.pk}) for p in paradigms]
+    overall = row("", "", sum(p.n_pairs for p in paradigms), {p.pk for p in paradigms})
     return Comparison(dataset, list(configs), reduction, rows, overall)
 
 
@@ -574,16 +527,14 @@ def item_rows(
         raise ResultsError(f"Unknown outcome '{outcome}': use one of {', '.join(OUTCOMES)}.")
     if not 1 <= page_size <= MAX_PAGE_SIZE:
         raise ResultsError(f"A page holds 1 to {MAX_PAGE_SIZE} items.")
-    scored = scored_pairs(dataset, config, reduction=reduction, tie_tolerance=tie_tolerance, uid=uid)
-    if outcome:
-        scored = [s for s in scored if s.outcome_name == outcome]
-    if search:
-        needle = search.casefold()
-        scored = [
-            s for s in scored if needle in s.pair.good_text.casefold() or needle in s.pair.bad_text.casefold()
-        ]
+    chosen_reduction = check_reduction(reduction)
+    paradigms = paradigm_sizes(dataset, uid=uid)
     page = max(1, page)
-    chosen = scored[(page - 1) * page_size : page * page_size]
+    condition = _item_condition(config, outcome, search, chosen_reduction, tie_tolerance)
+    counts = _item_counts(config, paradigms, outcome, search, condition, chosen_reduction, tie_tolerance)
+    triplets = is_triplet_dataset(dataset)
+    rows = _paradigm_slice(paradigms, counts, condition, (page - 1) * page_size, page_size, triplets)
+    chosen = _scored_rows(config, rows, chosen_reduction, tie_tolerance)
     third_keys = [s.pair.artificial_key for s in chosen if s.pair.artificial_key]
     data = score_data(config, [k for s in chosen for k in (s.pair.good_key, s.pair.bad_key)] + third_keys)
     third = stored_scores(config, third_keys) if third_keys else {}
@@ -592,7 +543,7 @@ def item_rows(
         if not pair.artificial_key:
             return None
         stored = third.get(pair.artificial_key)
-        value = None if stored is None else reduce_stored(stored.lp_sum, stored.lp_mean, reduction)  # type: ignore[arg-type]
+        value = None if stored is None else reduce_stored(stored.lp_sum, stored.lp_mean, chosen_reduction)
         return _sentence_view(pair.artificial_text, value, data.get(pair.artificial_key))
 
     items = [
@@ -610,22 +561,134 @@ def item_rows(
         )
         for s in chosen
     ]
-    return ItemPage(items, page, page_size, len(scored), reduction)
+    return ItemPage(items, page, page_size, sum(counts.values()), reduction)
 
 
-def score_data(config: ScoreConfig, keys: Sequence[str]) -> dict[str, dict[str, object]]:
-    """Return the stored `SentenceScore.to_dict()` data of these sentence keys (missing left out)."""
-    found: dict[str, dict[str, object]] = {}
-    wanted = list(dict.fromkeys(keys))
-    for start in range(0, len(wanted), KEY_BATCH):
-        rows = SentenceScore.objects.filter(config=config, sentence_key__in=wanted[start : start + KEY_BATCH])
-        found.update(rows.values_list("sentence_key", "data"))
-    return found
+def _item_condition(
+    config: ScoreConfig, outcome: str, search: str, reduction: Reduction, tie_tolerance: float
+) -> Q | None:
+    """Return the condition on pairs of an item filter (None: every pair)."""
+    condition = Q()
+    recorded = PairScore.objects.filter(config=config, pair=OuterRef("pk"))
+    if outcome == "unscored":
+        condition &= ~Exists(recorded)
+    elif outcome:
+        condition &= Exists(
+            with_outcome(recorded, reduction, tie_tolerance).filter(outcome=OUTCOME_CODES[outcome])
+        )
+    if search:
+        condition &= Q(sentence_good__icontains=search) | Q(sentence_bad__icontains=search)
+    return condition if condition else None
+
+
+def _item_counts(
+    config: ScoreConfig,
+    paradigms: Sequence[ParadigmSize],
+    outcome: str,
+    search: str,
+    condition: Q | None,
+    reduction: Reduction,
+    tie_tolerance: float,
+) -> dict[int, int]:
+    """Return how many pairs of each paradigm pass an item filter: kept counts, or the
+    recorded outcomes counted by the database; a text search counts the matching pairs."""
+    if condition is None:
+        return {p.pk: p.n_pairs for p in paradigms}
+    if search:
+        matching = Pair.objects.filter(paradigm_id__in=[p.pk for p in paradigms]).filter(condition)
+        return dict(matching.values("paradigm_id").annotate(n=Count("pk")).values_list("paradigm_id", "n"))
+    tally = {p.uid: [0, 0, 0] for p in paradigms}  # pairs, wins, ties scored
+    for group in outcome_counts(config, paradigms, reduction, tie_tolerance):
+        counts = tally[group.uid]
+        counts[0] += group.n
+        counts[1] += group.wins
+        counts[2] += group.ties
+    passing: dict[str, Callable[[ParadigmSize, list[int]], int]] = {
+        "correct": lambda p, c: c[1],
+        "tie": lambda p, c: c[2],
+        "wrong": lambda p, c: c[0] - c[1] - c[2],
+        "unscored": lambda p, c: p.n_pairs - c[0],
+    }
+    return {p.pk: passing[outcome](p, tally[p.uid]) for p in paradigms}
+
+
+# A page's pair: its paradigm and (pk, index, good text, bad text[, the record's artificial sentence]).
+_PageRow = tuple[ParadigmSize, tuple[object, ...]]
+
+
+def _paradigm_slice(
+    paradigms: Sequence[ParadigmSize],
+    counts: dict[int, int],
+    condition: Q | None,
+    start: int,
+    take: int,
+    triplets: bool,
+) -> list[_PageRow]:
+    """Return pairs `start` to `start + take` of those passing `condition`, paradigm after
+    paradigm in index order: placed by the counts, then read from each paradigm it spans."""
+    fields = ("pk", "index", "sentence_good", "sentence_bad") + (
+        (f"record__{ARTIFICIAL}",) if triplets else ()
+    )
+    out: list[_PageRow] = []
+    offset = 0
+    for paradigm in paradigms:
+        n = counts.get(paradigm.pk, 0)
+        if offset >= start + take:
+            break
+        end = offset + n
+        if n and end > start:
+            skip = max(0, start - offset)
+            want = min(start + take, end) - offset - skip
+            pairs = Pair.objects.filter(paradigm_id=paradigm.pk)
+            if condition is not None:
+                pairs = pairs.filter(condition)
+            out += [
+                (paradigm, row) for row in pairs.order_by("index").values_list(*fields)[skip : skip + want]
+            ]
+        offset = end
+    return out
+
+
+def _scored_rows(
+    config: ScoreConfig, rows: Sequence[_PageRow], reduction: Reduction, tie_tolerance: float
+) -> list[ScoredPair]:
+    """Return a page's pairs with their sentence keys, recorded scores and outcomes."""
+    ids = [int(row[0]) for _, row in rows]  # type: ignore[call-overload]
+    numbers = recorded_numbers(config, ids)
+    keys = {
+        pair_id: (good, bad, third)
+        for pair_id, good, bad, third in PairKey.objects.filter(pair_id__in=ids).values_list(
+            "pair_id", "good_key", "bad_key", "artificial_key"
+        )
+    }
+    out = []
+    for paradigm, row in rows:
+        pk, index, good_text, bad_text = int(row[0]), int(row[1]), str(row[2]), str(row[3])  # type: ignore[call-overload]
+        good_key, bad_key, third_key = keys.get(pk, ("", "", None))
+        third = artificial_sentence(row[4]) if len(row) > 4 else None
+        third_text = third.text if third is not None else ""
+        if third is not None and not third_key:
+            third_key = sentence_key(third)  # no words: the key a chunk records
+        ref = PairRef(
+            pk,
+            paradigm.pk,
+            paradigm.uid,
+            paradigm.phenomenon,
+            index,
+            good_text,
+            bad_text,
+            good_key,
+            bad_key,
+            third_text,
+            third_key or "",
+        )
+        out.append(scored_pair(ref, numbers.get(pk), reduction, tie_tolerance))
+    return out
 
 
 def _sentence_view(text: str, score: float | None, data: dict[str, object] | None) -> SentenceView:
     if data is None:
-        return SentenceView(text, None, None, [], [])
+        return SentenceView(text, score, None, [], [])
     tokens_raw = list(data.get("tokens") or [])  # type: ignore[call-overload]
     spans = [tuple(s) for s in data.get("token_spans") or []]  # type: ignore[attr-defined]
     logprobs = [float(x) for x in data.get("logprobs") or []]  # type: ignore[attr-defined]

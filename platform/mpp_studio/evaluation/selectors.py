@@ -1,11 +1,19 @@
 """Reads for model evaluation; every lookup is scoped to a project (another project's rows 404)."""
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Dataset
-from mpp_studio.evaluation.models import LanguageModel, ScoreConfig, ScoringChunk, ScoringRun
+from mpp_studio.evaluation.models import LanguageModel, ScoreConfig, ScoringChunk, ScoringRun, SentenceScore
+
+# Keys per `IN (...)` query: well under SQLite's and PostgreSQL's parameter limits.
+KEY_BATCH = 2_000
+# Above this many keys, the configuration's rows are read in one pass instead.
+SCAN_ABOVE = 4_000
 
 
 def language_model_list(*, project: Project, series: str | None = None) -> QuerySet[LanguageModel]:
@@ -98,3 +106,44 @@ def scored_datasets(*, project: Project) -> QuerySet[Dataset]:
     """Return the project's datasets that some run scored, newest first."""
     scored = Dataset.objects.filter(project=project, scoring_runs__isnull=False)
     return scored.distinct().order_by("-created_at")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredScore:
+    """The numbers of one stored sentence score that accuracies need."""
+
+    lp_sum: float
+    lp_mean: float
+    n_tokens: int
+
+
+def stored_scores(config: ScoreConfig, keys: Iterable[str]) -> dict[str, StoredScore]:
+    """Return the configuration's stored scores of these sentence keys (missing keys left out)."""
+    wanted = list(dict.fromkeys(keys))
+    found: dict[str, StoredScore] = {}
+    fields = ("sentence_key", "lp_sum", "lp_mean", "n_tokens")
+    if len(wanted) > SCAN_ABOVE:
+        # One pass over the configuration's rows beats many `IN (...)` queries (building one
+        # with 2,000 parameters costs Django more than reading the rows).
+        wanted_set = set(wanted)
+        rows = SentenceScore.objects.filter(config=config).values_list(*fields)
+        for key, lp_sum, lp_mean, n_tokens in rows.iterator(chunk_size=10_000):
+            if key in wanted_set:
+                found[key] = StoredScore(lp_sum, lp_mean, n_tokens)
+        return found
+    for start in range(0, len(wanted), KEY_BATCH):
+        keys_part = wanted[start : start + KEY_BATCH]
+        batch = SentenceScore.objects.filter(config=config, sentence_key__in=keys_part)
+        for key, lp_sum, lp_mean, n_tokens in batch.values_list(*fields):
+            found[key] = StoredScore(lp_sum, lp_mean, n_tokens)
+    return found
+
+
+def score_data(config: ScoreConfig, keys: Sequence[str]) -> dict[str, dict[str, object]]:
+    """Return the stored `SentenceScore.to_dict()` data of these sentence keys (missing left out)."""
+    found: dict[str, dict[str, object]] = {}
+    wanted = list(dict.fromkeys(keys))
+    for start in range(0, len(wanted), KEY_BATCH):
+        rows = SentenceScore.objects.filter(config=config, sentence_key__in=wanted[start : start + KEY_BATCH])
+        found.update(rows.values_list("sentence_key", "data"))
+    return found

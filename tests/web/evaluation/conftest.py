@@ -76,16 +76,20 @@ def make_run(project: object, editor: object, generated: object) -> Callable[...
 
 def store_score(config: object, sentence: object, logprobs: list[float]) -> object:
     """Store a hand-made score of `sentence` (a scoring.Sentence) under `config`: one token per
-    value, spread over the text; returns the row."""
+    value, spread over the text; returns the row. Then record, as the chunk that scored it
+    would, every pair of every dataset whose two sentences are now stored (results count
+    recorded pairs only)."""
+    from mpp_studio.datasets.models import Dataset
     from mpp_studio.evaluation.models import SentenceScore
-    from mpp_studio.evaluation.services.sentences import sentence_key
+    from mpp_studio.evaluation.services.pair_scores import pair_scores_record
+    from mpp_studio.evaluation.services.sentences import dataset_pairs, pair_keys_store, sentence_key
     from scoring.items import SentenceScore as EngineScore
 
     text = sentence.text  # type: ignore[attr-defined]
     step = max(1, len(text) // max(1, len(logprobs)))
     spans = [(i * step, min(len(text), (i + 1) * step)) for i in range(len(logprobs))]
     score = EngineScore(text, [text[a:b] for a, b in spans], spans, list(logprobs))
-    return SentenceScore.objects.create(
+    row = SentenceScore.objects.create(
         config=config,
         sentence_key=sentence_key(sentence),  # type: ignore[arg-type]
         text=text,
@@ -94,6 +98,11 @@ def store_score(config: object, sentence: object, logprobs: list[float]) -> obje
         lp_sum=score.reduce("sum"),
         lp_mean=score.reduce("mean"),
     )
+    for dataset in Dataset.objects.all():
+        pairs = list(dataset_pairs(dataset))
+        pair_keys_store(dataset, pairs)
+        pair_scores_record(config, pairs)  # type: ignore[arg-type]
+    return row
 
 
 class FakeScorer:

@@ -23,6 +23,7 @@ from scoring.registry import load_scorer
 from scoring.settings import ScorerSettings
 from tests.web.conftest import run_manage, subprocess_env
 from tests.web.datasets.stack import run_script, wait_until
+from tests.web.evaluation.outcome_cases import CASES
 from tests.web.test_services_integration import postgres_database_url, redis_url  # noqa: F401 (fixtures)
 from tests.web.worker_faults import children, query, worker
 
@@ -160,6 +161,18 @@ def test_killed_worker_mid_run_every_sentence_scored_once(
         config_id,
     )
     assert rows == distinct == created["unique"]
+    # Every pair recorded once, with its two sentences' stored numbers.
+    [(recorded, distinct_pairs, unmatched)] = query(
+        postgres_database_url,
+        "SELECT count(*), count(DISTINCT p.pair_id), count(*) FILTER (WHERE g.lp_sum <> p.good_sum"
+        " OR b.lp_sum <> p.bad_sum OR g.n_tokens <> p.good_tokens OR b.n_tokens <> p.bad_tokens)"
+        " FROM evaluation_pairscore p JOIN evaluation_pairkey k ON k.pair_id = p.pair_id"
+        " JOIN evaluation_sentencescore g ON g.config_id = p.config_id AND g.sentence_key = k.good_key"
+        " JOIN evaluation_sentencescore b ON b.config_id = p.config_id AND b.sentence_key = k.bad_key"
+        " WHERE p.config_id = %s",
+        config_id,
+    )
+    assert (recorded, distinct_pairs, unmatched) == (created["pairs"], created["pairs"], 0)
     statuses = query(
         postgres_database_url,
         "SELECT status, count(*) FROM evaluation_scoringchunk WHERE run_id = %s GROUP BY status",
@@ -185,3 +198,42 @@ def test_killed_worker_mid_run_every_sentence_scored_once(
         assert data["tokens"] == score.tokens  # type: ignore[index]
         assert data["logprobs"] == pytest.approx(score.logprobs, abs=1e-5)  # type: ignore[index]
     assert not (tmp_path / "var" / "db.sqlite3").exists()  # PostgreSQL held everything
+
+
+# Hand-made pair scores on the edges of the tie rule, recorded for the run's configuration;
+# prints where PostgreSQL decides a pair unlike the engine, and whether the counted report is
+# the engine's report of the same pairs. argv: run id.
+OUTCOMES_SCRIPT = """
+import json, sys
+import django
+django.setup()
+from mpp_studio.evaluation import results
+from mpp_studio.evaluation.models import ScoringRun
+from scoring import metrics
+from tests.web.evaluation.outcome_cases import outcome_mismatches, store_cases
+
+run = ScoringRun.objects.get(pk=int(sys.argv[1]))
+config, dataset = run.configs.get(), run.datasets.get()
+stored = store_cases(config, dataset)
+same = []
+for reduction in ("sum", "mean", "bpt"):
+    scored = results.scored_pairs(dataset, config, reduction=reduction)
+    items = [p.pair_scores() for p in scored if p.outcome is not None]
+    expected = metrics.pair_report(items, reduction=reduction, bootstrap=0).to_dict()
+    same.append(results.pair_report(dataset, config, reduction=reduction).to_dict() == expected)
+print(json.dumps({"stored": stored, "mismatches": outcome_mismatches(config), "same": same}))
+"""
+
+
+def test_postgres_decides_every_pair_as_the_engine(
+    postgres_database_url: str,  # noqa: F811
+    tmp_path: Path,
+    tiny_gpt2_folder: Path,
+) -> None:
+    """The outcome written in SQL (pair_outcomes.with_outcome) on PostgreSQL's floats: every
+    edge case of the tie rule, under every reduction and tolerance, as scoring.metrics decides."""
+    env = subprocess_env(tmp_path / "var", DATABASE_URL=postgres_database_url)
+    run_manage(env, "migrate", "--noinput")
+    created = run_script(env, PREPARE_SCRIPT, str(tiny_gpt2_folder), str(CHUNK_SIZE))
+    checked = run_script(env, OUTCOMES_SCRIPT, str(created["run"]))
+    assert checked == {"stored": len(CASES), "mismatches": [], "same": [True, True, True]}

@@ -4,8 +4,9 @@ A chunk's sentences are fixed by its pair ranges, so a run of it always sees the
 sentences: it skips those already stored for the configuration, copies those another
 configuration with the same settings key has stored (the same model registered twice, or in
 another project), scores the rest and stores them in one transaction, upserting on
-(configuration, sentence key). A chunk delivered twice, or again after its worker died,
-therefore stores every sentence exactly once.
+(configuration, sentence key); then it records its pairs' keys and scores (`PairKey`,
+`PairScore`), which results are counted from. A chunk delivered twice, or again after its
+worker died, therefore stores every sentence and records every pair exactly once.
 
 No-data-loss invariant: stored scores are never changed or removed by a run; a failed or
 cancelled run keeps them, and the next run of the same configuration reuses them.
@@ -23,6 +24,7 @@ from django.db.models import F, Sum
 
 from mpp_studio.evaluation import scorer_cache
 from mpp_studio.evaluation.models import ScoreConfig, ScoringChunk, ScoringRun, SentenceScore
+from mpp_studio.evaluation.services.pair_scores import pair_scores_record
 from mpp_studio.evaluation.services.runs import config_settings
 from mpp_studio.evaluation.services.sentences import (
     dataset_pairs,
@@ -162,6 +164,7 @@ def _score_and_store(chunk: ScoringChunk, config: ScoreConfig, run: ScoringRun) 
         missing = [(key, s) for key, s in missing if key not in copied]
     if not missing:
         pair_keys_store(chunk.dataset, pairs)
+        pair_scores_record(config, pairs)
         return 0, ""
     if config.fingerprint and model_fingerprint(config.source) not in ("", config.fingerprint):
         raise ScoringError(
@@ -183,6 +186,7 @@ def _score_and_store(chunk: ScoringChunk, config: ScoreConfig, run: ScoringRun) 
         ScoreConfig.objects.filter(pk=config.pk).update(describe=scorer.describe())
     _store(config, [key for key, _ in missing], results)
     pair_keys_store(chunk.dataset, pairs)
+    pair_scores_record(config, pairs)
     note = (
         f"The device ran out of memory {retries} time{'s' if retries != 1 else ''}; batches were made "
         "smaller and scoring went on."

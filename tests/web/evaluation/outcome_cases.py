@@ -1,0 +1,79 @@
+"""Hand-made pair scores on the edges of the tie rule, and the check that the database decides
+each as `scoring.metrics.pair_outcome` does (run on SQLite in-process, on PostgreSQL by the
+integration test)."""
+
+import math
+
+from django.db.models import F
+
+from mpp_studio.datasets.models import Dataset, Pair
+from mpp_studio.evaluation.models import PairScore, ScoreConfig
+from mpp_studio.evaluation.pair_outcomes import OUTCOME_OF_CODE, reduce_stored, with_outcome
+from scoring.items import HIGHER_IS_BETTER, REDUCTIONS
+from scoring.metrics import pair_outcome
+
+INF = math.inf
+# good sum, good mean, good tokens, bad sum, bad mean, bad tokens
+CASES = [
+    (-3.0, -1.0, 3, -4.0, -2.0, 2),  # good wins on every reduction
+    (-4.0, -2.0, 2, -3.0, -1.0, 3),  # good loses on every reduction
+    (-3.0, -1.5, 2, -3.0, -1.5, 2),  # equal: a tie everywhere
+    (-3.0, -1.0, 3, -2.5, -2.5, 1),  # loses by sum (0.5 nats), wins per token
+    (-2.0, -1.0, 2, -2.5, -1.25, 2),  # wins by exactly 0.5 nats (a tie at tolerance 0.5)
+    (-2.0, -1.0, 2, -2.0000001, -1.00000005, 2),  # a margin of 1e-7: a tie by default
+    (-2.0, -1.0, 2, -2.000003, -1.0000015, 2),  # a margin of 3e-6: decided by default
+    (-INF, -INF, 2, -INF, -INF, 2),  # two equal infinite scores: a tie
+    (-INF, -INF, 2, -5.0, -2.5, 2),  # an infinitely improbable good sentence loses
+    (-1e-300, -5e-301, 2, -2e-300, -1e-300, 2),  # tiny margins
+    (-123.456789, -7.2621640588235295, 17, -123.456788, -7.716049249999999, 16),
+]
+TOLERANCES = (0.0, 1e-6, 0.5)
+
+
+def store_cases(config: ScoreConfig, dataset: Dataset) -> int:
+    """Record CASES as the pair scores of the dataset's first pairs; return how many."""
+    pairs = list(
+        Pair.objects.filter(paradigm__dataset=dataset).order_by("paradigm__uid", "index")[: len(CASES)]
+    )
+    assert len(pairs) == len(CASES), "the dataset needs a pair per case"
+    PairScore.objects.bulk_create(
+        PairScore(
+            config=config,
+            pair=pair,
+            paradigm_id=pair.paradigm_id,
+            index=pair.index,
+            good_sum=case[0],
+            good_mean=case[1],
+            good_tokens=case[2],
+            bad_sum=case[3],
+            bad_mean=case[4],
+            bad_tokens=case[5],
+        )
+        for pair, case in zip(pairs, CASES, strict=True)
+    )
+    return len(pairs)
+
+
+def outcome_mismatches(config: ScoreConfig) -> list[str]:
+    """Return, for every recorded pair, reduction and tolerance where the database's outcome
+    differs from the engine's, a line saying so (empty: they agree everywhere)."""
+    rows = list(
+        PairScore.objects.filter(config=config).values_list(
+            "pair_id", "good_sum", "good_mean", "bad_sum", "bad_mean"
+        )
+    )
+    out = []
+    for reduction in REDUCTIONS:
+        for tolerance in TOLERANCES:
+            scores = with_outcome(PairScore.objects.filter(config=config), reduction, tolerance)
+            decided = dict(scores.annotate(code=F("outcome")).values_list("pair_id", "code"))
+            for pair_id, good_sum, good_mean, bad_sum, bad_mean in rows:
+                good = reduce_stored(good_sum, good_mean, reduction)
+                bad = reduce_stored(bad_sum, bad_mean, reduction)
+                engine = pair_outcome(
+                    good, bad, higher_is_better=HIGHER_IS_BETTER[reduction], tie_tolerance=tolerance
+                )
+                database = OUTCOME_OF_CODE[decided[pair_id]]
+                if database != engine:
+                    out.append(f"pair {pair_id}, {reduction}, tolerance {tolerance}: {database} != {engine}")
+    return out
