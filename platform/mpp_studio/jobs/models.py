@@ -19,11 +19,22 @@ class Job(BaseModel):
 
     FINISHED = (Status.DONE, Status.FAILED, Status.CANCELLED)
 
+    class ProgressUnit(models.TextChoices):
+        COUNT = "count", "Units of work (pairs, items; the page names them)"
+        # Not bytes: progress_total is a PositiveIntegerField, and a 2 GiB import would overflow it.
+        KIB = "kib", "KiB of the files read"
+
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="jobs")
     kind = models.CharField(max_length=50, help_text="What the job does, e.g. dataset_generate.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
+    progress_unit = models.CharField(
+        max_length=5,
+        choices=ProgressUnit.choices,
+        default=ProgressUnit.COUNT,
+        help_text="What progress_done and progress_total count.",
+    )
     message = models.TextField(blank=True, help_text="What the job is doing now, or why it failed.")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

@@ -17,6 +17,7 @@ class JobOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg
             "status",
             "progress_done",
             "progress_total",
+            "progress_unit",
             "percent",
             "finished",
             "message",

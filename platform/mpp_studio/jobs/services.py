@@ -16,19 +16,28 @@ from mpp_studio.jobs.models import Job
 MESSAGE_LIMIT = 4_000  # a failure that lists many paradigms stays readable on the page
 
 
+def progress_kib(size: int) -> int:
+    """Return a size in bytes as a job whose unit is KiB counts it (rounded up: 1 byte is 1 KiB)."""
+    return (size + 1023) // 1024
+
+
 def job_create(
     *,
     project: Project,
     kind: str,
     created_by: AbstractBaseUser | AnonymousUser | None = None,
     total: int = 0,
+    unit: str = Job.ProgressUnit.COUNT,
     message: str = "",
 ) -> Job:
-    """Create a queued job of `kind` in the project, with `total` units of work expected."""
+    """Create a queued job of `kind` in the project, with `total` units of work expected; `unit`
+    says what its progress counts (`Job.ProgressUnit`: units of work, or KiB of files read, the
+    sizes given through `progress_kib`)."""
     job = Job(
         project=project,
         kind=kind,
         progress_total=total,
+        progress_unit=unit,
         message=_short(message),
         created_by=created_by if created_by is not None and created_by.is_authenticated else None,
     )

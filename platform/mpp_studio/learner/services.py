@@ -43,9 +43,17 @@ from mpp_studio.core.stored_uploads import (
 )
 from mpp_studio.core.uploads import size_text
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
+from mpp_studio.jobs.models import Job
 from mpp_studio.jobs.retrying import DATABASE_ERRORS, when_database_answers
 from mpp_studio.jobs.selectors import job_is_open
-from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
+from mpp_studio.jobs.services import (
+    job_create,
+    job_fail,
+    job_finish,
+    job_progress,
+    job_start,
+    progress_kib,
+)
 from mpp_studio.learner.models import LearnerCorpus, LearnerPairRecord, TripletChunk, TripletRun
 from mpp_studio.learner.selectors import chunks_report
 from mpp_studio.learner.uploads import (
@@ -251,7 +259,8 @@ def corpus_upload_start(
             project=project,
             kind=READ_JOB_KIND,
             created_by=created_by,
-            total=_kib(kept[0].size),
+            total=progress_kib(kept[0].size),
+            unit=Job.ProgressUnit.KIB,
             message="Waiting for a worker to read the files.",
         )
         corpus = LearnerCorpus(
@@ -271,11 +280,6 @@ def corpus_upload_start(
         if dispatch:
             read_corpus.delay_on_commit(corpus.pk)
     return corpus
-
-
-def _kib(size: int) -> int:
-    """Return a size in KiB, the unit of a read job's progress (the corpus file's bytes read)."""
-    return (size + 1023) // 1024
 
 
 class _ReadStopped(Exception):
@@ -414,7 +418,7 @@ def _read_pairs(corpus: LearnerCorpus, main: StoredUpload, options: ReadOptions,
                     f"Read {size_text(read)} of {size_text(main.size)}; "
                     f"{reading.pairs:,} pairs stored so far."
                 )
-                if not job_progress(job_id=corpus.job_id, done=_kib(read), message=message):
+                if not job_progress(job_id=corpus.job_id, done=progress_kib(read), message=message):
                     return False
     return True
 

@@ -176,6 +176,8 @@ def test_the_request_keeps_the_files_and_the_job_removes_them(project: object, s
 
     dataset = dataset_import_start(project=project, name="Kept", files=[upload("zhoblimp.jsonl")])  # type: ignore[arg-type]
     [kept] = dataset.import_uploads
+    size = (DATA / "zhoblimp.jsonl").stat().st_size
+    assert (dataset.job.progress_unit, dataset.job.progress_total) == ("kib", (size + 1023) // 1024)  # type: ignore[union-attr]
     assert kept["name"] == "zhoblimp.jsonl" and kept["size"] == (DATA / "zhoblimp.jsonl").stat().st_size
     path = upload_root() / kept["path"]
     assert path.read_bytes() == (DATA / "zhoblimp.jsonl").read_bytes()

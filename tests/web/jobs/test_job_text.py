@@ -21,3 +21,13 @@ def test_duration_in_words(seconds: float, words: str) -> None:
 
 def test_duration_of_a_job_that_never_started_is_empty() -> None:
     assert duration(Job(finished_at=START)) == ""
+
+
+@pytest.mark.parametrize(
+    ("kib", "words"), [(0, "0 bytes"), (1, "1.0 KB"), (1229, "1.2 MB"), (5734, "5.6 MB")]
+)
+def test_kib_size_says_a_byte_progress_count_as_a_size(kib: int, words: str) -> None:
+    """A count of KiB reads as a size in words."""
+    from mpp_studio.jobs.templatetags.job_text import kib_size
+
+    assert kib_size(kib) == words

@@ -85,3 +85,18 @@ def test_long_messages_are_shortened(job: Job) -> None:
 
 def test_missing_job_is_not_open() -> None:
     assert not job_is_open(job_id=987654) and not job_start(job_id=987654)
+
+
+@pytest.mark.parametrize(("size", "kib"), [(0, 0), (1, 1), (1024, 1), (1025, 2), (5 * 1024 * 1024, 5120)])
+def test_progress_kib_rounds_bytes_up_to_whole_kib(size: int, kib: int) -> None:
+    """A byte-progress job counts KiB, a started KiB counted whole."""
+    from mpp_studio.jobs.services import progress_kib
+
+    assert progress_kib(size) == kib
+
+
+def test_job_create_records_its_progress_unit(project: object) -> None:
+    """A job counts units of work unless it is created counting the KiB of its files read."""
+    counted = job_create(project=project, kind="dataset_generate", total=8)  # type: ignore[arg-type]
+    read = job_create(project=project, kind="dataset_import", total=8, unit=Job.ProgressUnit.KIB)  # type: ignore[arg-type]
+    assert (counted.progress_unit, read.progress_unit) == ("count", "kib")

@@ -81,3 +81,28 @@ def test_job_of_another_project_is_404(project: object, other_project: object, v
 @pytest.mark.parametrize("role", ["viewer", "editor", "owner"])
 def test_every_member_sees_the_status(job: Job, role: str, request: pytest.FixtureRequest) -> None:
     assert client_for(request.getfixturevalue(role)).get(url(job)).status_code == 200
+
+
+def test_byte_progress_job_shows_sizes_read(project: object, viewer: object) -> None:
+    """A job that counts the KiB of its files read shows sizes and their unit, not bare counts,
+    also when the partial is polled without a `unit` from the page."""
+    from mpp_studio.jobs.services import progress_kib
+
+    job = job_create(
+        project=project,  # type: ignore[arg-type]
+        kind="dataset_import",
+        total=progress_kib(5_872_026),
+        unit=Job.ProgressUnit.KIB,
+    )
+    job_start(job_id=job.pk)
+    job_progress(job_id=job.pk, done=progress_kib(1_258_291))
+    html = client_for(viewer).get(url(job), HTTP_HX_REQUEST="true").content.decode()
+    assert "1.2 MB of 5.6 MB read · 21%" in html
+    assert "1,229 of" not in html
+
+
+def test_counted_job_keeps_bare_counts(job: Job, viewer: object) -> None:
+    """A job that counts units of work (pairs) keeps its counts."""
+    job_progress(job_id=job.pk, done=50)
+    html = client_for(viewer).get(url(job), HTTP_HX_REQUEST="true").content.decode()
+    assert "50 of 200 · 25%" in html and "MB" not in html

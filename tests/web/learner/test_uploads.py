@@ -339,6 +339,7 @@ def test_the_request_keeps_the_files_until_the_job_has_read_them(project: object
             dispatch=False,
         )
     assert corpus.job.status == "queued" and not corpus.is_read and not corpus.read_failed
+    assert corpus.job.progress_unit == "kib"  # the page says "… of … read" in sizes
     kept = {key: StoredUpload.from_dict(record) for key, record in corpus.uploads.items()}
     assert {key: upload.name for key, upload in kept.items()} == {
         "file": DEMO_TSV.name,

@@ -32,7 +32,15 @@ from mpp_studio.core.stored_uploads import (
 )
 from mpp_studio.core.uploads import file_display_name, size_text
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
-from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
+from mpp_studio.jobs.models import Job
+from mpp_studio.jobs.services import (
+    job_create,
+    job_fail,
+    job_finish,
+    job_progress,
+    job_start,
+    progress_kib,
+)
 
 IMPORT_FORMATS = ("auto", *FORMATS)
 MAX_IMPORT_FILES = 100
@@ -233,7 +241,8 @@ def dataset_import_start(
             project=project,
             kind=JOB_KIND,
             created_by=created_by,
-            total=_kib(sum(upload.size for upload in kept)),
+            total=progress_kib(sum(upload.size for upload in kept)),
+            unit=Job.ProgressUnit.KIB,
             message="Waiting for a worker to read the files.",
         )
         dataset = Dataset(
@@ -311,7 +320,7 @@ def dataset_import_run(*, dataset_id: int) -> None:
                     message = (
                         f"Read {size_text(read)} of {size_text(total)}; {state.pairs:,} pairs stored so far."
                     )
-                    if not job_progress(job_id=job_id, done=_kib(read), message=message):
+                    if not job_progress(job_id=job_id, done=progress_kib(read), message=message):
                         return  # cancelled or failed meanwhile
         read_before += upload.size
     if state.pairs == 0:
@@ -319,11 +328,6 @@ def dataset_import_run(*, dataset_id: int) -> None:
         return
     _write(dataset, state)
     _import_finish(dataset, result, state)
-
-
-def _kib(size: int) -> int:
-    """Return a size in KiB, the unit of an import job's progress (the bytes of its files read)."""
-    return (size + 1023) // 1024
 
 
 def _take(state: _ImportState, pair: ImportedPair) -> None:

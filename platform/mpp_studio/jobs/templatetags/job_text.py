@@ -2,6 +2,7 @@
 
 from django import template
 
+from mpp_studio.core.uploads import size_text
 from mpp_studio.jobs.models import Job
 from mpp_studio.jobs.queueing import messages_waiting
 
@@ -21,6 +22,12 @@ def duration(job: Job) -> str:
         return f"{minutes} min {seconds} s" if seconds else f"{minutes} min"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
+@register.filter
+def kib_size(kib: int) -> str:
+    """Return a count of KiB (a byte-progress job's unit) as a size in words, e.g. "1.2 MB"."""
+    return size_text(int(kib) * 1024)
 
 
 @register.simple_tag
