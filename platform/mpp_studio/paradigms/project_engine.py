@@ -88,10 +88,20 @@ def project_vocabulary_for(project: Project, reference: str) -> Vocabulary | Non
 
 
 def project_template_check(
-    *, project: Project, source_text: str, file_name: str = "", content: ProjectContent | None = None
+    *,
+    project: Project,
+    source_text: str,
+    file_name: str = "",
+    content: ProjectContent | None = None,
+    capacity: bool = True,
+    lexicons: dict[int, Lexicon] | None = None,
 ) -> ProjectTemplateCheck:
     """Parse and validate a template text against the project's phrases and vocabulary (or those
-    of `content`, where given); never raises."""
+    of `content`, where given); never raises.
+
+    `capacity=False` leaves out counting how many pairs the template can make (the slowest part
+    of a check; `capacity_text` is then ""). `lexicons`, shared by the checks of one request,
+    keeps each project vocabulary's engine form by id, so that it is read once."""
     label = file_name or "template"
     parsed: ParsedTemplate | None = None
     vocabulary: Vocabulary | None = None
@@ -113,9 +123,9 @@ def project_template_check(
                 )
             problem = Problem(E.E_VOCABULARY, message, label, line=fields.vocabulary_line)
             return ProjectTemplateCheck(fields, parsed, [problem], "", None, None)
-        lexicon = planned if planned is not None else vocabulary_to_engine(vocabulary)  # type: ignore[arg-type]
+        lexicon = planned if planned is not None else _engine_vocabulary(vocabulary, lexicons)  # type: ignore[arg-type]
         generator = Generator(parsed, lexicon)
-        capacity_text = generator.capacity().describe()
+        capacity_text = generator.capacity().describe() if capacity else ""
     except TemplateError as exc:
         return ProjectTemplateCheck(
             template_fields(source_text, parsed), parsed, list(exc.problems), "", None, vocabulary
@@ -131,9 +141,24 @@ def project_template_check(
     )
 
 
-def template_version_check(version: TemplateVersion) -> ProjectTemplateCheck:
-    """Return the check of a stored version against the project as it is now."""
+def _engine_vocabulary(vocabulary: Vocabulary, lexicons: dict[int, Lexicon] | None) -> Lexicon:
+    if lexicons is None:
+        return vocabulary_to_engine(vocabulary)
+    if vocabulary.pk not in lexicons:
+        lexicons[vocabulary.pk] = vocabulary_to_engine(vocabulary)
+    return lexicons[vocabulary.pk]
+
+
+def template_version_check(
+    version: TemplateVersion, *, capacity: bool = True, lexicons: dict[int, Lexicon] | None = None
+) -> ProjectTemplateCheck:
+    """Return the check of a stored version against the project as it is now (`capacity` and
+    `lexicons` as for `project_template_check`)."""
     template = version.template
     return project_template_check(
-        project=template.project, source_text=version.source_text, file_name=f"{template.uid}.yaml"
+        project=template.project,
+        source_text=version.source_text,
+        file_name=f"{template.uid}.yaml",
+        capacity=capacity,
+        lexicons=lexicons,
     )

@@ -93,6 +93,40 @@ def test_snapshots_are_shared_and_reused(make_dataset: MakeDataset) -> None:
     assert VocabularySnapshot.objects.filter(name="en_nouns").count() == 1
 
 
+def test_dataset_create_reads_each_vocabulary_once_and_counts_no_capacity(
+    project: object, templates: dict[str, object], editor: object
+) -> None:
+    """The templates are checked for whether they can generate, each vocabulary read into the
+    engine once for all the templates that use it; the capacity count is generation's business."""
+    from mpp_studio.lexicon import engine as lexicon_engine
+    from mpp_studio.paradigms import project_engine
+
+    text = templates["en"].latest_version().source_text  # type: ignore[attr-defined]
+    assert "uid: en_sv_agreement" in text
+    second = template_save(
+        project=project,  # type: ignore[arg-type]
+        source_text=text.replace("uid: en_sv_agreement", "uid: en_sv_agreement_again"),
+        user=editor,  # type: ignore[arg-type]
+    )
+    chosen = [templates["en"], second.template, templates["zh"]]
+    read = mock.Mock(wraps=lexicon_engine.vocabulary_to_engine)
+    with (
+        mock.patch.object(project_engine, "vocabulary_to_engine", read),
+        mock.patch("generator.generate.Generator.capacity") as capacity,
+        mock.patch("mpp_studio.datasets.tasks.generate_paradigm.delay"),
+    ):
+        dataset = dataset_create(
+            project=project,  # type: ignore[arg-type]
+            name="Twice en",
+            templates=chosen,  # type: ignore[arg-type]
+            pairs_per_paradigm=5,
+            created_by=editor,  # type: ignore[arg-type]
+        )
+    assert dataset.paradigms.count() == 3
+    assert sorted(call.args[0].name for call in read.call_args_list) == ["en_nouns", "zh_nouns"]
+    capacity.assert_not_called()
+
+
 @pytest.mark.parametrize(
     ("changes", "field", "words"),
     [

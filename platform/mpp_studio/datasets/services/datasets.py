@@ -27,6 +27,7 @@ from mpp_studio.paradigms.project_engine import (
     project_phrase_texts,
     template_version_check,
 )
+from vocab.lexicon import Vocabulary as Lexicon
 
 JOB_KIND = "dataset_generate"
 MAX_PAIRS_PER_PARADIGM = 100_000
@@ -88,12 +89,14 @@ def dataset_create(
 
     phrase_texts = project_phrase_texts(project)
     recorded: list[tuple[Template, TemplateVersion, ProjectTemplateCheck]] = []
+    lexicons: dict[int, Lexicon] = {}  # each vocabulary read once for every template using it
     for template in sorted(chosen, key=lambda t: t.uid):
         version = template.latest_version()
         if version is None:
             errors.setdefault("templates", []).append(f"{template.uid}: the template has no saved version.")
             continue
-        check = template_version_check(version)
+        # Whether it can generate, not how many pairs it can make: generation reports a shortfall.
+        check = template_version_check(version, capacity=False, lexicons=lexicons)
         if not check.valid or check.parsed is None or check.vocabulary is None:
             problems = [p.to_dict() for p in check.problems]
             errors.setdefault("templates", []).append(
