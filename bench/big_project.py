@@ -598,6 +598,18 @@ PAIR_LISTS = (
     "api/projects/<id:project_id>/learner/runs/<id:run_id>/triplets/",
 )
 DEEP_PAGE = 2000
+# A configuration's items (page and API): filtered by outcome, deep in the unscored pairs, and
+# searched for a word (a text search reads every pair of the dataset).
+RESULT_ITEMS = (
+    "projects/<id:project_id>/scoring/results/<id:dataset_id>/configs/<id:config_id>/items/",
+    "api/projects/<id:project_id>/results/<id:dataset_id>/configs/<id:config_id>/items/",
+)
+ITEM_VARIANTS = (
+    ("wrong", "outcome=wrong"),
+    ("unscored, page 2000", "outcome=unscored&page=2000"),
+    ("page 2000", "page=2000"),
+    ("search", "q=cat"),  # the API's parameter is `search`
+)
 
 
 def requests_to_time(built: Built) -> Iterator[Request]:
@@ -640,6 +652,11 @@ def requests_to_time(built: Built) -> Iterator[Request]:
                     yield Request(text, "type + L1", f"{path}{joiner}{query}", api)
                 else:
                     yield Request(text, f"{kind} one paradigm", f"{path}{joiner}uid={ids['uid']}", api)
+            if text in RESULT_ITEMS:
+                joiner = "&" if "?" in path else "?"
+                for variant, query in ITEM_VARIANTS:
+                    query = query.replace("q=", "search=") if api else query
+                    yield Request(text, variant, f"{path}{joiner}{query}", api)
 
 
 @dataclass
