@@ -16,6 +16,22 @@ HIGHER_IS_BETTER: dict[Reduction, bool] = {"sum": True, "mean": True, "bpt": Fal
 Span = tuple[int, int]
 
 
+def reduce_totals(lp_sum: float, lp_mean: float, reduction: Reduction) -> float:
+    """Return a sentence's score under `reduction` from its summed and mean log-prob: LP, MLP
+    or bits per token (BPT = -MLP / ln 2; lower is better).
+
+    Raises:
+        ValueError: for an unknown reduction.
+    """
+    if reduction == "sum":
+        return lp_sum
+    if reduction == "mean":
+        return lp_mean
+    if reduction == "bpt":
+        return -lp_mean / math.log(2)
+    raise ValueError(f"unknown reduction '{reduction}' (choose from {', '.join(REDUCTIONS)})")
+
+
 @dataclass(frozen=True, slots=True)
 class Sentence:
     """A sentence to score. `word_spans` are the character spans of its words as the generator
@@ -53,16 +69,10 @@ class SentenceScore:
     def reduce(self, reduction: Reduction) -> float:
         """Return the sentence's score: the summed log-prob (LP), the mean log-prob (MLP) or
         bits per token (BPT = -MLP / ln 2; lower is better)."""
-        if reduction == "sum":
-            return math.fsum(self.logprobs)
+        total = math.fsum(self.logprobs)
         if not self.logprobs:
-            return 0.0
-        mean = math.fsum(self.logprobs) / len(self.logprobs)
-        if reduction == "mean":
-            return mean
-        if reduction == "bpt":
-            return -mean / math.log(2)
-        raise ValueError(f"unknown reduction '{reduction}' (choose from {', '.join(REDUCTIONS)})")
+            return total if reduction == "sum" else 0.0
+        return reduce_totals(total, total / len(self.logprobs), reduction)
 
     def to_dict(self) -> dict[str, object]:
         """Return a JSON-ready dict (spans as 2-item lists)."""

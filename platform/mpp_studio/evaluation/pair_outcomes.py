@@ -31,7 +31,7 @@ from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.datasets.selectors import counts_settled
 from mpp_studio.evaluation.models import PairScore, ScoreConfig
 from mpp_studio.evaluation.services.sentences import READ_BATCH, PairRef
-from scoring.items import HIGHER_IS_BETTER, Reduction
+from scoring.items import HIGHER_IS_BETTER, Reduction, reduce_totals
 from scoring.metrics import OutcomeCounts, PairScores, pair_outcome
 
 # The outcome codes of `with_outcome` (the metrics' 1.0, 0.5 and 0.0).
@@ -40,18 +40,8 @@ OUTCOME_OF_CODE = {WIN: 1.0, TIE: 0.5, LOSS: 0.0}
 LN2 = math.log(2)
 
 
-def reduce_stored(lp_sum: float, lp_mean: float, reduction: Reduction) -> float:
-    """Return a stored sentence's score under `reduction` from its summed and mean log-prob
-    (the same numbers `scoring.SentenceScore.reduce` gives)."""
-    if reduction == "sum":
-        return lp_sum
-    if reduction == "mean":
-        return lp_mean
-    return -lp_mean / LN2
-
-
 def _reduced(side: str, reduction: Reduction) -> F | CombinedExpression:
-    """The SQL of `reduce_stored` for the good or bad sentence of a PairScore row."""
+    """The SQL of `scoring.items.reduce_totals` for the good or bad sentence of a PairScore row."""
     if reduction == "sum":
         return F(f"{side}_sum")
     if reduction == "mean":
@@ -207,8 +197,8 @@ def scored_pair(
     if numbers is None:
         return ScoredPair(pair, None, None, None, None, None)
     good_sum, good_mean, good_tokens, bad_sum, bad_mean, bad_tokens = numbers
-    good = reduce_stored(good_sum, good_mean, reduction)
-    bad = reduce_stored(bad_sum, bad_mean, reduction)
+    good = reduce_totals(good_sum, good_mean, reduction)
+    bad = reduce_totals(bad_sum, bad_mean, reduction)
     outcome = pair_outcome(
         good, bad, higher_is_better=HIGHER_IS_BETTER[reduction], tie_tolerance=tie_tolerance
     )

@@ -37,7 +37,6 @@ from mpp_studio.evaluation.pair_outcomes import (
     outcome_counts,
     paradigm_sizes,
     recorded_numbers,
-    reduce_stored,
     scored_pair,
     scored_pair_blocks,
     with_outcome,
@@ -50,7 +49,7 @@ from mpp_studio.evaluation.services.sentences import (
     is_triplet_dataset,
     sentence_key,
 )
-from scoring.items import HIGHER_IS_BETTER, REDUCTIONS, Reduction
+from scoring.items import HIGHER_IS_BETTER, REDUCTIONS, Reduction, reduce_totals
 from scoring.metrics import OutcomeCounts, PairReport, counted_report, pair_outcome
 from scoring.metrics import pair_report as metrics_pair_report
 
@@ -91,8 +90,8 @@ def score_pairs(
         if good is None or bad is None:
             out.append(ScoredPair(pair, None, None, None, None, None))
             continue
-        good_value = reduce_stored(good.lp_sum, good.lp_mean, reduction)  # type: ignore[arg-type]
-        bad_value = reduce_stored(bad.lp_sum, bad.lp_mean, reduction)  # type: ignore[arg-type]
+        good_value = reduce_totals(good.lp_sum, good.lp_mean, reduction)  # type: ignore[arg-type]
+        bad_value = reduce_totals(bad.lp_sum, bad.lp_mean, reduction)  # type: ignore[arg-type]
         outcome = pair_outcome(good_value, bad_value, higher_is_better=direction, tie_tolerance=tie_tolerance)
         out.append(ScoredPair(pair, good_value, bad_value, good.n_tokens, bad.n_tokens, outcome))
     return out
@@ -543,7 +542,7 @@ def item_rows(
         if not pair.artificial_key:
             return None
         stored = third.get(pair.artificial_key)
-        value = None if stored is None else reduce_stored(stored.lp_sum, stored.lp_mean, chosen_reduction)
+        value = None if stored is None else reduce_totals(stored.lp_sum, stored.lp_mean, chosen_reduction)
         return _sentence_view(pair.artificial_text, value, data.get(pair.artificial_key))
 
     items = [

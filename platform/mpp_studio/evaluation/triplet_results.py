@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, ScoreConfig
-from mpp_studio.evaluation.pair_outcomes import reduce_stored
 from mpp_studio.evaluation.results import ResultsError, check_reduction, score_pairs
 from mpp_studio.evaluation.selectors import StoredScore, stored_scores
 from mpp_studio.evaluation.services.sentences import PairRef, dataset_pair_refs, is_triplet_dataset
 from scoring.data import CEFR_KEYS, CORPUS_KEYS, L1_KEYS, LEARNER_ID_KEYS
+from scoring.items import reduce_totals
 from scoring.triplet_metrics import (
     DEFAULT_MIN_SLICE,
     DEFAULT_TAU,
@@ -184,7 +184,7 @@ class ScoredTriplet:
 
 
 def _bpt(score: StoredScore | None) -> float | None:
-    return None if score is None else reduce_stored(score.lp_sum, score.lp_mean, "bpt")
+    return None if score is None else reduce_totals(score.lp_sum, score.lp_mean, "bpt")
 
 
 def score_triplets(triplets: Sequence[TripletRef], config: ScoreConfig) -> list[ScoredTriplet]:

@@ -8,8 +8,8 @@ from django.db.models import F
 
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.evaluation.models import PairScore, ScoreConfig
-from mpp_studio.evaluation.pair_outcomes import OUTCOME_OF_CODE, reduce_stored, with_outcome
-from scoring.items import HIGHER_IS_BETTER, REDUCTIONS
+from mpp_studio.evaluation.pair_outcomes import OUTCOME_OF_CODE, with_outcome
+from scoring.items import HIGHER_IS_BETTER, REDUCTIONS, reduce_totals
 from scoring.metrics import pair_outcome
 
 INF = math.inf
@@ -68,8 +68,8 @@ def outcome_mismatches(config: ScoreConfig) -> list[str]:
             scores = with_outcome(PairScore.objects.filter(config=config), reduction, tolerance)
             decided = dict(scores.annotate(code=F("outcome")).values_list("pair_id", "code"))
             for pair_id, good_sum, good_mean, bad_sum, bad_mean in rows:
-                good = reduce_stored(good_sum, good_mean, reduction)
-                bad = reduce_stored(bad_sum, bad_mean, reduction)
+                good = reduce_totals(good_sum, good_mean, reduction)
+                bad = reduce_totals(bad_sum, bad_mean, reduction)
                 engine = pair_outcome(
                     good, bad, higher_is_better=HIGHER_IS_BETTER[reduction], tie_tolerance=tolerance
                 )
