@@ -149,6 +149,25 @@ def first_pair_record(*, dataset: Dataset) -> object:
     return None
 
 
+# The record key of a BLiSS triplet's third sentence, the artificial error.
+ARTIFICIAL_ERROR = "artificial_error"
+
+
+def is_triplet_dataset(dataset: Dataset) -> bool:
+    """Return whether the dataset holds BLiSS triplets: a learner dataset, or one whose pairs'
+    records carry an artificial sentence (a non-blank `artificial_error`).
+
+    A dataset's records share one layout, so its first pair tells; asking whether any record
+    has the key would read every record of a large minimal-pair dataset on each page."""
+    if dataset.origin == Dataset.Origin.LEARNER:
+        return True
+    record = first_pair_record(dataset=dataset)
+    if not isinstance(record, dict):
+        return False
+    artificial = record.get(ARTIFICIAL_ERROR)
+    return isinstance(artificial, str) and bool(artificial.strip())
+
+
 def pair_get(*, dataset: Dataset, pair_id: int) -> Pair:
     """Return one pair of the dataset.
 

@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 from mpp_studio.accounts.models import Project
 from mpp_studio.core.api import QueryFormatNegotiation, errors_response
 from mpp_studio.datasets.models import Dataset
-from mpp_studio.datasets.selectors import dataset_get
+from mpp_studio.datasets.selectors import dataset_get, is_triplet_dataset
 from mpp_studio.evaluation import results
 from mpp_studio.evaluation import serializers as s
 from mpp_studio.evaluation.exports import TRIPLET_EXPORTS, export_response
@@ -45,7 +45,6 @@ from mpp_studio.evaluation.services import (
     run_create,
     run_delete,
 )
-from mpp_studio.evaluation.services.sentences import is_triplet_dataset
 from mpp_studio.evaluation.triplet_results import check_triplet_dataset, triplet_report
 
 TAG = "Evaluation"

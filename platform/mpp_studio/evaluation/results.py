@@ -26,6 +26,7 @@ from django.db.models import Count, Exists, OuterRef, Q
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Dataset, Pair
+from mpp_studio.datasets.selectors import is_triplet_dataset
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, LanguageModel, PairKey, PairScore, ScoreConfig
 from mpp_studio.evaluation.pair_outcomes import (
     LOSS,
@@ -46,7 +47,6 @@ from mpp_studio.evaluation.services.sentences import (
     ARTIFICIAL,
     PairRef,
     artificial_sentence,
-    is_triplet_dataset,
     sentence_key,
 )
 from scoring.items import HIGHER_IS_BETTER, REDUCTIONS, Reduction, reduce_totals

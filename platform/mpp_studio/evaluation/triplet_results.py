@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from mpp_studio.datasets.models import Dataset, Pair
+from mpp_studio.datasets.selectors import is_triplet_dataset
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, ScoreConfig
 from mpp_studio.evaluation.results import ResultsError, check_reduction, score_pairs
 from mpp_studio.evaluation.selectors import StoredScore, stored_scores
-from mpp_studio.evaluation.services.sentences import PairRef, dataset_pair_refs, is_triplet_dataset
+from mpp_studio.evaluation.services.sentences import PairRef, dataset_pair_refs
 from scoring.data import CEFR_KEYS, CORPUS_KEYS, L1_KEYS, LEARNER_ID_KEYS
 from scoring.items import reduce_totals
 from scoring.triplet_metrics import (

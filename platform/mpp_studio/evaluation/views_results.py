@@ -22,13 +22,12 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.datasets.models import Dataset
-from mpp_studio.datasets.selectors import dataset_get, dataset_paradigms
+from mpp_studio.datasets.selectors import dataset_get, dataset_paradigms, is_triplet_dataset
 from mpp_studio.evaluation import results
 from mpp_studio.evaluation.exports import TRIPLET_EXPORTS, export_response
 from mpp_studio.evaluation.forms import UNITS, CompareForm, ExportForm, ItemFilterForm, ResultsForm
 from mpp_studio.evaluation.models import ScoreConfig, ScoringRun
 from mpp_studio.evaluation.selectors import config_get, dataset_configs
-from mpp_studio.evaluation.services.sentences import is_triplet_dataset
 from mpp_studio.evaluation.triplet_results import check_triplet_dataset, triplet_board, triplet_report
 from mpp_studio.evaluation.views_support import (
     REDUCTION_UNITS,

@@ -13,6 +13,7 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.views import project_context
 from mpp_studio.datasets.models import Dataset
+from mpp_studio.datasets.selectors import is_triplet_dataset
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, ScoreConfig, ScoringRun
 from mpp_studio.evaluation.results import (
     Leaderboard,
@@ -21,7 +22,6 @@ from mpp_studio.evaluation.results import (
     SentenceView,
     leaderboard,
 )
-from mpp_studio.evaluation.services.sentences import is_triplet_dataset
 from mpp_studio.evaluation.triplet_results import (
     DIMENSION_LABELS,
     METRIC_HELP,

@@ -32,7 +32,7 @@ from generator.study.seeds import derive_seed
 from mpp_studio.accounts.models import Project
 from mpp_studio.core.database_outage import is_database_busy
 from mpp_studio.datasets.models import Dataset, Pair
-from mpp_studio.datasets.selectors import first_pair_record
+from mpp_studio.datasets.selectors import is_triplet_dataset
 from mpp_studio.studies.i18n import DEFAULT_CONSENT, DEFAULT_INSTRUCTIONS
 from mpp_studio.studies.models import Participation, Response, Study
 
@@ -83,15 +83,6 @@ class ParticipantProblem(Exception):
 
 
 # -- Researcher side -----------------------------------------------------------------------
-
-
-def is_triplet_dataset(dataset: Dataset) -> bool:
-    """Return True for a learner triplet dataset (origin "learner", or records with an
-    `artificial_error`)."""
-    if dataset.origin == Dataset.Origin.LEARNER:
-        return True
-    first = first_pair_record(dataset=dataset)
-    return isinstance(first, dict) and "artificial_error" in first
 
 
 def dataset_items(datasets: Iterable[Dataset]) -> list[StudyItem]:

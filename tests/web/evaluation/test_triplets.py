@@ -14,6 +14,7 @@ import pytest
 
 from generator.cli import main as mpp_main
 from mpp_studio.datasets.models import Pair
+from mpp_studio.datasets.selectors import is_triplet_dataset
 from mpp_studio.evaluation import results
 from mpp_studio.evaluation.exports import (
     TRIPLET_ITEM_COLUMNS,
@@ -27,7 +28,6 @@ from mpp_studio.evaluation.models import LanguageModel, PairKey, ScoringChunk, S
 from mpp_studio.evaluation.services.sentences import (
     chunk_plan,
     dataset_pairs,
-    is_triplet_dataset,
     sentence_key,
 )
 from mpp_studio.evaluation.triplet_results import (
@@ -91,6 +91,19 @@ def test_a_pairs_dataset_with_artificial_sentences_in_its_records_is_read_as_tri
     learner_set.origin = "imported"  # type: ignore[attr-defined]
     learner_set.save()  # type: ignore[attr-defined]
     assert is_triplet_dataset(learner_set)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("artificial", "triplets"), [("The cats sleeps .", True), ("  ", False), (None, False)]
+)
+def test_a_record_names_a_triplet_by_a_non_blank_artificial_sentence(
+    generated: object, artificial: object, triplets: bool
+) -> None:
+    """One rule for the scoring and the studies apps (datasets.selectors.is_triplet_dataset)."""
+    for pair in Pair.objects.filter(paradigm__dataset=generated):
+        pair.record = {**pair.record, "artificial_error": artificial}
+        pair.save()
+    assert is_triplet_dataset(generated) is triplets  # type: ignore[arg-type]
 
 
 def test_chunks_count_three_sentences_per_triplet_and_span_index_gaps(learner_set: object) -> None:

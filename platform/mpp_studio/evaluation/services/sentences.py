@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from mpp_studio.datasets.models import Dataset, Pair
-from mpp_studio.datasets.selectors import first_pair_record
+from mpp_studio.datasets.selectors import ARTIFICIAL_ERROR, is_triplet_dataset
 from mpp_studio.evaluation.models import PairKey
 from scoring.items import Sentence
 from scoring.words import spans_of_words
@@ -27,22 +27,8 @@ from scoring.words import spans_of_words
 Range = list[int]
 # Pairs read from the database at once while walking a dataset (two texts and two word lists each).
 READ_BATCH = 2_000
-# `Dataset.origin` of the learner app's triplet datasets (compared as a string: the datasets
-# app names it `Dataset.Origin.LEARNER`).
-LEARNER_ORIGIN = "learner"
 # The record key of a triplet's third sentence (BLiSS layout).
-ARTIFICIAL = "artificial_error"
-
-
-def is_triplet_dataset(dataset: Dataset) -> bool:
-    """Return whether the dataset holds BLiSS triplets: a learner dataset, or one whose pairs'
-    records carry an artificial sentence."""
-    if dataset.origin == LEARNER_ORIGIN:
-        return True
-    # A dataset's records share one layout, so its first pair tells; asking whether any record
-    # has the key would read every record of a large minimal-pair dataset on each page.
-    record = first_pair_record(dataset=dataset)
-    return isinstance(record, dict) and artificial_sentence(record.get(ARTIFICIAL)) is not None
+ARTIFICIAL = ARTIFICIAL_ERROR
 
 
 def sentences_per_pair(dataset: Dataset) -> int:
