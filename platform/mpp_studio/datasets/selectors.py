@@ -51,9 +51,9 @@ def dataset_paradigms(*, dataset: Dataset) -> QuerySet[DatasetParadigm]:
 def counts_settled(dataset: Dataset) -> bool:
     """Return whether the `produced` counts of the dataset's paradigms are its stored pairs.
 
-    Generation keeps them after every chunk it stores; an import and a triplet run set them
-    when their job ends, so while that job is open the pairs are counted instead."""
-    if dataset.origin == Dataset.Origin.GENERATED or dataset.job_id is None:
+    Generation and imports keep them after every chunk they store; a triplet run sets them
+    when its job ends, so while that job is open the pairs are counted instead."""
+    if dataset.origin in (Dataset.Origin.GENERATED, Dataset.Origin.IMPORTED) or dataset.job_id is None:
         return True
     return bool(dataset.job.finished)  # type: ignore[union-attr]
 

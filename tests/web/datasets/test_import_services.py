@@ -11,6 +11,7 @@ from pathlib import Path
 import orjson
 import pytest
 from django.core.exceptions import ValidationError
+from django.db.models import Count
 
 from mpp_studio.datasets.exports import csv_lines, jsonl_lines, zhoblimp_jsonl_lines
 from mpp_studio.datasets.exports.hf import hf_folder_write
@@ -169,6 +170,38 @@ def test_the_job_run_twice_or_after_a_crash_stores_each_pair_once(
         ("classifier_noun", 1),
         ("determiner_noun_agreement_1", 2),
     ]
+
+
+def test_the_paradigms_count_their_pairs_while_the_import_runs(
+    project: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages and lists count an import's pairs from its paradigms' `produced` while it runs."""
+    from mpp_studio.datasets.selectors import counts_settled, dataset_pair_count
+
+    monkeypatch.setattr(import_service, "WRITE_CHUNK", 2)
+    dataset = dataset_import_start(
+        project=project, name="Counted", files=[upload("zhoblimp.jsonl"), upload("blimp_some_bad.jsonl")]
+    )  # type: ignore[arg-type]
+    real_write = import_service._write
+    seen = []
+
+    def write_and_count(*args: object) -> None:
+        real_write(*args)  # type: ignore[arg-type]
+        dataset.refresh_from_db()
+        assert not dataset.job.finished  # type: ignore[union-attr]
+        kept = dict(dataset.paradigms.values_list("uid", "produced"))
+        stored = dict(
+            Pair.objects.filter(paradigm__dataset=dataset)
+            .values_list("paradigm__uid")
+            .annotate(n=Count("pk"))
+            .values_list("paradigm__uid", "n")
+        )
+        seen.append((kept == stored, counts_settled(dataset), dataset_pair_count(dataset=dataset)))
+
+    monkeypatch.setattr(import_service, "_write", write_and_count)
+    dataset_import_run(dataset_id=dataset.pk)
+    assert seen[:2] == [(True, True, 2), (True, True, 4)]
+    assert all(same and settled for same, settled, _ in seen)
 
 
 def test_the_request_keeps_the_files_and_the_job_removes_them(project: object, settings: object) -> None:

@@ -372,6 +372,10 @@ def _write(dataset: Dataset, state: _ImportState) -> None:
             )
         # A second run of the job meets the same (paradigm, index) places: those are skipped.
         Pair.objects.bulk_create(rows, ignore_conflicts=True)
+        # Each paradigm's kept count follows the import (pages and lists count from it, never
+        # over the pairs); the job's end sets the final counts.
+        for uid in {uid for uid, _, _ in state.pending}:
+            DatasetParadigm.objects.filter(pk=state.paradigms[uid].pk).update(produced=state.next_index[uid])
     state.pending.clear()
 
 
