@@ -61,11 +61,12 @@ def test_a_page_is_counted_from_the_paradigms(make_dataset: Callable[..., Datase
     assert len(queries.captured_queries) <= 3  # two paradigms spanned at most, and the sum
 
 
-def test_an_import_still_writing_is_counted(make_dataset: Callable[..., Dataset]) -> None:
-    """While an import job is open its paradigms' counts are not kept yet: the stored pairs count."""
+def test_a_triplet_run_still_writing_is_counted(make_dataset: Callable[..., Dataset]) -> None:
+    """While a triplet run's job is open its paradigms' counts are not kept yet: the stored
+    pairs count (imports keep theirs after every chunk, test_import_services)."""
     dataset = make_dataset("en", "zh", n=10)
     run_generation(dataset)
-    Dataset.objects.filter(pk=dataset.pk).update(origin=Dataset.Origin.IMPORTED)
+    Dataset.objects.filter(pk=dataset.pk).update(origin=Dataset.Origin.LEARNER)
     Job.objects.filter(pk=dataset.job_id).update(status=Job.Status.RUNNING)
     DatasetParadigm.objects.filter(dataset=dataset).update(produced=0)
     dataset = Dataset.objects.select_related("job").get(pk=dataset.pk)
