@@ -217,7 +217,7 @@ def _file_result(issues: IssueList, fmt: str, count: int) -> ReadResult:
     return result
 
 
-def _text(data: Mapping[str, object], keys: Sequence[str]) -> str:
+def record_text(data: Mapping[str, object], keys: Sequence[str]) -> str:
     """Return the first of `keys` that holds text or a number, as text ("" when none)."""
     for key in keys:
         value = data.get(key)
@@ -262,12 +262,12 @@ def read_mpp(stream: IO[bytes], file_name: str) -> tuple[list[PairItem], ReadRes
         texts = sentences(data, number, issues)
         if texts is None:
             continue
-        uid = _text(data, ("UID",))
+        uid = record_text(data, ("UID",))
         if not uid:
             uid = stem
             issues.warning(number, f"missing; the file name gives the paradigm '{stem}'", field="UID")
-        pair_id = _text(data, ("pairID", "pair_id")) or str(number)
-        item_id = _text(data, ("item_id",)) or f"{uid}/{pair_id}"
+        pair_id = record_text(data, ("pairID", "pair_id")) or str(number)
+        item_id = record_text(data, ("item_id",)) or f"{uid}/{pair_id}"
         phenomenon = data.get("phenomenon", "")
         if not isinstance(phenomenon, str):
             issues.warning(
@@ -289,8 +289,11 @@ def read_mpp(stream: IO[bytes], file_name: str) -> tuple[list[PairItem], ReadRes
     return pairs, _file_result(issues, "mpp", len(pairs))
 
 
-def _bliss_error_type(data: Mapping[str, object]) -> str:
-    given = _text(data, ("error_type", "error_type_errant", "target_edit_type"))
+def bliss_error_type(data: Mapping[str, object]) -> str:
+    """Return a BLiSS triplet's error type: `error_type` (or `error_type_errant`,
+    `target_edit_type`) when given, else the type of its first ERRANT edit (the learner's edit,
+    which the artificial error copies), else the first of `all_error_types`; "" when none."""
+    given = record_text(data, ("error_type", "error_type_errant", "target_edit_type"))
     if given:
         return given
     edits = data.get("errant_edits")
@@ -325,20 +328,20 @@ def read_bliss(stream: IO[bytes], file_name: str) -> tuple[list[TripletItem], Re
             issues.warning(number, "the learner and the artificial sentence are identical")
         if learner == corrected:
             issues.warning(number, "the learner and the corrected sentence are identical")
-        error_type = _bliss_error_type(data)
+        error_type = bliss_error_type(data)
         if not error_type:
             issues.warning(number, "no error type (error_type, errant_edits or all_error_types)")
         triplets.append(
             TripletItem(
-                item_id=_text(data, TRIPLET_ID_KEYS) or f"{stem}/{number}",
+                item_id=record_text(data, TRIPLET_ID_KEYS) or f"{stem}/{number}",
                 corrected=Sentence(corrected),
                 learner=Sentence(learner),
                 artificial=Sentence(artificial),
-                l1=_text(data, L1_KEYS),
-                cefr=_text(data, CEFR_KEYS),
+                l1=record_text(data, L1_KEYS),
+                cefr=record_text(data, CEFR_KEYS),
                 error_type=error_type,
-                corpus=_text(data, CORPUS_KEYS),
-                learner_id=_text(data, LEARNER_ID_KEYS),
+                corpus=record_text(data, CORPUS_KEYS),
+                learner_id=record_text(data, LEARNER_ID_KEYS),
                 source=f"{file_name}:{number}",
             )
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.data import detect_scoring_format, read_items
+from scoring.data import bliss_error_type, detect_scoring_format, read_items
 
 GENERATED = {
     "sentence_good": "Will the happy tigers play?",
@@ -154,6 +154,24 @@ def test_bliss_error_type_falls_back_to_all_error_types(tmp_path: Path) -> None:
     record["all_error_types"] = ["R:PREP", "U:DET"]
     data = read_items([_jsonl(tmp_path / "b.jsonl", [record])])
     assert data.triplets[0].error_type == "R:PREP"
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"error_type": " M:DET ", "errant_edits": [{"type": "R:VERB"}]}, "M:DET"),
+        ({"target_edit_type": "U:PREP"}, "U:PREP"),
+        ({"errant_edits": [{"type": "R:VERB:SVA"}], "all_error_types": ["R:NOUN"]}, "R:VERB:SVA"),
+        ({"errant_edits": [{"type": "  "}], "all_error_types": ["R:NOUN"]}, "R:NOUN"),
+        ({"all_error_types": ["  "]}, ""),
+        ({}, ""),
+    ],
+)
+def test_bliss_error_type_is_the_first_of_the_given_type_the_edit_and_the_list(
+    fields: dict[str, object], expected: str
+) -> None:
+    """One rule, also the platform's (evaluation.triplet_results.error_type_of adds the uid)."""
+    assert bliss_error_type(fields) == expected
 
 
 def test_bliss_line_missing_a_sentence_is_an_error(tmp_path: Path) -> None:

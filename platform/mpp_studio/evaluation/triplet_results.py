@@ -20,7 +20,7 @@ from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, ScoreConfig
 from mpp_studio.evaluation.results import ResultsError, check_reduction, score_pairs
 from mpp_studio.evaluation.selectors import StoredScore, stored_scores
 from mpp_studio.evaluation.services.sentences import PairRef, dataset_pair_refs
-from scoring.data import CEFR_KEYS, CORPUS_KEYS, L1_KEYS, LEARNER_ID_KEYS
+from scoring.data import CEFR_KEYS, CORPUS_KEYS, L1_KEYS, LEARNER_ID_KEYS, bliss_error_type, record_text
 from scoring.items import reduce_totals
 from scoring.triplet_metrics import (
     DEFAULT_MIN_SLICE,
@@ -51,33 +51,10 @@ SHOWN_DIMENSIONS: tuple[str, ...] = ("error_type", "l1", "cefr", "corpus")
 OUTCOME_NAMES = {1.0: "yes", 0.0: "no", 0.5: "tie"}
 
 
-def _text(record: Mapping[str, object], keys: Sequence[str]) -> str:
-    """Return the first of `keys` holding text or a number, as text: `scoring.data`'s rule for
-    BLiSS lines, so `mpp score` on the exported records slices them alike."""
-    for key in keys:
-        value = record.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return str(value)
-    return ""
-
-
 def error_type_of(record: Mapping[str, object], uid: str) -> str:
-    """Return the triplet's error type: `error_type`, else its first ERRANT edit's type, else
-    the first of `all_error_types` (as `scoring.data` reads a BLiSS line), else its paradigm."""
-    given = _text(record, ("error_type", "error_type_errant", "target_edit_type"))
-    if given:
-        return given
-    edits = record.get("errant_edits")
-    if isinstance(edits, list) and edits and isinstance(edits[0], dict):
-        edit_type = edits[0].get("type")
-        if isinstance(edit_type, str) and edit_type.strip():
-            return edit_type.strip()
-    types = record.get("all_error_types")
-    if isinstance(types, list) and types and isinstance(types[0], str) and types[0].strip():
-        return types[0].strip()
-    return uid
+    """Return the triplet's error type as `scoring.data` reads it from a BLiSS line (so that
+    `mpp score` on the exported records slices them alike), else its paradigm's uid."""
+    return bliss_error_type(record) or uid
 
 
 def check_triplet_dataset(dataset: Dataset) -> None:
@@ -130,12 +107,12 @@ def dataset_triplet_refs(dataset: Dataset) -> list[TripletRef]:
         out.append(
             TripletRef(
                 pair=ref,
-                l1=_text(record, L1_KEYS),
-                cefr=_text(record, CEFR_KEYS),
+                l1=record_text(record, L1_KEYS),
+                cefr=record_text(record, CEFR_KEYS),
                 error_type=error_type_of(record, ref.uid),
-                corpus=_text(record, CORPUS_KEYS),
-                learner_id=_text(record, LEARNER_ID_KEYS),
-                record_uid=_text(record, ("UID",)),
+                corpus=record_text(record, CORPUS_KEYS),
+                learner_id=record_text(record, LEARNER_ID_KEYS),
+                record_uid=record_text(record, ("UID",)),
             )
         )
     return out

@@ -505,3 +505,10 @@ def test_pages_read_for_viewers_and_404_for_outsiders(
     client.force_login(outsider)  # type: ignore[attr-defined]
     for url in urls:
         assert client.get(url).status_code == 404, url  # type: ignore[attr-defined]
+
+
+def test_a_triplet_without_an_error_type_is_sliced_under_its_paradigm() -> None:
+    from mpp_studio.evaluation.triplet_results import error_type_of
+
+    assert error_type_of({"errant_edits": [{"type": "R:PREP"}]}, "R:DET") == "R:PREP"
+    assert error_type_of({"all_error_types": [" "]}, "R:DET") == "R:DET"
