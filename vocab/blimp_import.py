@@ -17,13 +17,12 @@ Every row or cell that is not imported as written is reported by its line; nothi
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vocab.csv_records import csv_records
 from vocab.errors import E_EMPTY_FILE, E_HEADER, E_MISSING_COLUMN, RowError, VocabularyError
 from vocab.import_report import ImportNote
 from vocab.lexicon import FeatureSchema, FeatureSpec, LexicalItem, Vocabulary
@@ -146,21 +145,14 @@ class _Row:
 
 
 def _records(text: str, file_name: str, errors: list[RowError]) -> list[_Row]:
-    reader = csv.reader(io.StringIO(text, newline=""))
-    rows: list[_Row] = []
-    start = 1
-    while True:
-        try:
-            record = next(reader)
-        except StopIteration:
-            return rows
-        except csv.Error as exc:
-            errors.append(
-                RowError(file_name, start, None, f"this row cannot be read as CSV ({exc})", E_HEADER)
+    records, problem = csv_records(text)
+    if problem is not None:
+        errors.append(
+            RowError(
+                file_name, problem.line, None, f"this row cannot be read as CSV ({problem.reason})", E_HEADER
             )
-            return rows
-        rows.append(_Row(start, tuple(cell.strip() for cell in record)))
-        start = reader.line_num + 1
+        )
+    return [_Row(record.line, tuple(cell.strip() for cell in record.cells)) for record in records]
 
 
 def _column_spec(column: str, values: Sequence[str]) -> FeatureSpec:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import codecs
-import csv
 import io
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -11,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vocab.csv_cells import restore_cell
+from vocab.csv_records import csv_records
 from vocab.errors import (
     E_CELL_COUNT,
     E_DUPLICATE_ID,
@@ -101,23 +101,20 @@ def _pick_delimiter(file_name: str, header_line: str) -> str:
 
 def _rows(text: str, delimiter: str, fail: _Fail) -> list[_Row]:
     """Return the non-blank records of the table; a record the csv module rejects is reported."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    records, problem = csv_records(text, delimiter)
     rows: list[_Row] = []
-    start = 1
-    while True:
-        try:
-            record = next(reader)
-        except StopIteration:
-            return rows
-        except csv.Error as exc:
-            fail(
-                start, None, f"this row cannot be read ({exc}); check for a stray double quote", E_CELL_COUNT
-            )
-            return rows
-        cells = tuple(restore_cell(cell.strip()) for cell in record)
+    for record in records:
+        cells = tuple(restore_cell(cell.strip()) for cell in record.cells)
         if any(cells):
-            rows.append(_Row(start, reader.line_num, cells))
-        start = reader.line_num + 1
+            rows.append(_Row(record.line, record.end_line, cells))
+    if problem is not None:
+        fail(
+            problem.line,
+            None,
+            f"this row cannot be read ({problem.reason}); check for a stray double quote",
+            E_CELL_COUNT,
+        )
+    return rows
 
 
 def parse_table(
