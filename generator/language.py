@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from vocab.segment import chinese_words, jieba_ready
+
 # English tokens written without a space before them.
 _NO_SPACE_BEFORE = frozenset(
     {".", ",", "?", "!", ";", ":", "'s", "'", "n't", "'re", "'ve", "'ll", "'d", "'m", ")", "%"}
@@ -19,18 +21,7 @@ def _split_spaced(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=500_000)
 def _split_chinese(text: str) -> tuple[str, ...]:
-    import jieba
-
-    return tuple(t for t in jieba.lcut(text) if t.strip())
-
-
-def _ensure_jieba_quiet() -> None:
-    import logging
-
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
+    return tuple(chinese_words(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,5 +86,5 @@ def language_rules(code: str) -> LanguageRules:
     if rules is None:
         return LanguageRules(code, " ", False, False)
     if rules.segment_words:
-        _ensure_jieba_quiet()
+        jieba_ready()
     return rules

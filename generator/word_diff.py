@@ -8,11 +8,11 @@ and deleted words on each side (a moved word shows up on both sides).
 from __future__ import annotations
 
 import difflib
-import logging
 import re
 from dataclasses import dataclass
 
 from vocab.frequency import base_language
+from vocab.segment import chinese_words
 
 # A word: letters or digits with inner apostrophes or hyphens ("don't", "well-known"), or one
 # punctuation mark. Contractions stay one word; "?" and "." are words of their own.
@@ -38,10 +38,7 @@ def guess_language(sentence: str) -> str:
 def sentence_words(sentence: str, language: str) -> tuple[str, ...]:
     """Return the words of a sentence: jieba words for Chinese, else words and punctuation marks."""
     if base_language(language) == "zh":
-        import jieba  # loads its dictionary, only for Chinese
-
-        jieba.setLogLevel(logging.WARNING)  # no "Building prefix dict" lines in reports
-        return tuple(token for token in jieba.lcut(sentence) if token.strip())
+        return tuple(chinese_words(sentence))
     return tuple(_SPACED_WORD.findall(sentence))
 
 

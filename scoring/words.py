@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from scoring.items import Span
+from vocab.segment import chinese_word_spans
 
 _WORD = re.compile(r"\S+")
 
@@ -38,13 +39,7 @@ def fallback_word_spans(text: str, language: str) -> tuple[Span, ...]:
     (`language` starting with "zh"), whitespace-separated words otherwise. Spaces are never part
     of a word."""
     if language.lower().startswith("zh"):
-        import jieba
-
-        spans: list[Span] = []
-        for _word, start, end in jieba.tokenize(text):
-            if text[start:end].strip():
-                spans.append((start, end))
-        return tuple(spans)
+        return tuple(chinese_word_spans(text))
     return tuple((m.start(), m.end()) for m in _WORD.finditer(text))
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -28,6 +27,7 @@ from pathlib import Path
 
 from vocab.errors import FrequencyError
 from vocab.lexicon import FeatureSchema, FeatureSpec, LexicalItem, Vocabulary
+from vocab.segment import chinese_words, jieba_quiet
 
 Tokenize = Callable[[str], Iterable[str]]
 
@@ -56,7 +56,7 @@ def wordfreq_frequencies(words: Iterable[str], language: str) -> dict[str, float
             f"wordfreq has no frequencies for language '{language}' "
             f"(available: {', '.join(sorted(wordfreq.available_languages()))})"
         )
-    _quiet_jieba()
+    jieba_quiet()  # wordfreq segments Chinese with jieba
     return {word: _rounded(wordfreq.word_frequency(word, lang) * 1e6) for word in words}
 
 
@@ -281,14 +281,4 @@ def _latin_tokens(text: str) -> list[str]:
 
 
 def _jieba_tokens(text: str) -> list[str]:
-    import jieba  # loads a dictionary, only when Chinese is counted
-
-    _quiet_jieba()
-    return [token.lower() for token in jieba.lcut(text.strip()) if _HAS_LETTER.search(token)]
-
-
-def _quiet_jieba() -> None:
-    """Silence jieba's "Building prefix dict" messages (wordfreq also segments with jieba)."""
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
+    return [token.lower() for token in chinese_words(text.strip()) if _HAS_LETTER.search(token)]
