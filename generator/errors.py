@@ -33,6 +33,7 @@ class Problem:
     grammar: str = ""  # "good", "bad" or "phrase <Name>"
     position: str = ""  # the position's id or its 1-based number
     line: int | None = None
+    key: str = ""  # the template's top-level key it concerns ("uid", "options", ...), if one
 
     def location(self) -> str:
         """Return 'file, line N, bad grammar, position 3' with the parts that are known."""
@@ -58,6 +59,7 @@ class Problem:
             "grammar": self.grammar,
             "position": self.position,
             "line": self.line,
+            "key": self.key,
         }
 
 

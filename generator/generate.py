@@ -28,7 +28,7 @@ from generator.plan import (
     phrase_needs,
 )
 from generator.seen import DigestSet
-from generator.template import Template
+from generator.template import Template, problems_keyed
 from generator.validate import validate
 from vocab.lexicon import Vocabulary
 
@@ -95,7 +95,7 @@ class Generator:
     def __init__(self, template: Template, vocabulary: Vocabulary) -> None:
         normalized, problems = validate(template, vocabulary)
         if problems:
-            raise TemplateError(problems)
+            raise TemplateError(problems_keyed(problems, template.key_lines))
         self.template = normalized
         self.vocabulary = vocabulary
         self.language = language_rules(normalized.language)

@@ -14,6 +14,7 @@ position holds exactly one rule (docs/template-format.md describes the file layo
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
@@ -155,6 +156,7 @@ class Template:
     example: Mapping[str, str] = field(default_factory=dict)
     file: str = ""
     content_hash: str = ""
+    key_lines: Mapping[str, int] = field(default_factory=dict)  # top-level key -> its line
 
     def vocabulary_path(self) -> Path | None:
         """Return the vocabulary file path resolved against the template's folder."""
@@ -193,9 +195,16 @@ class _Collector:
         self.problems: list[Problem] = []
 
     def add(
-        self, code: str, message: str, *, grammar: str = "", position: str = "", line: int | None = None
+        self,
+        code: str,
+        message: str,
+        *,
+        grammar: str = "",
+        position: str = "",
+        line: int | None = None,
+        key: str = "",
     ) -> None:
-        self.problems.append(Problem(code, message, self.template, grammar, position, line))
+        self.problems.append(Problem(code, message, self.template, grammar, position, line, key))
 
 
 def _values(raw: Any) -> tuple[str, ...] | None:
@@ -456,23 +465,28 @@ def _parse_options(raw: Any, col: _Collector) -> Options:
     if raw is None:
         return Options()
     if not isinstance(raw, dict):
-        col.add(E.E_FIELD, "'options' must be a mapping")
+        col.add(E.E_FIELD, "'options' must be a mapping", key="options")
         return Options()
     assert isinstance(raw, LocatedDict)
     values: dict[str, Any] = {}
     for key, value in raw.items():
         line = raw.line_of(key)
         if key not in _OPTION_KEYS:
-            col.add(E.E_FIELD, f"unknown option '{key}'{did_you_mean(key, _OPTION_KEYS)}", line=line)
+            col.add(
+                E.E_FIELD,
+                f"unknown option '{key}'{did_you_mean(key, _OPTION_KEYS)}",
+                line=line,
+                key="options",
+            )
         elif key == "unique":
             if value not in ("good", "bad", "pair"):
-                col.add(E.E_FIELD, "'unique' must be good, bad or pair", line=line)
+                col.add(E.E_FIELD, "'unique' must be good, bad or pair", line=line, key="options")
             else:
                 values[key] = value
         elif key in ("distinct_words", "capitalize"):
             low = str(value).lower()
             if low not in ("true", "false", "yes", "no"):
-                col.add(E.E_FIELD, f"'{key}' must be true or false", line=line)
+                col.add(E.E_FIELD, f"'{key}' must be true or false", line=line, key="options")
             else:
                 values[key] = low in ("true", "yes")
         else:
@@ -484,7 +498,7 @@ def _parse_options(raw: Any, col: _Collector) -> Options:
             except ValueError:
                 number = 0
             if number < 1:
-                col.add(E.E_FIELD, f"'{key}' must be a whole number of at least 1", line=line)
+                col.add(E.E_FIELD, f"'{key}' must be a whole number of at least 1", line=line, key="options")
             else:
                 values[key] = number
     return Options(**values)
@@ -518,22 +532,32 @@ def parse_template(
     assert isinstance(data, LocatedDict)
     for key in data:
         if key not in _TOP_KEYS:
-            col.add(E.E_FIELD, f"unknown field '{key}'{did_you_mean(key, _TOP_KEYS)}", line=data.line_of(key))
+            col.add(
+                E.E_FIELD,
+                f"unknown field '{key}'{did_you_mean(key, _TOP_KEYS)}",
+                line=data.line_of(key),
+                key=key,
+            )
     text: dict[str, str] = {}
     for key in ("uid", "phenomenon", "language", "description", "source", "vocabulary", "version"):
         value = data.get(key)
         if value is not None and not isinstance(value, str):
-            col.add(E.E_FIELD, f"'{key}' must be text", line=data.line_of(key))
+            col.add(E.E_FIELD, f"'{key}' must be text", line=data.line_of(key), key=key)
             value = None
         text[key] = (value or "").strip()
     for key in ("uid", "phenomenon", "language"):
         if not text[key]:
-            col.add(E.E_FIELD, f"the template needs '{key}'", line=data.line)
+            col.add(E.E_FIELD, f"the template needs '{key}'", line=data.line, key=key)
     if text["uid"] and not ID_PATTERN.match(text["uid"]):
-        col.add(E.E_FIELD, "'uid' must be letters, digits and _ only", line=data.line_of("uid"))
+        col.add(E.E_FIELD, "'uid' must be letters, digits and _ only", line=data.line_of("uid"), key="uid")
     example = data.get("example") or {}
     if not isinstance(example, dict) or not all(isinstance(v, str) for v in example.values()):
-        col.add(E.E_FIELD, "'example' must be `{good: ..., bad: ...}`", line=data.line_of("example"))
+        col.add(
+            E.E_FIELD,
+            "'example' must be `{good: ..., bad: ...}`",
+            line=data.line_of("example"),
+            key="example",
+        )
         example = {}
     phrases = dict(extra_phrases or {})
     for pname, phrase in _parse_phrases(data.get("phrases"), col, origin="'phrases'").items():
@@ -550,7 +574,7 @@ def parse_template(
     bad = _parse_positions(data.get("bad"), col, grammar="bad", allow_edits=True, line=data.line_of("bad"))
     options = _parse_options(data.get("options"), col)
     if col.problems:
-        raise TemplateError(col.problems)
+        raise TemplateError(problems_keyed(col.problems, data.key_lines))
     canonical = {k: _plain(v) for k, v in data.items() if k not in ("notes",)}
     # The version covers the outside phrases the template really uses, and no others.
     sources = phrase_sources or {}
@@ -573,7 +597,29 @@ def parse_template(
         example=dict(example),
         file=file,
         content_hash=content_hash,
+        key_lines=dict(data.key_lines),
     )
+
+
+def key_at(line: int | None, key_lines: Mapping[str, int]) -> str:
+    """Return the top-level key whose value holds `line` (the last key starting at or above
+    it), or "" for no line or a line above every key."""
+    if line is None:
+        return ""
+    found = ""
+    for key, start in sorted(key_lines.items(), key=lambda item: item[1]):
+        if start > line:
+            break
+        found = key
+    return found
+
+
+def problems_keyed(problems: Sequence[Problem], key_lines: Mapping[str, int]) -> list[Problem]:
+    """Return the problems with `key` filled in, where missing, from the top-level key whose
+    value holds their line (a problem of a grammar or a phrase keeps none)."""
+    return [
+        p if p.key or p.grammar else dataclasses.replace(p, key=key_at(p.line, key_lines)) for p in problems
+    ]
 
 
 def used_phrases(positions: Sequence[Position], phrases: Mapping[str, Phrase]) -> set[str]:
@@ -639,6 +685,23 @@ def template_from_text(
         data = load_yaml(text)
     except SourceError as exc:
         raise TemplateError([Problem(E.E_SYNTAX, str(exc), name, line=exc.line)]) from None
+    return template_from_data(data, file=file, base_dir=base_dir, phrase_texts=phrase_texts)
+
+
+def template_from_data(
+    data: Any,
+    *,
+    file: str = "",
+    base_dir: Path | None = None,
+    phrase_texts: Mapping[str, str] | None = None,
+) -> Template:
+    """Return the Template of YAML already read by `source.load_yaml` (as `template_from_text`
+    does with text: a caller that also reads the text's fields reads it once).
+
+    Raises:
+        TemplateError: if the template or a phrase is malformed.
+    """
+    name = Path(file).name if file else "template"
     extra: dict[str, Phrase] = {}
     sources: dict[str, Any] = {}
     if phrase_texts is not None:

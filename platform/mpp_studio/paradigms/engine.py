@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from generator import errors as E
 from generator.errors import Problem, TemplateError
@@ -64,6 +65,11 @@ def template_fields(source_text: str, parsed: ParsedTemplate | None = None) -> T
         data = load_yaml(source_text)
     except SourceError:
         return TemplateFields(readable=False)
+    return template_data_fields(data, parsed)
+
+
+def template_data_fields(data: Any, parsed: ParsedTemplate | None = None) -> TemplateFields:
+    """Return `template_fields` of a template's YAML already read by `load_yaml`."""
     if not isinstance(data, LocatedDict):
         return TemplateFields(readable=True)
     raw_files = data.get("phrase_files")

@@ -37,7 +37,12 @@ def template_phrase_names(source_text: str, graph: PhraseGraph) -> set[str]:
     Phrases the template defines itself (its own `phrases:`) are its own: a project phrase of
     the same name is not used.
     """
-    refs, own = _template_refs(source_text)
+    return template_data_phrase_names(_yaml_or_none(source_text), graph)
+
+
+def template_data_phrase_names(data: Any, graph: PhraseGraph) -> set[str]:
+    """Return `template_phrase_names` of a template's YAML already read (None: not YAML)."""
+    refs, own = _template_refs(data)
     used: set[str] = set()
     pending = list(refs)
     while pending:
@@ -63,9 +68,8 @@ def phrase_users(names: Iterable[str], graph: PhraseGraph) -> set[str]:
     return users
 
 
-def _template_refs(source_text: str) -> tuple[set[str], set[str]]:
+def _template_refs(data: Any) -> tuple[set[str], set[str]]:
     """Return the phrase names a template's grammars reach outside its own phrases, and its own."""
-    data = _yaml_or_none(source_text)
     try:
         parsed = parse_template(data, file="template", extra_phrases={})
     except TemplateError:

@@ -10,18 +10,25 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 
 from generator import errors as E
 from generator.errors import Problem, TemplateError
 from generator.generate import Generator
+from generator.source import SourceError, load_yaml
 from generator.template import Template as ParsedTemplate
-from generator.template import template_from_text
+from generator.template import template_from_data
 from mpp_studio.accounts.models import Project
 from mpp_studio.lexicon.engine import vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary
-from mpp_studio.paradigms.engine import E_ENGINE, TemplateFields, engine_failure_message, template_fields
+from mpp_studio.paradigms.engine import (
+    E_ENGINE,
+    TemplateFields,
+    engine_failure_message,
+    template_data_fields,
+)
 from mpp_studio.paradigms.models import Phrase, TemplateVersion
-from mpp_studio.paradigms.phrase_usage import phrase_graph, template_phrase_names
+from mpp_studio.paradigms.phrase_usage import phrase_graph, template_data_phrase_names
 from vocab.lexicon import Vocabulary as Lexicon
 
 logger = logging.getLogger(__name__)
@@ -67,8 +74,19 @@ def template_phrase_texts(
 ) -> dict[str, str]:
     """Return name -> YAML text of the project's phrases a template text uses, directly or not
     (of `texts` in place of the stored phrases, when given)."""
+    try:
+        data = load_yaml(source_text)
+    except SourceError:
+        data = None  # not YAML: it uses no phrase
+    return template_data_phrase_texts(project, data, texts)
+
+
+def template_data_phrase_texts(
+    project: Project, data: Any, texts: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Return `template_phrase_texts` of a template's YAML already read by `load_yaml`."""
     texts = project_phrase_texts(project) if texts is None else texts
-    used = template_phrase_names(source_text, phrase_graph(texts))
+    used = template_data_phrase_names(data, phrase_graph(texts))
     return {name: text for name, text in texts.items() if name in used}
 
 
@@ -105,15 +123,21 @@ def project_template_check(
     label = file_name or "template"
     parsed: ParsedTemplate | None = None
     vocabulary: Vocabulary | None = None
+    # The text is read as YAML once; its phrases, template and fields all come from that reading.
     try:
-        phrase_texts = template_phrase_texts(
-            project, source_text, content.phrase_texts if content is not None else None
+        data = load_yaml(source_text)
+    except SourceError as exc:
+        problem = Problem(E.E_SYNTAX, str(exc), PurePosixPath(label).name, line=exc.line)
+        return ProjectTemplateCheck(TemplateFields(readable=False), None, [problem], "", None, None)
+    try:
+        phrase_texts = template_data_phrase_texts(
+            project, data, content.phrase_texts if content is not None else None
         )
-        parsed = template_from_text(source_text, file=label, phrase_texts=phrase_texts)
+        parsed = template_from_data(data, file=label, phrase_texts=phrase_texts)
         planned = content.vocabularies.get(vocabulary_name(parsed.vocabulary)) if content else None
         vocabulary = project_vocabulary_for(project, parsed.vocabulary) if planned is None else None
         if planned is None and vocabulary is None:
-            fields = template_fields(source_text, parsed)
+            fields = template_data_fields(data, parsed)
             if not parsed.vocabulary:
                 message = "the template names no vocabulary: add `vocabulary: <name>`"
             else:
@@ -121,23 +145,22 @@ def project_template_check(
                 message = f"this project has no vocabulary called '{vocabulary_name(parsed.vocabulary)}'" + (
                     f" (it has: {names})" if names else " (it has none yet)"
                 )
-            problem = Problem(E.E_VOCABULARY, message, label, line=fields.vocabulary_line)
+            problem = Problem(E.E_VOCABULARY, message, label, line=fields.vocabulary_line, key="vocabulary")
             return ProjectTemplateCheck(fields, parsed, [problem], "", None, None)
         lexicon = planned if planned is not None else _engine_vocabulary(vocabulary, lexicons)  # type: ignore[arg-type]
         generator = Generator(parsed, lexicon)
         capacity_text = generator.capacity().describe() if capacity else ""
     except TemplateError as exc:
         return ProjectTemplateCheck(
-            template_fields(source_text, parsed), parsed, list(exc.problems), "", None, vocabulary
+            template_data_fields(data, parsed), parsed, list(exc.problems), "", None, vocabulary
         )
     except Exception as exc:  # the engine's own bug: show it instead of failing the request
         logger.exception("the generator failed on a template of project %s", project.pk)
         problem = Problem(E_ENGINE, engine_failure_message(exc), label)
-        return ProjectTemplateCheck(
-            template_fields(source_text, parsed), parsed, [problem], "", None, vocabulary
-        )
+        fields = template_data_fields(data, parsed)
+        return ProjectTemplateCheck(fields, parsed, [problem], "", None, vocabulary)
     return ProjectTemplateCheck(
-        template_fields(source_text, parsed), parsed, [], capacity_text, generator, vocabulary
+        template_data_fields(data, parsed), parsed, [], capacity_text, generator, vocabulary
     )
 
 

@@ -74,6 +74,7 @@ def test_template_import_stores_invalid_template_with_located_problems(en_nouns:
         "grammar": "good",
         "position": "2 (subj)",
         "line": 8,
+        "key": "",
     }
 
 

@@ -7,9 +7,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import AbstractBaseUser
 
 from generator.errors import GenerationError, Problem
-from generator.source import LocatedDict, SourceError, load_yaml
 from mpp_studio.accounts.models import Project
-from mpp_studio.paradigms.document import OPTION_KEYS
 from mpp_studio.paradigms.engine import engine_failure_message
 from mpp_studio.paradigms.models import TemplateVersion
 from mpp_studio.paradigms.project_engine import project_template_check
@@ -107,7 +105,7 @@ def editor_preview(
     """
     try:
         check = project_template_check(project=project, source_text=source_text, file_name=EDITED_FILE)
-        problems = shown_problems(check.problems, source_text, table=table)
+        problems = shown_problems(check.problems, table=table)
         generator = check.generator
         if generator is None:
             return EditorPreview(
@@ -137,9 +135,10 @@ def editor_preview(
     return EditorPreview(seed, pairs, problems, check.capacity_text, message)
 
 
-def shown_problems(problems: list[Problem], source_text: str, *, table: bool) -> list[ShownProblem]:
-    """Return the engine's problems with the row or field of the editor each one concerns."""
-    top_lines = _top_key_lines(source_text)
+def shown_problems(problems: list[Problem], *, table: bool) -> list[ShownProblem]:
+    """Return the engine's problems with the row or field of the editor each one concerns: a
+    position's row from its grammar and number, a field from the top-level key the engine says
+    it concerns (`Problem.key`; "extra" for keys without a place of their own)."""
     shown = []
     for problem in problems:
         ours = problem.template in ("", EDITED_FILE)
@@ -149,7 +148,7 @@ def shown_problems(problems: list[Problem], source_text: str, *, table: bool) ->
             number = re.match(r"\d+", problem.position or "")
             row = int(number.group()) if number else None
         elif ours and not problem.grammar:
-            place = _field_of(problem, top_lines)
+            place = _editor_field(problem.key)
             if place in ("good", "bad"):
                 grammar, place = place, ""
         line = problem.line if ours and not table else None
@@ -165,31 +164,8 @@ def shown_problems(problems: list[Problem], source_text: str, *, table: bool) ->
     return shown
 
 
-def _top_key_lines(source_text: str) -> list[tuple[int, str]]:
-    try:
-        data = load_yaml(source_text)
-    except SourceError:
-        return []
-    if not isinstance(data, LocatedDict):
-        return []
-    return sorted((line, key) for key, line in data.key_lines.items())
-
-
-def _field_of(problem: Problem, top_lines: list[tuple[int, str]]) -> str:
-    """Return the top-level field a problem without a position is about ("" if none)."""
-    needed = re.search(r"needs '(\w+)'", problem.message)
-    if needed and needed.group(1) in _FIELD_KEYS:
-        return needed.group(1)
-    option = re.search(r"option '(\w+)'|'(\w+)' must", problem.message)
-    if option and (option.group(1) or option.group(2)) in OPTION_KEYS:
-        return "options"
-    if problem.line is None:
-        return ""
-    key = ""
-    for line, name in top_lines:
-        if line > problem.line:
-            break
-        key = name
+def _editor_field(key: str) -> str:
+    """Return the editor's place for a top-level key: its own field, a grammar, or "extra"."""
     if key in _FIELD_KEYS or key in ("good", "bad"):
         return key
     return "extra" if key else ""
