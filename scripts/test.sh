@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
 # Run every check: ruff, the import-linter contracts, then pytest (arguments are passed to pytest,
 # e.g. ./scripts/test.sh tests/web -k load_demo, or -m "not integration").
+#
+# ./scripts/test.sh --fast: the quick lane while working (README, "Quick start"). The same ruff,
+# mypy and import-linter checks, then the engines' tests (tests/ outside tests/web) without
+# Django, then the platform tests, both without the `browser`, `integration` and `slow` tests
+# (tests/conftest.py marks them). Further arguments go to both pytest runs (-x, -k ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+fast=false
+if [ "${1:-}" = "--fast" ]; then
+  fast=true
+  shift
+fi
 
 ./scripts/setup.sh
 export PYTHONPATH="platform:.${PYTHONPATH:+:$PYTHONPATH}"
@@ -13,5 +24,17 @@ echo "== mypy (engines, strict)"
 .venv/bin/mypy generator vocab scoring
 echo "== lint-imports"
 .venv/bin/lint-imports
-echo "== pytest"
-.venv/bin/pytest "$@"
+
+if ! $fast; then
+  echo "== pytest"
+  .venv/bin/pytest "$@"
+  exit
+fi
+
+# pytest exits 5 when a -k or -m leaves one of the two runs nothing to run: that is not a failure.
+lane=(-m "not browser and not integration and not slow")
+echo "== pytest: engines (tests/ outside tests/web, without Django)"
+.venv/bin/pytest -p no:django -W "ignore:Unknown config option:pytest.PytestConfigWarning" \
+  tests --ignore=tests/web "${lane[@]}" "$@" || [ $? -eq 5 ]
+echo "== pytest: platform (tests/web)"
+.venv/bin/pytest tests/web "${lane[@]}" "$@" || [ $? -eq 5 ]
