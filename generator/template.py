@@ -166,7 +166,9 @@ class Template:
         return (base / self.vocabulary).resolve()
 
 
-_TOP_KEYS = {
+# The template format's keys, in the order a template is written (docs/template-format.md):
+# the top-level fields, the generation options, and the keys of a position.
+TOP_KEYS = (
     "uid",
     "version",
     "phenomenon",
@@ -176,15 +178,20 @@ _TOP_KEYS = {
     "example",
     "vocabulary",
     "phrase_files",
-    "phrases",
     "options",
+    "phrases",
     "good",
     "bad",
     "notes",
-}
-_RULE_KEYS = {"lexical", "direct", "matched", "mismatched", "phrase", "same", "copy", "move", "delete"}
-_EXTRA_KEYS = {"id", "form", "not", "on", "where", "note", "uncapped"}
-_OPTION_KEYS = {"unique", "max_item_reuse", "distinct_words", "capitalize", "max_depth", "attempts_per_pair"}
+)
+OPTION_KEYS = ("unique", "max_item_reuse", "distinct_words", "capitalize", "max_depth", "attempts_per_pair")
+# The rules a position names by a key of its own (a Lexical position is its feature map).
+RULE_KEYS = ("direct", "phrase", "same", "copy", "move", "delete", "matched", "mismatched")
+POSITION_KEYS = ("id", *RULE_KEYS, "on", "lexical", "form", "not", "where", "uncapped", "note")
+_TOP_KEYS = frozenset(TOP_KEYS)
+_RULE_KEYS = frozenset((*RULE_KEYS, "lexical"))
+_EXTRA_KEYS = frozenset(POSITION_KEYS) - _RULE_KEYS
+_OPTION_KEYS = frozenset(OPTION_KEYS)
 
 
 class _Collector:

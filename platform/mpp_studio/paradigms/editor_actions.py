@@ -7,7 +7,7 @@ here reads or writes the database.
 from dataclasses import replace
 from typing import Any
 
-from mpp_studio.paradigms.document import (
+from generator.document import (
     DocumentError,
     document_from_text,
     document_to_text,

@@ -22,14 +22,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mpp_studio.paradigms.document import (
-    OPTION_KEYS,
+from generator.document import (
     DocumentError,
     document_from_text,
     document_to_text,
     position_from_text,
     position_to_text,
 )
+from generator.template import OPTION_KEYS
 
 GRAMMARS = ("good", "bad")
 GRAMMAR_NAMES = {"good": "Good grammar", "bad": "Bad grammar"}

@@ -15,6 +15,7 @@ from typing import Any
 from generator import errors as E
 from generator.errors import Problem, TemplateError
 from generator.generate import Generator
+from generator.phrase_usage import phrase_graph, template_data_phrase_names
 from generator.source import SourceError, load_yaml
 from generator.template import Template as ParsedTemplate
 from generator.template import template_from_data
@@ -28,7 +29,6 @@ from mpp_studio.paradigms.engine import (
     template_data_fields,
 )
 from mpp_studio.paradigms.models import Phrase, TemplateVersion
-from mpp_studio.paradigms.phrase_usage import phrase_graph, template_data_phrase_names
 from vocab.lexicon import Vocabulary as Lexicon
 
 logger = logging.getLogger(__name__)

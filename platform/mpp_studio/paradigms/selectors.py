@@ -9,11 +9,11 @@ from django.db.models import Count, Max, OuterRef, QuerySet, Subquery
 from django.utils.translation import get_language_info
 
 from generator.errors import Problem, TemplateError
+from generator.phrase_usage import phrase_graph, template_phrase_names
 from generator.template import phrases_from_texts
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role
 from mpp_studio.paradigms.models import LibraryTemplate, Phrase, Template, TemplateVersion
-from mpp_studio.paradigms.phrase_usage import phrase_graph, template_phrase_names
 from mpp_studio.paradigms.project_engine import project_phrase_texts, project_template_check
 
 

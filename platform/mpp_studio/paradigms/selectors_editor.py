@@ -7,12 +7,12 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from generator.document import DocumentError, document_from_text, plain
 from generator.inflection import OVERRIDE_PREFIX, TAGS
 from generator.source import SourceError, load_yaml
 from mpp_studio.accounts.models import Project
 from mpp_studio.lexicon.engine import vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary
-from mpp_studio.paradigms.document import DocumentError, document_from_text, plain
 from mpp_studio.paradigms.engine import template_fields
 from mpp_studio.paradigms.forms_editor import GRAMMARS, LEXICAL_TYPES, EditorState
 from mpp_studio.paradigms.models import Phrase, Template, TemplateVersion

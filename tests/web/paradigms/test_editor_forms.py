@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.http import QueryDict
 
-from mpp_studio.paradigms.document import document_from_text, document_to_text
+from generator.document import document_from_text, document_to_text
 from mpp_studio.paradigms.editor_actions import state_after_action, state_apply, state_settle
 from mpp_studio.paradigms.forms_editor import (
     EditorState,

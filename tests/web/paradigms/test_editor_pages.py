@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from mpp_studio.paradigms.document import document_from_text
+from generator.document import document_from_text
 from mpp_studio.paradigms.editor_actions import state_settle
 from mpp_studio.paradigms.forms_editor import state_from_document, state_to_fields
 from mpp_studio.paradigms.models import Phrase, Template, TemplateVersion

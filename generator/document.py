@@ -19,27 +19,10 @@ from typing import Any
 import yaml
 
 from generator.source import SourceError, load_yaml
+from generator.template import OPTION_KEYS, POSITION_KEYS, TOP_KEYS
 
-# The order keys are written in; keys a document has beyond these follow in their own order.
-TOP_KEYS = (
-    "uid",
-    "version",
-    "phenomenon",
-    "language",
-    "description",
-    "source",
-    "example",
-    "vocabulary",
-    "phrase_files",
-    "options",
-    "phrases",
-    "good",
-    "bad",
-    "notes",
-)
-OPTION_KEYS = ("unique", "max_item_reuse", "distinct_words", "capitalize", "max_depth", "attempts_per_pair")
-RULE_KEYS = ("direct", "phrase", "same", "copy", "move", "delete", "matched", "mismatched")
-POSITION_KEYS = ("id", *RULE_KEYS, "on", "lexical", "form", "not", "where", "uncapped", "note")
+# The order keys are written in (the engine's lists); keys a document has beyond these follow in
+# their own order.
 EXAMPLE_KEYS = ("good", "bad")
 
 # Keys of the template format are written bare even where YAML 1.1 would read them as booleans
@@ -80,7 +63,8 @@ def document_from_text(text: str) -> dict[str, Any]:
             "not a list or a single value",
             line,
         )
-    return plain(data)
+    document: dict[str, Any] = plain(data)
+    return document
 
 
 def position_from_text(text: str) -> Any:
@@ -282,7 +266,7 @@ def _represent_word(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
     # Tagged as whatever a plain scalar with this text would resolve to, the node may be
     # written plain; the emitter still quotes text that plain YAML cannot hold (`""`, `a: b`).
     text = str(data)
-    tag = dumper.resolve(yaml.ScalarNode, text, (True, False))
+    tag = dumper.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]  # PyYAML's stubs leave it untyped
     if tag == "tag:yaml.org,2002:null":
         tag = "tag:yaml.org,2002:str"  # "~" or "" are not None: keep them quoted
     return yaml.ScalarNode(tag, text)
