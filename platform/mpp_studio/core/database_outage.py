@@ -8,7 +8,7 @@ way, never with a traceback:
 - pages: a plain 503 page (`core/database_unavailable.html`) saying the database is unreachable,
   that nothing already saved is lost, and to try again in a minute;
 - the API (`/api/...`): 503 in the API's error layout, `{"errors": [{"field": "", "message": ...,
-  "code": "database_unavailable"}]}` (DRF views through `core.api.api_exception_handler`);
+  "code": "database_unavailable"}]}` (DRF views through `core.api_errors.api_exception_handler`);
 - other JSON callers (`request_errors.wants_json`: a JSON body or an Accept asking for JSON, as
   the participant pages' scripts send): 503 `{"error": ...}`;
 - all of them with `Retry-After`.

@@ -4,7 +4,7 @@ every request field says what the server takes.
 Each API view may answer 400 (a parameter or body it cannot use), 401 (no or a wrong token), 403
 (a role too low), 404 (no such object, or a project the user is not a member of) and 503 (the
 database cannot be reached, with Retry-After: `core.database_outage`), all in the layout of
-`core.api` ({"errors": [{"field", "message", ...}]}); one that reads a body may also answer 413 (a
+`core.api_errors` ({"errors": [{"field", "message", ...}]}); one that reads a body may also answer 413 (a
 request over the server's cap: `core.request_errors`). drf-spectacular documents only the success
 answer unless told, so clients (and contract tests) would meet undocumented statuses.
 

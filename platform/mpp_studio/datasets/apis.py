@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from mpp_studio.accounts.models import Project
-from mpp_studio.core.api import QueryFormatNegotiation, errors_response
+from mpp_studio.core.api_errors import QueryFormatNegotiation, errors_response
 from mpp_studio.datasets.downloads import EXPORT_LABELS, export_response, exportable
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.datasets.selectors import (

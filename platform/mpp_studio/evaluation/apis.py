@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from mpp_studio.accounts.models import Project
-from mpp_studio.core.api import QueryFormatNegotiation, errors_response
+from mpp_studio.core.api_errors import QueryFormatNegotiation, errors_response
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.selectors import dataset_get, is_triplet_dataset
 from mpp_studio.evaluation import results

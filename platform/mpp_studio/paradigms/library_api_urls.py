@@ -2,12 +2,12 @@
 
 from django.urls import path
 
-from mpp_studio.paradigms import api
+from mpp_studio.paradigms import apis
 
 app_name = "library_api"
 
 urlpatterns = [
-    path("", api.LibraryListApi.as_view(), name="library_list"),
-    path("<id:template_id>/", api.LibraryDetailApi.as_view(), name="library_detail"),
-    path("import/", api.LibraryImportApi.as_view(), name="library_import"),
+    path("", apis.LibraryListApi.as_view(), name="library_list"),
+    path("<id:template_id>/", apis.LibraryDetailApi.as_view(), name="library_detail"),
+    path("import/", apis.LibraryImportApi.as_view(), name="library_import"),
 ]

@@ -210,7 +210,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "mpp_studio.core.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "mpp_studio.core.api.api_exception_handler",
+    "EXCEPTION_HANDLER": "mpp_studio.core.api_errors.api_exception_handler",
     "DEFAULT_METADATA_CLASS": "mpp_studio.core.api_metadata.DescriptionOnlyMetadata",
     "DEFAULT_SCHEMA_CLASS": "mpp_studio.core.schema.ProjectAutoSchema",
 }

@@ -1,7 +1,7 @@
 """API: vocabulary imports, which a background job reads and stores (`services.import_jobs`).
 
 The upload endpoints (`vocabularies/import/` here, `vocabularies/import/converted/` in
-`api_converted.py`) answer 202 with the import; `vocabularies/imports/<id>/` shows it: its job,
+`apis_converted.py`) answer 202 with the import; `vocabularies/imports/<id>/` shows it: its job,
 then the vocabulary and the converter's report, or every problem that refused the file.
 """
 
@@ -12,10 +12,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from mpp_studio.core import api_input
-from mpp_studio.core.api import errors_response
+from mpp_studio.core.api_errors import errors_response
 from mpp_studio.core.uploads import NamedUploadField, file_display_name
 from mpp_studio.jobs.serializers import JobOutputSerializer
-from mpp_studio.lexicon.api import (
+from mpp_studio.lexicon.apis import (
     ERRORS,
     ProjectApi,
     VocabularyErrorSerializer,

@@ -1,5 +1,5 @@
 """The vocabulary API under /api/projects/<project_id>/: vocabularies, their items and export
-(imports, which jobs read: `api_imports.py`, `api_converted.py`).
+(imports, which jobs read: `apis_imports.py`, `apis_converted.py`).
 
 Viewers read; editors write (the default `ProjectRolePermission` loads `self.project`). Every
 lookup is scoped to the project. Errors are `{"errors": [{"field": ..., "message": ...}]}`.
@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.core import api_input
-from mpp_studio.core.api import errors_response
+from mpp_studio.core.api_errors import errors_response
 from mpp_studio.core.pagination import StrictPageNumberPagination
 from mpp_studio.lexicon.engine import schema_from_json
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem

@@ -7,8 +7,8 @@ from rest_framework.response import Response
 
 from mpp_studio.core import api_input
 from mpp_studio.core.uploads import NamedUploadField
-from mpp_studio.lexicon.api import ERRORS, language_field
-from mpp_studio.lexicon.api_imports import (
+from mpp_studio.lexicon.apis import ERRORS, language_field
+from mpp_studio.lexicon.apis_imports import (
     VocabularyImportOutputSerializer,
     VocabularyUploadApi,
     upload_size_checked,

@@ -15,7 +15,7 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.core import api_input
 from mpp_studio.core.uploads import NamedUploadField
 from mpp_studio.jobs.serializers import JobOutputSerializer
-from mpp_studio.lexicon.api_imports import ImportNoteSerializer
+from mpp_studio.lexicon.apis_imports import ImportNoteSerializer
 from mpp_studio.paradigms.models import ZhoblimpImport
 from mpp_studio.paradigms.selectors_imports import zhoblimp_import_get
 from mpp_studio.paradigms.services.zhoblimp_import import zhoblimp_import_start

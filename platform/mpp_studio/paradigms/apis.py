@@ -20,8 +20,8 @@ from rest_framework.response import Response
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
-from mpp_studio.core.api import errors_response
-from mpp_studio.paradigms.api_imports import LibraryImportJobOutputSerializer
+from mpp_studio.core.api_errors import errors_response
+from mpp_studio.paradigms.apis_imports import LibraryImportJobOutputSerializer
 from mpp_studio.paradigms.models import Phrase, Template
 from mpp_studio.paradigms.selectors import (
     PhraseRow,
