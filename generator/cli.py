@@ -9,15 +9,15 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from formats.cli import add_convert_command
 from generator.catalog import add_catalog_command
 from generator.errors import GenerationError, TemplateError
-from generator.formats.cli import add_convert_command
 from generator.generate import GenerationStats, Generator
 from generator.importers.cli import add_import_commands
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.report_cli import add_report_command
-from generator.triplets.cli import add_triplets_command
 from scoring.cli import add_score_command
+from triplets.cli import add_triplets_command
 from vocab.cli import add_vocab_commands
 
 
