@@ -10,7 +10,7 @@ export PYTHONPATH="platform:.${PYTHONPATH:+:$PYTHONPATH}"
 echo "== ruff check"
 .venv/bin/ruff check .
 echo "== mypy (engines, strict)"
-.venv/bin/mypy generator triplets study scoring formats vocab
+.venv/bin/mypy mpp generator triplets study scoring formats vocab
 echo "== lint-imports"
 .venv/bin/lint-imports
 echo "== pytest"

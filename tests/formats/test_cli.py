@@ -7,7 +7,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from generator.cli import main
+from mpp.cli import main
 
 DATA = Path(__file__).parent / "data"
 

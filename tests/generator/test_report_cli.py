@@ -7,7 +7,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from generator.cli import main
+from mpp.cli import main
 from tests.generator.test_cli import TEMPLATE, VOCABULARY  # the same small library
 from tests.vocab.tiny_tokenizers import build_wordpiece
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from mpp.cli import main
 from triplets import rules
 from triplets.candidates import Candidate
 
