@@ -284,9 +284,9 @@ def _learner_triplets(run: Any, sources: int) -> None:
     ERRANT types from each of `sources` source pairs (Pair index source x 64 + k), one paradigm
     per type with its count, one done chunk per 500 source pairs whose report counts the
     triplets it made by type, and the run's merged report."""
-    from generator.triplets.report import YieldReport
     from mpp_studio.datasets.models import Dataset, DatasetParadigm
     from mpp_studio.learner.models import TripletChunk, TripletRun
+    from triplets.report import YieldReport
 
     dataset = run.dataset
     DatasetParadigm.objects.bulk_create(

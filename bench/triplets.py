@@ -54,8 +54,8 @@ from typing import Any  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generator.triplets.corpus import LearnerPair  # noqa: E402
-from generator.triplets.readers import (  # noqa: E402
+from triplets.corpus import LearnerPair  # noqa: E402
+from triplets.readers import (  # noqa: E402
     MetadataColumns,
     ParallelColumns,
     attach_metadata,
@@ -121,7 +121,7 @@ def stock_annotator() -> Any:
     import errant
     import spacy
 
-    from generator.triplets.annotate import SPACY_MODEL
+    from triplets.annotate import SPACY_MODEL
 
     return errant.load("en", spacy.load(SPACY_MODEL, disable=["ner"]))
 
@@ -143,7 +143,7 @@ def baseline(pairs: Sequence[LearnerPair]) -> int:
 
 def ours(pairs: Sequence[LearnerPair], batch_size: int) -> Any:
     """Our full triplet pipeline over the pairs; return its PipelineResult."""
-    from generator.triplets.pipeline import TripletSettings, run_pipeline
+    from triplets.pipeline import TripletSettings, run_pipeline
 
     return run_pipeline(pairs, TripletSettings(batch_size=batch_size))
 
@@ -229,7 +229,7 @@ def _timed(
 def instrumented(timers: Timers) -> Iterator[None]:
     """Wrap the engine's stage functions and its parsing / ERRANT calls with timers while inside;
     put the originals back on leaving."""
-    from generator.triplets import annotate, pipeline
+    from triplets import annotate, pipeline
 
     nlp = annotate.nlp()
     errant = annotate.annotator()
@@ -280,7 +280,7 @@ def print_components(pairs: Sequence[LearnerPair], batch_size: int) -> None:
     """Print the CPU milliseconds a sentence of each spaCy component of our pipeline, batched
     (`pipe`, our batch size) and one sentence at a time (the baseline's way), over the input's
     learner and corrected sentences."""
-    from generator.triplets.annotate import nlp
+    from triplets.annotate import nlp
 
     language = nlp()
     texts = [t for p in pairs if p.corrected is not None for t in (p.learner, p.corrected)]
@@ -388,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     same = sum(p.corrected == p.learner for p in pairs)
 
     started = time.perf_counter()
-    from generator.triplets.annotate import annotator, nlp
+    from triplets.annotate import annotator, nlp
 
     annotator()
     stock_annotator()
@@ -422,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{', '.join(stock_annotator().nlp.pipe_names)}; loaded in {loaded:.1f}s; our batch size "
         f"{args.batch_size}; best of {args.rounds} interleaved round(s) after a warm-up of {WARM_UP} pairs"
     )
-    from generator.triplets.rules import GENERATORS
+    from triplets.rules import GENERATORS
 
     print(
         f"generators in place: {sum(len(g) for g in GENERATORS.values())} for {len(GENERATORS)} ERRANT types"

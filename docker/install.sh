@@ -36,7 +36,7 @@ fi
 # The images install before copying the code (a dependency layer that survives code changes):
 # then only the install files are here, and an empty package stands in for each real one, so that
 # the editable install resolves. The code copied in afterwards replaces them.
-for package in platform/mpp_studio generator scoring vocab; do
+for package in platform/mpp_studio mpp generator triplets study scoring formats vocab; do
   if [ ! -f "$package/__init__.py" ]; then
     mkdir -p "$package" && : >"$package/__init__.py"
   fi

@@ -1,4 +1,7 @@
-"""The `mpp` command line: validate templates, preview and generate pairs, manage vocabularies."""
+"""The template commands of `mpp`: validate templates, preview and generate pairs.
+
+`mpp.cli` puts them beside the other engines' commands; this module imports no other engine's
+command line."""
 
 from __future__ import annotations
 
@@ -9,16 +12,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator.catalog import add_catalog_command
 from generator.errors import GenerationError, TemplateError
-from generator.formats.cli import add_convert_command
 from generator.generate import GenerationStats, Generator
-from generator.importers.cli import add_import_commands
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
-from generator.report_cli import add_report_command
-from generator.triplets.cli import add_triplets_command
-from scoring.cli import add_score_command
-from vocab.cli import add_vocab_commands
 
 
 def _print_problems(exc: TemplateError | GenerationError) -> None:
@@ -188,26 +184,28 @@ def _add_exclude(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of the `mpp` command."""
-    parser = argparse.ArgumentParser(
-        prog="mpp", description="MPP Studio: minimal-pair benchmarks from grammar templates and vocabularies."
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
+def add_generator_commands(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],  # argparse has no public name
+) -> None:
+    """Add the `validate`, `preview` and `generate` commands to `subparsers`.
 
-    validate = sub.add_parser("validate", help="check templates against their vocabularies")
+    Parsed arguments carry `func`: call `args.func(args)` to run the command.
+    """
+    validate = subparsers.add_parser("validate", help="check templates against their vocabularies")
     validate.add_argument("paths", nargs="+", help="template files or folders of templates")
     _add_exclude(validate)
     validate.set_defaults(func=cmd_validate)
 
-    preview = sub.add_parser("preview", help="print a few pairs with the critical region in [brackets]")
+    preview = subparsers.add_parser(
+        "preview", help="print a few pairs with the critical region in [brackets]"
+    )
     preview.add_argument("paths", nargs="+")
     preview.add_argument("--n", type=int, default=10)
     preview.add_argument("--seed", type=int, default=0)
     _add_exclude(preview)
     preview.set_defaults(func=cmd_preview)
 
-    generate = sub.add_parser("generate", help="generate N unique pairs per paradigm as JSONL")
+    generate = subparsers.add_parser("generate", help="generate N unique pairs per paradigm as JSONL")
     generate.add_argument("paths", nargs="+")
     generate.add_argument("--n", type=int, required=True, help="pairs per paradigm")
     generate.add_argument("--seed", type=int, default=0)
@@ -221,28 +219,3 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_exclude(generate)
     generate.set_defaults(func=cmd_generate)
-
-    add_vocab_commands(sub)
-    add_import_commands(sub)
-    add_convert_command(sub)
-    add_report_command(sub)
-    add_catalog_command(sub)
-    add_score_command(sub)
-    add_triplets_command(sub)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the `mpp` command; return its exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "n", 1) is not None and getattr(args, "n", 1) < 1:
-        parser.error("--n must be at least 1")
-    try:
-        return int(args.func(args))
-    except KeyboardInterrupt:
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

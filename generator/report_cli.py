@@ -3,7 +3,7 @@
 Templates (files or folders) are generated in memory with the engine (`--n` pairs, `--seed`);
 `.jsonl` files are read as records (the engine's, BLiMP's or ZhoBLiMP's lines), one paradigm per
 `UID`; Zorro's `.txt` files (and `.zip` archives of released files) are read with
-`generator.formats`. Exit codes: 0 done; 2 an input could not be used (each problem on stderr,
+`formats`. Exit codes: 0 done; 2 an input could not be used (each problem on stderr,
 naming the file and line).
 """
 
@@ -17,9 +17,9 @@ from typing import Any
 
 import orjson
 
+from formats.sources import path_sources, read_sources
+from formats.zorro import ORDERS, Order
 from generator.errors import GenerationError, TemplateError
-from generator.formats.sources import path_sources, read_sources
-from generator.formats.zorro import ORDERS, Order
 from generator.generate import Generator
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.quality import (

@@ -20,7 +20,7 @@ from typing import IO, Any
 
 import orjson
 
-from generator.formats.zorro import ORDERS
+from formats.zorro import ORDERS
 from scoring.data import FORMATS, PairItem, ScoringData, TripletItem, read_items
 from scoring.errors import ScoringError
 from scoring.items import REDUCTIONS, Sentence, SentenceScore

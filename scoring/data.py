@@ -2,7 +2,7 @@
 Zorro text) and BLiSS triplets (JSONL). Every line that cannot be used is reported with its
 file and line, never dropped silently.
 
-The released formats are read by `generator.formats` (their rules are in docs/formats.md).
+The released formats are read by the `formats` engine (their rules are in docs/formats.md).
 MPP Studio JSONL is the generator's records: `sentence_good`, `sentence_bad`, `UID`,
 `phenomenon`, `pairID`, `item_id`, `language`, and `words_good`/`words_bad`, whose words give
 the scorers the word boundaries. A BLiSS line holds `corrected`, `learner_error` and
@@ -22,12 +22,12 @@ from typing import IO, TypeVar
 
 import orjson
 
-from generator.formats.detect import MAX_LINES, detect_format
-from generator.formats.jsonl import json_objects, required_text, sentences, type_name
-from generator.formats.lines import HEAD_BYTES, binary_reason
-from generator.formats.record import FileRead, ImportedPair, ImportIssue, IssueList, ReadResult
-from generator.formats.sources import is_zip, path_sources, read_stream, zip_sources
-from generator.formats.zorro import Order
+from formats.detect import MAX_LINES, detect_format
+from formats.jsonl import json_objects, required_text, sentences, type_name
+from formats.lines import HEAD_BYTES, binary_reason
+from formats.record import FileRead, ImportedPair, ImportIssue, IssueList, ReadResult
+from formats.sources import is_zip, path_sources, read_stream, zip_sources
+from formats.zorro import Order
 from scoring.items import Sentence
 from scoring.words import spans_of_words
 
@@ -105,7 +105,7 @@ class ScoringData:
 
 def detect_scoring_format(file_name: str, head: bytes) -> tuple[str, str]:
     """Return (format, reason) for a file to score: "bliss" or "mpp" when its first JSON object
-    says so, else what `generator.formats.detect_format` tells ("" with the reason if nothing)."""
+    says so, else what `formats.detect_format` tells ("" with the reason if nothing)."""
     first = _first_object(head)
     if first is not None:
         keys = set(first)

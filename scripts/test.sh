@@ -21,7 +21,7 @@ export PYTHONPATH="platform:.${PYTHONPATH:+:$PYTHONPATH}"
 echo "== ruff check"
 .venv/bin/ruff check .
 echo "== mypy (engines, strict)"
-.venv/bin/mypy generator vocab scoring
+.venv/bin/mypy mpp generator triplets study scoring formats vocab
 echo "== lint-imports"
 .venv/bin/lint-imports
 

@@ -1,14 +1,25 @@
-"""platform/ is a source root; nothing in it, or in the engines, may shadow another module."""
+"""platform/ is a source root; nothing in it, or in the engines, may shadow another module; each
+engine is a top-level package that the build, the type check and the import contracts all know,
+and only the `mpp` command sits above them."""
 
+import ast
+import fnmatch
+import importlib
 import importlib.util
+import re
 import sys
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 PLATFORM_ROOT = REPO_ROOT / "platform"
-ENGINES = ("generator", "scoring", "vocab")
+# The `mpp` command, then one engine per concern, each importing only downwards (docs/architecture.md).
+ENGINES = ("mpp", "generator", "triplets", "study", "scoring", "formats", "vocab")
+NOT_ENGINES = ("tests",)  # top-level packages that are not shipped code
+PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
 def test_platform_folder_is_not_a_package() -> None:
@@ -29,7 +40,7 @@ def test_platform_packages_resolve_into_platform_folder() -> None:
 
 @pytest.mark.parametrize("name", ENGINES)
 def test_engine_package_resolves_to_checkout(name: str) -> None:
-    """`generator`, `scoring` and `vocab` are PyPI names too: ours must be the ones imported."""
+    """Engine names are PyPI names too (`generator`, `scoring`, `study`...): ours must be imported."""
     spec = importlib.util.find_spec(name)
     assert spec is not None, name
     locations = [Path(p).resolve() for p in spec.submodule_search_locations or []]
@@ -53,3 +64,69 @@ def test_standard_platform_module_is_importable() -> None:
 def test_web_tests_are_not_named_platform() -> None:
     """tests/platform/ would be imported as the package `platform` by pytest: use tests/web/."""
     assert not (REPO_ROOT / "tests" / "platform").exists()
+
+
+def _contract(name_start: str) -> dict[str, Any]:
+    contracts = PYPROJECT["tool"]["importlinter"]["contracts"]
+    matches = [c for c in contracts if c["name"].startswith(name_start)]
+    assert len(matches) == 1, [c["name"] for c in contracts]
+    return matches[0]
+
+
+def test_engine_list_is_every_top_level_package() -> None:
+    """A new top-level package is an engine, and must be added to ENGINES (and so be checked)."""
+    packages = {p.name for p in REPO_ROOT.iterdir() if (p / "__init__.py").exists()}
+    assert packages - set(NOT_ENGINES) == set(ENGINES)
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_engine_is_known_to_build_types_and_contracts(name: str) -> None:
+    """Each engine is packaged, type-checked strictly, import-linted and kept free of Django."""
+    include = PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
+    assert any(fnmatch.fnmatchcase(name, pattern) for pattern in include), include
+    strict = [o for o in PYPROJECT["tool"]["mypy"]["overrides"] if o.get("strict")]
+    assert any(f"{name}.*" in o["module"] for o in strict), strict
+    assert name in PYPROJECT["tool"]["importlinter"]["root_packages"]
+    assert name in _contract("Engines stay free of Django")["source_modules"]
+    layers = _contract("Engines depend only downwards")["layers"]
+    assert any(name in re.split(r"[|:]", layer.replace(" ", "")) for layer in layers), layers
+    mypy_line = next(
+        line for line in (REPO_ROOT / "scripts" / "test.sh").read_text().splitlines() if "bin/mypy" in line
+    )
+    assert name in mypy_line.split(), mypy_line
+    install = (REPO_ROOT / "docker" / "install.sh").read_text()
+    assert re.search(rf"^for package in .*\b{name}\b.*; do$", install, re.M), "docker/install.sh"
+
+
+def _imported_modules(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    return names
+
+
+@pytest.mark.parametrize("name", [e for e in ENGINES if e != "mpp"])
+def test_engine_never_imports_the_mpp_command(name: str) -> None:
+    """`mpp` sits above every engine: an engine that imported it would import every other one."""
+    offending = [
+        f"{path.relative_to(REPO_ROOT)}: {module}"
+        for path in sorted((REPO_ROOT / name).rglob("*.py"))
+        for module in _imported_modules(path)
+        if module == "mpp" or module.startswith("mpp.")
+    ]
+    assert offending == []
+
+
+def test_mpp_console_script_target_is_importable() -> None:
+    """`[project.scripts] mpp` names a callable in the checkout's `mpp` package."""
+    target = PYPROJECT["project"]["scripts"]["mpp"]
+    module_name, _, attribute = target.partition(":")
+    assert module_name.split(".")[0] == "mpp", target
+    module = importlib.import_module(module_name)
+    assert module.__file__ is not None
+    assert Path(module.__file__).resolve().is_relative_to(REPO_ROOT / "mpp")
+    assert callable(getattr(module, attribute))

@@ -18,15 +18,15 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.formats.blimp import read_blimp
-from generator.formats.record import ImportIssue
-from generator.formats.zhoblimp import read_zhoblimp
-from generator.formats.zorro import read_zorro
+from formats.blimp import read_blimp
+from formats.record import ImportIssue
+from formats.zhoblimp import read_zhoblimp
+from formats.zorro import read_zorro
 from scoring.data import read_items
 from tests.fuzz.strategies import corrupt_lines, encode, nasty_text
 from tests.fuzz.tally import FUZZ, accepted, tried
 
-DATA = Path(__file__).resolve().parents[1] / "generator" / "formats" / "data"
+DATA = Path(__file__).resolve().parents[1] / "formats" / "data"
 BLIMP = [json.loads(line) for line in (DATA / "blimp_ok.jsonl").read_text(encoding="utf-8").splitlines()[:8]]
 ZHOBLIMP = [
     json.loads(line) for line in (DATA / "zhoblimp_ok.jsonl").read_text(encoding="utf-8").splitlines()[:8]

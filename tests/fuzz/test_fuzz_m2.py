@@ -13,10 +13,10 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.formats.record import ImportIssue
-from generator.triplets.readers import attach_metadata, read_m2, read_metadata, read_parallel
+from formats.record import ImportIssue
 from tests.fuzz.strategies import corrupt_lines, encode, nasty_text
 from tests.fuzz.tally import FUZZ, accepted, tried
+from triplets.readers import attach_metadata, read_m2, read_metadata, read_parallel
 
 LEARNER = Path(__file__).resolve().parents[2] / "templates" / "learner"
 M2 = (LEARNER / "mpp_learner_corpus.m2").read_text(encoding="utf-8").splitlines()[:40]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.catalog import catalog_markdown, load_catalog_templates
-from generator.cli import main
+from mpp.cli import main
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from generator.cli import main
+from mpp.cli import main
 
 VOCABULARY = """\
 form,lemma,pos,number,animate

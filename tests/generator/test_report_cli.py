@@ -7,7 +7,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from generator.cli import main
+from mpp.cli import main
 from tests.generator.test_cli import TEMPLATE, VOCABULARY  # the same small library
 from tests.vocab.tiny_tokenizers import build_wordpiece
 
@@ -95,7 +95,7 @@ def test_report_bad_tokenizer_and_missing_template(
 def test_report_on_zorro_text_reports_skipped_lines(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A Zorro file (bad line first) is read with generator.formats; its issues go to stderr."""
+    """A Zorro file (bad line first) is read with formats; its issues go to stderr."""
     path = tmp_path / "agreement-across_prepositional_phrase.txt"
     path.write_text(
         "the dogs near the tree runs .\nthe dogs near the tree run .\n"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from mpp.cli import main
 from scoring.metrics import pair_outcome
 
 PAIRS = [

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.formats.table import csv_text_lines
+from formats.table import csv_text_lines
 from vocab.csv_cells import restore_cell, safe_cell, safe_row
 from vocab.io import read_vocabulary_text, vocabulary_to_csv_text
 from vocab.lexicon import FeatureSchema, FeatureSpec, LexicalItem, Vocabulary

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from generator.formats.zorro import ORDERS
+from formats.zorro import ORDERS
 from mpp_studio.core.uploads import size_text
 from mpp_studio.datasets.services.imports import MAX_IMPORT_FILES, import_size_problem, max_import_bytes
 from mpp_studio.paradigms.forms_library import MultipleFileField, MultipleFileInput

@@ -4,7 +4,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from generator.formats.zorro import ORDERS
+from formats.zorro import ORDERS
 from mpp_studio.core.api_input import InputSerializer
 from mpp_studio.core.uploads import NamedUploadField
 from mpp_studio.datasets.models import Dataset

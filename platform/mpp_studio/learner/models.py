@@ -4,7 +4,7 @@ A `LearnerCorpus` is an uploaded learner corpus (an M2 file, or a parallel learn
 table, with optional metadata) as the engine's readers read it: its pairs (`LearnerPairRecord`,
 numbered from 0 in file order) and every issue the readers reported. The files are read by a
 background job (`job`); until it has finished, the corpus keeps them on disk (`uploads`). A
-`TripletRun` turns the corpus into BLiSS-style triplets with `generator.triplets.run_pipeline`,
+`TripletRun` turns the corpus into BLiSS-style triplets with `triplets.pipeline.run_pipeline`,
 chunk by chunk (`TripletChunk`); its triplets are the `Pair` rows of a read-only dataset (origin
 "learner"), one paradigm per ERRANT type, so they can be browsed, exported and scored like any
 dataset.

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
 
-from generator.triplets.report import YieldReport
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import DatasetParadigm, Pair
 from mpp_studio.learner.models import LearnerCorpus, LearnerPairRecord, TripletChunk, TripletRun
+from triplets.report import YieldReport
 
 
 def corpus_list(*, project: Project) -> QuerySet[LearnerCorpus]:

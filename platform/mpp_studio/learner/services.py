@@ -2,7 +2,7 @@
 safe to run twice), starting a triplet run, making one chunk's triplets (safe to run twice), and
 ending the run.
 
-The work is the engine's (`generator.triplets`): the readers read the files, `run_pipeline`
+The work is the engine's (`triplets`): the readers read the files, `run_pipeline`
 makes the triplets and the yield report. The upload request only checks the files' bytes and
 keeps them; the `learner.read_corpus` job streams them through the readers and stores the pairs
 in short chunks. A run is cut into chunks of corpus pairs (one Celery task each), and each
@@ -21,19 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
 
-from generator.formats.record import MAX_ISSUES_PER_FILE, ImportIssue, IssueList
-from generator.triplets.corpus import METADATA_FIELDS, LearnerPair, M2Edit
-from generator.triplets.pipeline import Triplet, TripletSettings, run_pipeline
-from generator.triplets.readers import (
-    MetadataColumns,
-    MetadataJoin,
-    ParallelColumns,
-    TableTooLarge,
-    m2_pairs,
-    metadata_table,
-    parallel_pairs,
-)
-from generator.triplets.report import YieldReport
+from formats.record import MAX_ISSUES_PER_FILE, ImportIssue, IssueList
 from mpp_studio.accounts.models import Project
 from mpp_studio.core.stored_uploads import (
     StoredUpload,
@@ -65,6 +53,18 @@ from mpp_studio.learner.uploads import (
     sniff_delimiter,
     upload_check,
 )
+from triplets.corpus import METADATA_FIELDS, LearnerPair, M2Edit
+from triplets.pipeline import Triplet, TripletSettings, run_pipeline
+from triplets.readers import (
+    MetadataColumns,
+    MetadataJoin,
+    ParallelColumns,
+    TableTooLarge,
+    m2_pairs,
+    metadata_table,
+    parallel_pairs,
+)
+from triplets.report import YieldReport
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 `learner.read_corpus` and `learner.make_triplets_chunk` go to the default `cpu` queue. The work is
 `services.corpus_read` and `services.make_triplets_chunk`, both safe to run twice: tasks are
 acknowledged late, and redelivered when their worker process dies. spaCy and ERRANT load once
-per worker process (`generator.triplets.annotate.annotator` is cached).
+per worker process (`triplets.annotate.annotator` is cached).
 """
 
 from celery import shared_task

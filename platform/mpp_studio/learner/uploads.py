@@ -13,7 +13,7 @@ from typing import IO
 
 from django.conf import settings
 
-from generator.formats.lines import HEAD_BYTES, MAX_LINE_BYTES, binary_reason
+from formats.lines import HEAD_BYTES, MAX_LINE_BYTES, binary_reason
 from mpp_studio.core.uploads import size_text
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024

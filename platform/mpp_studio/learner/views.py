@@ -17,7 +17,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from generator.triplets.report import reason_label
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
@@ -40,6 +39,7 @@ from mpp_studio.learner.selectors import (
     triplet_pages,
 )
 from mpp_studio.learner.services import ReadOptions, Upload, corpus_upload_start, run_create
+from triplets.report import reason_label
 
 TAB = "learner"
 TRIPLETS_PER_PAGE = 25

@@ -1,5 +1,5 @@
 """The researcher's analysis of a validation study: stored responses and participation schedules
-turned into the scoring engine's judgements (`scoring.validation_study.analyse_study`), under
+turned into the study engine's judgements (`study.validation_study.analyse_study`), under
 the exclusion and flag rules the researcher saved on the study.
 
 - Participants are keyed by an HMAC of their random token id (`participant_key`): never the
@@ -30,10 +30,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from generator.study.design import StudyDesign, build_design
-from generator.study.errors import StudyError
-from generator.study.items import StudyItem
-from generator.study.order import ParticipantSchedule, Trial
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Dataset, DatasetParadigm
 from mpp_studio.lexicon.models import VocabularyItem
@@ -49,11 +45,15 @@ from mpp_studio.studies.services import (
     filler_items,
     parse_catch_pairs,
 )
-from scoring.agreement import ItemInfo, Judgement, ParticipantInfo, WordUse
-from scoring.exclusion import ExclusionRules
-from scoring.human_flags import PARADIGM_PRESETS, FlagSettings, paradigm_preset
 from scoring.stats import wilson_interval
-from scoring.validation_study import StudyAnalysis, StudySettings, analyse_study
+from study.agreement import ItemInfo, Judgement, ParticipantInfo, WordUse
+from study.design import StudyDesign, build_design
+from study.errors import StudyError
+from study.exclusion import ExclusionRules
+from study.human_flags import PARADIGM_PRESETS, FlagSettings, paradigm_preset
+from study.items import StudyItem
+from study.order import ParticipantSchedule, Trial
+from study.validation_study import StudyAnalysis, StudySettings, analyse_study
 
 KEY_SALT = "mpp_studio.studies.analysis.participant"
 HYPOTHESIS = "learner-artificial"  # BLiSS's expected preference, not a gold label

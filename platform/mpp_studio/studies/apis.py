@@ -12,11 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from generator.study.design import StudyDesign
 from mpp_studio.accounts.models import Project
 from mpp_studio.studies import serializers as s
 from mpp_studio.studies.models import Study
 from mpp_studio.studies.selectors import list_status, study_get, study_list
+from study.design import StudyDesign
 
 TAG = "Validation studies"
 

@@ -46,7 +46,7 @@ def new_seed() -> int:
 
 class Study(BaseModel):
     """A validation study: built from one or more datasets of the project (pairs or learner
-    triplets), designed by `generator.study.build_design`, answered on a public link.
+    triplets), designed by `study.design.build_design`, answered on a public link.
 
     Settings that make the design: `seed`, `items_per_paradigm` (k), `n_lists`,
     `target_responses` (per item), `replication` (lists per item), `catch_per_list`,

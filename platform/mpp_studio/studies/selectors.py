@@ -7,10 +7,10 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from generator.study.assignment import lease_expired
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.studies.models import Participation, Study
+from study.assignment import lease_expired
 
 
 def study_list(*, project: Project) -> QuerySet[Study]:

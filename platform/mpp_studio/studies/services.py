@@ -1,7 +1,7 @@
 """What changes studies, participations and responses.
 
 Researcher side: `study_create` / `study_update` build the design with the study engine
-(`generator.study`) from the chosen datasets, `study_open` / `study_close` change its status
+(`study`) from the chosen datasets, `study_open` / `study_close` change its status
 (the design is frozen once it has opened).
 
 Participant side: `participation_start` assigns a list on the server (the least-filled one,
@@ -23,18 +23,18 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from generator.study.assignment import Lease, assign_list
-from generator.study.design import DesignSettings, StudyDesign, build_design, sample_items
-from generator.study.errors import StudyError
-from generator.study.items import StudyItem, item_from_pair_record, item_from_triplet_record
-from generator.study.order import ParticipantSchedule, Trial, build_schedule
-from generator.study.seeds import derive_seed
 from mpp_studio.accounts.models import Project
 from mpp_studio.core.database_outage import is_database_busy
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.datasets.selectors import is_triplet_dataset
 from mpp_studio.studies.i18n import DEFAULT_CONSENT, DEFAULT_INSTRUCTIONS
 from mpp_studio.studies.models import Participation, Response, Study
+from study.assignment import Lease, assign_list
+from study.design import DesignSettings, StudyDesign, build_design, sample_items
+from study.errors import StudyError
+from study.items import StudyItem, item_from_pair_record, item_from_triplet_record
+from study.order import ParticipantSchedule, Trial, build_schedule
+from study.seeds import derive_seed
 
 CONFIDENCE_LEVELS = (1, 2, 3)
 MAX_RT_MS = 24 * 60 * 60 * 1000  # longer than a day is no response time

@@ -15,8 +15,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from generator.study.design import StudyDesign
-from generator.study.order import build_schedule, trial_counts
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
@@ -33,6 +31,8 @@ from mpp_studio.studies.services import (
     study_open,
     study_update,
 )
+from study.design import StudyDesign
+from study.order import build_schedule, trial_counts
 
 TAB = "studies"
 PREVIEW_TRIALS = 12

@@ -46,9 +46,9 @@ from mpp_studio.studies.analysis import (
 from mpp_studio.studies.models import Study
 from mpp_studio.studies.selectors import study_get
 from mpp_studio.studies.views import page_context
-from scoring.exclusion import EXCLUSION_REASONS
-from scoring.human_flags import PARADIGM_PRESETS
-from scoring.validation_study import GROUP_COLUMNS, ITEM_COLUMNS, PARTICIPANT_COLUMNS, WORD_COLUMNS
+from study.exclusion import EXCLUSION_REASONS
+from study.human_flags import PARADIGM_PRESETS
+from study.validation_study import GROUP_COLUMNS, ITEM_COLUMNS, PARTICIPANT_COLUMNS, WORD_COLUMNS
 from vocab.csv_cells import safe_row
 
 REASON_LABELS = {
@@ -336,8 +336,8 @@ def study_revalidate_view(request: HttpRequest, project_id: int, study_id: int) 
 
 
 def _number_or_blank(minimum: float, maximum: float | None = None, *, whole: bool = False) -> dict[str, Any]:
-    """Return the schema of a numeric rule: a number in its range (the engine's: scoring.exclusion,
-    scoring.human_flags), or blank for off."""
+    """Return the schema of a numeric rule: a number in its range (the engine's: study.exclusion,
+    study.human_flags), or blank for off."""
     number: dict[str, Any] = {"type": "integer" if whole else "number", "minimum": minimum}
     if maximum is not None:
         number["maximum"] = maximum

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
 from generator.generate import Generator
 from generator.importers.zhoblimp import ZhoblimpImport, import_zhoblimp, write_import
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.template import Deletion, PhraseRef, Reference, template_from_text
 from generator.validate import validate
+from mpp.cli import main
 from tests.generator.importers.zhoblimp_files import (
     MALFORMED,
     PHRASES,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main as mpp_main
+from mpp.cli import main as mpp_main
 from mpp_studio.datasets.models import Pair
 from mpp_studio.datasets.selectors import is_triplet_dataset
 from mpp_studio.evaluation import results

@@ -39,7 +39,7 @@ TEST_RULE_TYPE = "M:DET"
 
 def _delete_determiners(doc: object) -> Iterable[object]:
     """Delete each article: the artificial sentence misses a determiner (ERRANT: M:DET)."""
-    from generator.triplets.candidates import Candidate
+    from triplets.candidates import Candidate
 
     for token in doc:  # type: ignore[attr-defined]
         if token.lower_ in {"a", "an", "the"}:
@@ -49,7 +49,7 @@ def _delete_determiners(doc: object) -> Iterable[object]:
 @pytest.fixture(autouse=True)
 def a_rule(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Give M:DET a generator when the registry has none yet, so runs make triplets."""
-    from generator.triplets import rules
+    from triplets import rules
 
     if not rules.generators_for(TEST_RULE_TYPE):
         monkeypatch.setitem(rules.GENERATORS, TEST_RULE_TYPE, (_delete_determiners,))

@@ -63,7 +63,7 @@ print(json.dumps({"run": run.pk, "job": run.job_id, "dataset": run.dataset_id, "
 # none). The service imports run_pipeline when its first task runs, after this patch.
 SLOW_PIPELINE = """
 import os, time
-import generator.triplets.pipeline as pipeline
+import triplets.pipeline as pipeline
 pause = float(os.environ.get("SLOW_CHUNK_S", "0"))
 original = pipeline.run_pipeline
 def slow_pipeline(*args, **kwargs):
@@ -79,7 +79,7 @@ REFERENCE_SCRIPT = """
 import json, sys
 import django
 django.setup()
-from generator.triplets.pipeline import run_pipeline
+from triplets.pipeline import run_pipeline
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Pair
 from mpp_studio.learner.models import LearnerPairRecord, TripletRun

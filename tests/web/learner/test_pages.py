@@ -11,11 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from generator.triplets.report import YieldReport
 from mpp_studio.datasets.models import Pair
 from mpp_studio.learner.models import LearnerCorpus, TripletRun
 from tests.web.conftest import PASSWORD
 from tests.web.learner.conftest import BLISS_KEYS, DEMO_M2, DEMO_META, DEMO_TSV
+from triplets.report import YieldReport
 
 pytestmark = pytest.mark.django_db
 

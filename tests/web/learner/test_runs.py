@@ -4,12 +4,12 @@ whose counts add up to the corpus and to the stored triplets."""
 import pytest
 from django.core.exceptions import ValidationError
 
-from generator.triplets.report import YieldReport
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.jobs.models import Job
 from mpp_studio.learner.models import TripletChunk, TripletRun
 from mpp_studio.learner.services import SLOTS, make_triplets_chunk, run_create
 from tests.web.learner.conftest import BLISS_KEYS, make_run
+from triplets.report import YieldReport
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.study.design import StudyDesign
-from generator.study.order import Trial
 from mpp_studio.studies.services import participation_withdraw, response_save, schedule_of
+from study.design import StudyDesign
+from study.order import Trial
 from tests.web.studies.conftest import start
 
 FLAGGED = "en_anaphor"

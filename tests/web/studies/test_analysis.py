@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from generator.study.design import StudyDesign
 from mpp_studio.datasets.exports.card import ParadigmFile, dataset_card, dataset_info, paradigm_file_path
 from mpp_studio.studies.analysis import (
     AnalysisRules,
@@ -23,9 +22,10 @@ from mpp_studio.studies.analysis import (
 )
 from mpp_studio.studies.models import Participation, Study
 from mpp_studio.studies.services import schedule_of, study_build_design
-from scoring.agreement import ItemInfo, Judgement, ParticipantInfo, WordUse
 from scoring.stats import wilson_interval
-from scoring.validation_study import analyse_study
+from study.agreement import ItemInfo, Judgement, ParticipantInfo, WordUse
+from study.design import StudyDesign
+from study.validation_study import analyse_study
 from tests.web.studies.analysis_helpers import FLAGGED, SUBJ_LINE, answer, attach_template, build, shared_word
 from tests.web.studies.conftest import make_pair_dataset, start
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from mpp_studio.studies.analysis import RESPONSE_COLUMNS, participant_key, study_report
 from mpp_studio.studies.models import Response, Study
-from scoring.validation_study import GROUP_COLUMNS, ITEM_COLUMNS, WORD_COLUMNS
+from study.validation_study import GROUP_COLUMNS, ITEM_COLUMNS, WORD_COLUMNS
 from tests.web.conftest import PASSWORD
 from tests.web.studies.analysis_helpers import FLAGGED, SUBJ_LINE, attach_template, build
 

@@ -9,7 +9,6 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from generator.study.design import StudyDesign
 from mpp_studio.datasets.models import Pair
 from mpp_studio.studies.models import Participation, Response, Study
 from mpp_studio.studies.services import (
@@ -23,6 +22,7 @@ from mpp_studio.studies.services import (
     study_close,
     study_update,
 )
+from study.design import StudyDesign
 from tests.web.studies.conftest import gold_answer, make_pair_dataset, start
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """Dataset exports, each streamed from the database a chunk at a time: JSONL, CSV, the ZhoBLiMP
 and BLiMP JSONL layouts, and a Hugging Face `datasets` folder (Parquet files with a dataset card)
-in a zip. Each record's layout comes from the engine (`generator.formats`)."""
+in a zip. Each record's layout comes from the engine (`formats`)."""
 
 from mpp_studio.datasets.exports.blimp import blimp_jsonl_lines
 from mpp_studio.datasets.exports.hf import hf_zip

@@ -1,9 +1,9 @@
 """The BLiMP JSONL export: BLiMP's own fields a line, in its order, pairID as text; the layout is
-the engine's (`generator.formats.blimp`). An imported BLiMP pair gets its own fields back."""
+the engine's (`formats.blimp`). An imported BLiMP pair gets its own fields back."""
 
 from collections.abc import Iterator
 
-from generator.formats.blimp import blimp_lines
+from formats.blimp import blimp_lines
 from mpp_studio.datasets.exports.records import dataset_records
 from mpp_studio.datasets.models import Dataset
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from generator.formats.hf import parquet_file_name
+from formats.hf import parquet_file_name
 from mpp_studio.datasets.models import Dataset, DatasetParadigm
 
 DATA_FOLDER = "data"

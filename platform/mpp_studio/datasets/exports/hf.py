@@ -19,12 +19,12 @@ import zipfile
 from pathlib import Path
 from typing import IO
 
-from generator.formats.parquet import ROW_GROUP, SCHEMA, parquet_write
+from formats.parquet import ROW_GROUP, SCHEMA, parquet_write
 from mpp_studio.datasets.exports.card import ParadigmFile, dataset_card, dataset_info, paradigm_file_path
 from mpp_studio.datasets.exports.records import paradigm_records
 from mpp_studio.datasets.models import Dataset, DatasetParadigm
 
-# The Parquet layout is the engine's (generator.formats.parquet), shared with `mpp convert --to hf`.
+# The Parquet layout is the engine's (formats.parquet), shared with `mpp convert --to hf`.
 __all__ = ["ROW_GROUP", "SCHEMA", "export_folder_name", "hf_folder_write", "hf_zip", "paradigm_parquet_write"]
 
 

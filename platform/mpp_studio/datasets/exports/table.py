@@ -1,11 +1,11 @@
 """The CSV export: one row per pair, with the critical region as character spans.
 
-The layout is the engine's (`generator.formats.table`), shared with `mpp convert --to csv`.
+The layout is the engine's (`formats.table`), shared with `mpp convert --to csv`.
 """
 
 from collections.abc import Iterator
 
-from generator.formats.table import CSV_COLUMNS, PART_SEPARATOR, csv_row, csv_text_lines
+from formats.table import CSV_COLUMNS, PART_SEPARATOR, csv_row, csv_text_lines
 from mpp_studio.datasets.exports.records import dataset_records
 from mpp_studio.datasets.models import Dataset
 

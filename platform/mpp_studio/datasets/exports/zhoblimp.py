@@ -1,9 +1,9 @@
 """The ZhoBLiMP JSONL export: `UID, phenomenon, sentence_good, sentence_bad, pairID` (an int) a
-line, non-ASCII characters as they are; the layout is the engine's (`generator.formats.zhoblimp`)."""
+line, non-ASCII characters as they are; the layout is the engine's (`formats.zhoblimp`)."""
 
 from collections.abc import Iterator
 
-from generator.formats.zhoblimp import zhoblimp_lines
+from formats.zhoblimp import zhoblimp_lines
 from mpp_studio.datasets.exports.records import dataset_records
 from mpp_studio.datasets.models import Dataset
 

@@ -2,7 +2,7 @@
 
 The web request only checks what it can without reading pairs, keeps the files on disk and
 queues a job (`dataset_import_start`). The job (`dataset_import_run`) streams each file through
-the engine's readers (`generator.formats`), which report every line they could not take (file,
+the engine's readers (`formats`), which report every line they could not take (file,
 line, field; skipped or kept), and writes the pairs in short chunks: one `DatasetParadigm` per UID
 (no template version: nothing generated them) with their `Pair` rows; the dataset records its
 origin, format, files and the whole report. No usable pair, or too many: the job fails in words,
@@ -20,9 +20,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from generator.formats.record import ImportedPair, ImportIssue, ReadResult
-from generator.formats.sources import FORMATS, is_zip, stream_pairs
-from generator.formats.zorro import ORDERS
+from formats.record import ImportedPair, ImportIssue, ReadResult
+from formats.sources import FORMATS, is_zip, stream_pairs
+from formats.zorro import ORDERS
 from mpp_studio.accounts.models import Project
 from mpp_studio.core.stored_uploads import (
     StoredUpload,

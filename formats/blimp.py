@@ -1,0 +1,196 @@
+"""BLiMP's JSONL (`alexwarstadt/blimp` data/<UID>.jsonl, and the Hugging Face copy `nyu-mll/blimp`).
+
+Each line holds `sentence_good, sentence_bad, field, linguistics_term, UID, simple_LM_method,
+one_prefix_method, two_prefix_method, lexically_identical, pairID` (a string "0".."999"; the
+Hugging Face copy has the int `pair_id` instead), and on some paradigms the prefix fields,
+`crucial_item` or `dependency_length`. The reader keeps every field but the sentences, UID and
+pair id as the pair's fields; `linguistics_term` is its phenomenon.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import PurePath
+from typing import IO
+
+import orjson
+
+from formats.jsonl import json_objects, sentences, type_name
+from formats.record import (
+    FORMAT_LANGUAGES,
+    ImportedPair,
+    IssueList,
+    ReadResult,
+    record_pair_id,
+    record_text,
+    source_fields,
+)
+
+FORMAT = "blimp"
+BOOLEAN_FIELDS = ("simple_LM_method", "one_prefix_method", "two_prefix_method", "lexically_identical")
+TEXT_FIELDS = ("field", "linguistics_term")
+OPTIONAL_TEXT_FIELDS = (
+    "one_prefix_prefix",
+    "one_prefix_word_good",
+    "one_prefix_word_bad",
+    "two_prefix_prefix_good",
+    "two_prefix_prefix_bad",
+    "two_prefix_word",
+    "crucial_item",
+)
+OPTIONAL_FIELDS = (*OPTIONAL_TEXT_FIELDS, "dependency_length")
+# The fields a BLiMP line always has, in the order BLiMP writes them.
+BASE_FIELDS = (
+    "sentence_good",
+    "sentence_bad",
+    "field",
+    "linguistics_term",
+    "UID",
+    *BOOLEAN_FIELDS[:3],
+    "lexically_identical",
+    "pairID",
+)
+KNOWN_FIELDS = frozenset((*BASE_FIELDS, "pair_id", *OPTIONAL_FIELDS))
+
+
+def _pair_id(data: Mapping[str, object], number: int, issues: IssueList) -> str | None:
+    """Return the pair id as text from `pairID` (text) or `pair_id` (int); None if there is none."""
+    for key in ("pairID", "pair_id"):
+        if key not in data:
+            continue
+        value = data[key]
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            if key == "pairID":
+                issues.warning(
+                    number, "is a number; BLiMP writes it as text (pair_id is the number)", field=key
+                )
+            return str(value)
+        issues.error(number, f"must be a pair number; found {type_name(value)} {value!r}", field=key)
+        return ""
+    return None
+
+
+def read_blimp(stream: IO[bytes], file_name: str) -> ReadResult:
+    """Return the pairs of a BLiMP JSONL file and every issue met, line by line (see `blimp_pairs`)."""
+    issues = IssueList(file_name)
+    return issues.result(list(blimp_pairs(stream, file_name, issues)), FORMAT)
+
+
+def blimp_pairs(stream: IO[bytes], file_name: str, issues: IssueList) -> Iterator[ImportedPair]:
+    """Yield the pairs of a BLiMP JSONL file as they are read, adding every issue met to `issues`.
+
+    A line that is not a JSON object, or lacks usable sentences or pair number, is skipped
+    (an error); a line with a field of the wrong type, equal sentences, a repeated pair number,
+    or no UID (the file name gives it, as BLiMP names its files) is kept with a warning.
+    """
+    stem = PurePath(file_name).stem
+    seen: dict[tuple[str, str], int] = {}
+    per_uid: dict[str, int] = {}  # pairs read per UID: the number of a pair without one
+    unknown_reported: set[str] = set()
+    for number, data in json_objects(stream, issues):
+        texts = sentences(data, number, issues)
+        pair_id = _pair_id(data, number, issues)
+        uid_value = data.get("UID")
+        if "UID" in data and not (isinstance(uid_value, str) and uid_value.strip()):
+            issues.error(number, f"must be the paradigm's name; found {type_name(uid_value)}", field="UID")
+            continue
+        if texts is None or pair_id == "":
+            continue
+        uid = uid_value.strip() if isinstance(uid_value, str) else ""
+        if not uid:
+            uid = stem
+            issues.warning(number, f"missing; the file name gives the paradigm '{stem}'", field="UID")
+        if pair_id is None:
+            pair_id = str(per_uid.get(uid, 0))
+            issues.warning(
+                number, f"no pairID or pair_id; numbered {pair_id} by its place among its paradigm's pairs"
+            )
+        if (uid, pair_id) in seen:
+            issues.warning(
+                number,
+                f"pair {pair_id} of {uid} was already read on line {seen[uid, pair_id]}",
+                field="pairID",
+            )
+        seen.setdefault((uid, pair_id), number)
+        per_uid[uid] = per_uid.get(uid, 0) + 1
+        fields: dict[str, object] = {}
+        for key, value in data.items():
+            if key in ("sentence_good", "sentence_bad", "UID", "pairID", "pair_id"):
+                continue
+            wrong = (
+                (key in BOOLEAN_FIELDS and not isinstance(value, bool))
+                or (key in TEXT_FIELDS + OPTIONAL_TEXT_FIELDS and not isinstance(value, str))
+                or (key == "dependency_length" and (isinstance(value, bool) or not isinstance(value, int)))
+            )
+            if wrong:
+                issues.warning(number, f"has the wrong type ({type_name(value)}); left out", field=key)
+                continue
+            if key not in KNOWN_FIELDS and key not in unknown_reported:
+                unknown_reported.add(key)
+                issues.warning(number, "not a BLiMP field; kept as it is (noted once per file)", field=key)
+            fields[key] = value
+        term = fields.get("linguistics_term")
+        yield (
+            ImportedPair(
+                uid=uid,
+                phenomenon=term if isinstance(term, str) else "",
+                sentence_good=texts[0],
+                sentence_bad=texts[1],
+                pair_id=pair_id,
+                source_format=FORMAT,
+                file=file_name,
+                line=number,
+                language=FORMAT_LANGUAGES[FORMAT],
+                fields=fields,
+            )
+        )
+
+
+def _words(record: Mapping[str, object], side: str) -> list[str]:
+    words = record.get(f"words_{side}")
+    if isinstance(words, list):
+        return [str(w) for w in words]
+    text = record_text(record, f"sentence_{side}")
+    tokens = text.split()
+    return tokens if len(tokens) > 1 else list(text)
+
+
+def lexically_identical(record: Mapping[str, object]) -> bool:
+    """Return whether the two sentences hold the same words in another order (BLiMP's flag)."""
+    return sorted(_words(record, "good")) == sorted(_words(record, "bad"))
+
+
+def blimp_record(record: Mapping[str, object]) -> dict[str, object]:
+    """Return a record as a BLiMP line: BLiMP's fields in its order, pairID as text.
+
+    An imported BLiMP pair gets its own values back; other pairs get the phenomenon as
+    `linguistics_term`, `field` blank, the simple LM method only, and `lexically_identical`
+    computed from their words.
+    """
+    fields = source_fields(record)
+
+    def kept(key: str, default: object) -> object:
+        return fields.get(key, default)
+
+    out: dict[str, object] = {
+        "sentence_good": record_text(record, "sentence_good"),
+        "sentence_bad": record_text(record, "sentence_bad"),
+        "field": kept("field", ""),
+        "linguistics_term": kept("linguistics_term", record_text(record, "phenomenon")),
+        "UID": record_text(record, "UID"),
+        "simple_LM_method": kept("simple_LM_method", True),
+        "one_prefix_method": kept("one_prefix_method", False),
+        "two_prefix_method": kept("two_prefix_method", False),
+        "lexically_identical": kept("lexically_identical", lexically_identical(record)),
+        "pairID": record_pair_id(record),
+    }
+    out.update((key, fields[key]) for key in OPTIONAL_FIELDS if key in fields)
+    return out
+
+
+def blimp_lines(records: Iterable[Mapping[str, object]]) -> Iterator[bytes]:
+    """Yield BLiMP JSONL lines (newline-terminated bytes), one per record."""
+    for record in records:
+        yield orjson.dumps(blimp_record(record)) + b"\n"

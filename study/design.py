@@ -1,0 +1,520 @@
+"""A validation study's design: which items are shown (k per paradigm, sampled with a recorded
+seed), how they are spread over n lists (each paradigm balanced across lists), the catch trials
+of each list, the practice items and fillers every list shows, and how many participants the
+target number of responses per item needs. `StudyDesign.to_dict()` is what the platform stores.
+
+Lists are a partition (Latin-square style): each item goes in exactly `replication` lists, and
+every list holds floor or ceil of k * replication / n items of each paradigm, so a participant
+sees every paradigm and no paradigm is over-represented in one list.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from study.catch import (
+    CATCH_METHODS,
+    CatchMethod,
+    CatchTrial,
+    hand_written_catch,
+    scramble,
+)
+from study.errors import StudyError
+from study.items import StudyItem
+from study.seeds import derive_seed
+
+FORMAT = "mpp-study-design"
+FORMAT_VERSION = 1
+
+TripletTask = Literal["pairwise", "rank3"]
+# The 2AFC comparisons a triplet can give; the first named sentence is the expected answer
+# (for learner-artificial that is BLiSS's hypothesis that learner errors sound more natural,
+# not a grammaticality label).
+COMPARISONS: tuple[str, ...] = ("corrected-learner", "learner-artificial", "corrected-artificial")
+
+
+@dataclass(frozen=True, slots=True)
+class DesignSettings:
+    """What the researcher chose.
+
+    seed: the recorded seed every random choice of the design derives from.
+    items_per_paradigm: k, how many items each paradigm contributes (all, when it has fewer).
+    n_lists: how many lists the items are spread over.
+    target_responses: responses wanted per item.
+    replication: in how many lists each item appears (1 = a partition).
+    catch_per_list: catch trials in each list.
+    catch_method: how generated catch trials scramble a sentence ("shuffle" or "reverse").
+    catch_min_units: the fewest words (characters for CJK) a sentence needs to be scrambled.
+    task: "2afc" (which sounds more natural); pairs are always shown this way.
+    confidence: ask for a confidence rating after each choice.
+    triplet_task: "pairwise" (a 2AFC trial per comparison) or "rank3" (rank the three).
+    comparisons: for "pairwise", which of COMPARISONS each triplet gives.
+    """
+
+    seed: int
+    items_per_paradigm: int
+    n_lists: int
+    target_responses: int
+    replication: int = 1
+    catch_per_list: int = 2
+    catch_method: CatchMethod = "shuffle"
+    catch_min_units: int = 4
+    task: Literal["2afc"] = "2afc"
+    confidence: bool = False
+    triplet_task: TripletTask = "pairwise"
+    comparisons: tuple[str, ...] = COMPARISONS
+
+    def __post_init__(self) -> None:
+        for name, value, least in (
+            ("items per paradigm", self.items_per_paradigm, 1),
+            ("number of lists", self.n_lists, 1),
+            ("target responses per item", self.target_responses, 1),
+            ("replication (lists per item)", self.replication, 1),
+            ("catch trials per list", self.catch_per_list, 0),
+            ("fewest words of a scrambled catch sentence", self.catch_min_units, 2),
+        ):
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise StudyError(f"The {name} must be a whole number of at least {least}, got {value!r}.")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise StudyError(f"The seed must be a whole number, got {self.seed!r}.")
+        if self.replication > self.n_lists:
+            raise StudyError(
+                f"Each item can appear in at most {self.n_lists} lists (the number of lists), "
+                f"but replication is {self.replication}."
+            )
+        if self.catch_method not in CATCH_METHODS:
+            raise StudyError(
+                f"The catch-trial method must be one of {', '.join(CATCH_METHODS)}, "
+                f"not {self.catch_method!r}."
+            )
+        if self.task != "2afc":
+            raise StudyError(f"The task must be '2afc', not {self.task!r}.")
+        if self.triplet_task not in ("pairwise", "rank3"):
+            raise StudyError(f"The triplet task must be 'pairwise' or 'rank3', not {self.triplet_task!r}.")
+        unknown = [c for c in self.comparisons if c not in COMPARISONS]
+        if unknown or not self.comparisons or len(set(self.comparisons)) != len(self.comparisons):
+            raise StudyError(
+                f"Triplet comparisons must be distinct names from {', '.join(COMPARISONS)}; "
+                f"got {', '.join(self.comparisons) or 'none'}."
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the settings as JSON-ready data (`from_dict` reads them back)."""
+        return {
+            "seed": self.seed,
+            "items_per_paradigm": self.items_per_paradigm,
+            "n_lists": self.n_lists,
+            "target_responses": self.target_responses,
+            "replication": self.replication,
+            "catch_per_list": self.catch_per_list,
+            "catch_method": self.catch_method,
+            "catch_min_units": self.catch_min_units,
+            "task": self.task,
+            "confidence": self.confidence,
+            "triplet_task": self.triplet_task,
+            "comparisons": list(self.comparisons),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DesignSettings:
+        """Return the settings `to_dict` wrote (missing optional fields take their defaults)."""
+        try:
+            return cls(
+                seed=data["seed"],
+                items_per_paradigm=data["items_per_paradigm"],
+                n_lists=data["n_lists"],
+                target_responses=data["target_responses"],
+                replication=data.get("replication", 1),
+                catch_per_list=data.get("catch_per_list", 2),
+                catch_method=data.get("catch_method", "shuffle"),
+                catch_min_units=data.get("catch_min_units", 4),
+                task=data.get("task", "2afc"),
+                confidence=bool(data.get("confidence", False)),
+                triplet_task=data.get("triplet_task", "pairwise"),
+                comparisons=tuple(data.get("comparisons", COMPARISONS)),
+            )
+        except KeyError as missing:
+            raise StudyError(f"The stored design settings have no {missing.args[0]!r} field.") from None
+
+
+@dataclass(frozen=True, slots=True)
+class ParadigmSample:
+    """What sampling did for one paradigm: how many items it had, how many were asked for, and
+    the ids drawn (all of them when it had fewer than asked: `shortfall` says by how many)."""
+
+    paradigm: str
+    phenomenon: str
+    available: int
+    requested: int
+    item_ids: tuple[str, ...]
+
+    @property
+    def shortfall(self) -> int:
+        """Return how many items fewer than requested the paradigm gave (0 when it had enough)."""
+        return max(0, self.requested - len(self.item_ids))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the sample record as JSON-ready data."""
+        return {
+            "paradigm": self.paradigm,
+            "phenomenon": self.phenomenon,
+            "available": self.available,
+            "requested": self.requested,
+            "item_ids": list(self.item_ids),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ParadigmSample:
+        """Return the sample record `to_dict` wrote."""
+        return cls(
+            paradigm=str(data["paradigm"]),
+            phenomenon=str(data.get("phenomenon", "")),
+            available=int(data["available"]),
+            requested=int(data["requested"]),
+            item_ids=tuple(str(i) for i in data["item_ids"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StudyList:
+    """One list: the experimental items it shows (ids, in the order dealt; each participant's
+    order is drawn by `order.build_schedule`) and its catch trials."""
+
+    index: int
+    item_ids: tuple[str, ...]
+    catch: tuple[CatchTrial, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the list as JSON-ready data."""
+        return {
+            "index": self.index,
+            "item_ids": list(self.item_ids),
+            "catch": [c.to_dict() for c in self.catch],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> StudyList:
+        """Return the list `to_dict` wrote."""
+        return cls(
+            index=int(data["index"]),
+            item_ids=tuple(str(i) for i in data["item_ids"]),
+            catch=tuple(CatchTrial.from_dict(c) for c in data.get("catch") or ()),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceReport:
+    """How evenly the lists hold each paradigm.
+
+    counts[paradigm][list index] is the number of that paradigm's items in that list;
+    spread[paradigm] the max-min difference over lists; list_sizes the experimental items per
+    list; balanced is True when every spread, and the spread of list sizes, is at most 1.
+    """
+
+    counts: dict[str, tuple[int, ...]]
+    spread: dict[str, int]
+    list_sizes: tuple[int, ...]
+
+    @property
+    def max_spread(self) -> int:
+        """Return the largest max-min difference of any paradigm across lists."""
+        return max(self.spread.values(), default=0)
+
+    @property
+    def balanced(self) -> bool:
+        """Return True when no paradigm and no list size differs by more than 1 between lists."""
+        sizes = self.list_sizes
+        return self.max_spread <= 1 and (not sizes or max(sizes) - min(sizes) <= 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the report as JSON-ready data, for the design page."""
+        return {
+            "counts": {p: list(c) for p, c in self.counts.items()},
+            "spread": dict(self.spread),
+            "list_sizes": list(self.list_sizes),
+            "max_spread": self.max_spread,
+            "balanced": self.balanced,
+        }
+
+
+@dataclass(frozen=True)
+class StudyDesign:
+    """A whole study design: settings, the sampled items, practice items (shown first, not
+    analysed), fillers (in every list, not analysed), the lists, and the sampling record."""
+
+    settings: DesignSettings
+    items: tuple[StudyItem, ...]
+    lists: tuple[StudyList, ...]
+    sampling: tuple[ParadigmSample, ...]
+    practice: tuple[StudyItem, ...] = ()
+    fillers: tuple[StudyItem, ...] = ()
+    _by_id: dict[str, StudyItem] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_id: dict[str, StudyItem] = {}
+        for item in (*self.items, *self.practice, *self.fillers):
+            if item.item_id in by_id:
+                raise StudyError(
+                    f"Item id {item.item_id!r} is used twice (items, practice items and fillers "
+                    "need distinct ids)."
+                )
+            by_id[item.item_id] = item
+        for study_list in self.lists:
+            for item_id in study_list.item_ids:
+                if item_id not in by_id:
+                    raise StudyError(
+                        f"List {study_list.index + 1} names item {item_id!r}, which the design lacks."
+                    )
+        object.__setattr__(self, "_by_id", by_id)
+
+    def item(self, item_id: str) -> StudyItem:
+        """Return the item (experimental, practice or filler) with this id; KeyError if none."""
+        return self._by_id[item_id]
+
+    def list_items(self, list_index: int) -> tuple[StudyItem, ...]:
+        """Return the experimental items of list `list_index` (0-based)."""
+        return tuple(self._by_id[i] for i in self.lists[list_index].item_ids)
+
+    def balance(self) -> BalanceReport:
+        """Return the balance report: items per paradigm per list and the max-min differences."""
+        return balance_report(self.items, self.lists)
+
+    def participants_per_list(self) -> int:
+        """Return the participants each list needs: ceil(target responses / replication)."""
+        return math.ceil(self.settings.target_responses / self.settings.replication)
+
+    def participants_needed(self) -> int:
+        """Return the participants the study needs: lists x participants per list."""
+        return len(self.lists) * self.participants_per_list()
+
+    def shortfalls(self) -> dict[str, int]:
+        """Return, for each paradigm that had fewer items than k, how many it lacked."""
+        return {s.paradigm: s.shortfall for s in self.sampling if s.shortfall}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the whole design as JSON-ready data (`from_dict` rebuilds an equal design)."""
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "settings": self.settings.to_dict(),
+            "items": [i.to_dict() for i in self.items],
+            "practice": [i.to_dict() for i in self.practice],
+            "fillers": [i.to_dict() for i in self.fillers],
+            "lists": [s.to_dict() for s in self.lists],
+            "sampling": [s.to_dict() for s in self.sampling],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> StudyDesign:
+        """Return the design `to_dict` wrote; a StudyError says what is wrong with other data."""
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            raise StudyError("This is not a stored study design (its 'format' is not 'mpp-study-design').")
+        if data.get("version") != FORMAT_VERSION:
+            raise StudyError(
+                f"This study design has version {data.get('version')!r}; "
+                f"this engine reads version {FORMAT_VERSION}."
+            )
+        try:
+            return cls(
+                settings=DesignSettings.from_dict(data["settings"]),
+                items=tuple(StudyItem.from_dict(i) for i in data["items"]),
+                lists=tuple(StudyList.from_dict(s) for s in data["lists"]),
+                sampling=tuple(ParadigmSample.from_dict(s) for s in data.get("sampling") or ()),
+                practice=tuple(StudyItem.from_dict(i) for i in data.get("practice") or ()),
+                fillers=tuple(StudyItem.from_dict(i) for i in data.get("fillers") or ()),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            if isinstance(error, StudyError):
+                raise
+            raise StudyError(f"The stored study design is incomplete or damaged ({error!r}).") from None
+
+
+def _check_unique(items: Sequence[StudyItem], what: str) -> None:
+    seen: set[str] = set()
+    for item in items:
+        if item.item_id in seen:
+            raise StudyError(f"Item id {item.item_id!r} appears twice among the {what}.")
+        seen.add(item.item_id)
+
+
+def sample_items(
+    items: Iterable[StudyItem], items_per_paradigm: int, seed: int
+) -> tuple[tuple[StudyItem, ...], tuple[ParadigmSample, ...]]:
+    """Return (the sampled items, one ParadigmSample per paradigm): `items_per_paradigm` items
+    drawn at random from each paradigm (all of them when it has fewer), paradigms sorted by
+    name and items kept in a stable order.
+
+    Each paradigm draws with its own seed, derived from `seed` and the paradigm's name, so the
+    sample is the same whatever order the items come in and adding a paradigm changes no
+    other paradigm's sample.
+    """
+    items = list(items)
+    _check_unique(items, "items")
+    by_paradigm: dict[str, list[StudyItem]] = defaultdict(list)
+    for item in items:
+        by_paradigm[item.paradigm].append(item)
+    chosen: list[StudyItem] = []
+    records: list[ParadigmSample] = []
+    for paradigm in sorted(by_paradigm):
+        pool = sorted(by_paradigm[paradigm], key=lambda i: i.item_id)
+        if len(pool) <= items_per_paradigm:
+            drawn = pool
+        else:
+            rng = random.Random(derive_seed("mpp-study", seed, "sample", paradigm))
+            drawn = sorted(rng.sample(pool, items_per_paradigm), key=lambda i: i.item_id)
+        chosen.extend(drawn)
+        phenomena = sorted({i.phenomenon for i in pool if i.phenomenon})
+        records.append(
+            ParadigmSample(
+                paradigm=paradigm,
+                phenomenon=", ".join(phenomena),
+                available=len(pool),
+                requested=items_per_paradigm,
+                item_ids=tuple(i.item_id for i in drawn),
+            )
+        )
+    return tuple(chosen), tuple(records)
+
+
+def build_lists(
+    items: Sequence[StudyItem], n_lists: int, seed: int, replication: int = 1
+) -> tuple[tuple[str, ...], ...]:
+    """Return, for each of `n_lists` lists, the ids of the items it holds.
+
+    Each paradigm's items are shuffled (seeded) and dealt round the lists: item j goes to the
+    `replication` consecutive lists after the previous item's, continuing from where the
+    previous paradigm stopped. So each item is in exactly `replication` distinct lists, each
+    list gets floor or ceil of k * replication / n items of every paradigm, and the list sizes
+    differ by at most one.
+    """
+    if not 1 <= replication <= n_lists:
+        raise StudyError(
+            f"Replication must be between 1 and the number of lists ({n_lists}), got {replication}."
+        )
+    by_paradigm: dict[str, list[StudyItem]] = defaultdict(list)
+    for item in items:
+        by_paradigm[item.paradigm].append(item)
+    lists: list[list[str]] = [[] for _ in range(n_lists)]
+    # Start at a seeded list so that list 1 does not always get the extra items.
+    cursor = random.Random(derive_seed("mpp-study", seed, "lists")).randrange(n_lists)
+    for paradigm in sorted(by_paradigm):
+        pool = sorted(by_paradigm[paradigm], key=lambda i: i.item_id)
+        random.Random(derive_seed("mpp-study", seed, "deal", paradigm)).shuffle(pool)
+        for item in pool:
+            for _ in range(replication):
+                lists[cursor].append(item.item_id)
+                cursor = (cursor + 1) % n_lists
+    return tuple(tuple(ids) for ids in lists)
+
+
+def balance_report(items: Sequence[StudyItem], lists: Sequence[StudyList]) -> BalanceReport:
+    """Return the BalanceReport of `lists`: each paradigm's item count per list and spread."""
+    paradigm_of = {i.item_id: i.paradigm for i in items}
+    paradigms = sorted({i.paradigm for i in items})
+    counts = {p: [0] * len(lists) for p in paradigms}
+    for position, study_list in enumerate(lists):
+        for item_id in study_list.item_ids:
+            counts[paradigm_of[item_id]][position] += 1
+    return BalanceReport(
+        counts={p: tuple(c) for p, c in counts.items()},
+        spread={p: (max(c) - min(c)) if c else 0 for p, c in counts.items()},
+        list_sizes=tuple(len(s.item_ids) for s in lists),
+    )
+
+
+def _catch_for_lists(
+    settings: DesignSettings,
+    lists: Sequence[tuple[str, ...]],
+    items: Sequence[StudyItem],
+    fillers: Sequence[StudyItem],
+    catch_pairs: Sequence[Sequence[str]],
+) -> list[tuple[CatchTrial, ...]]:
+    """Return each list's catch trials: the hand-written ones first (dealt round the lists), then
+    scrambles of good sentences, preferring items the list does not show (so nobody sees a
+    sentence both intact and scrambled), then the list's own items and fillers."""
+    wanted = settings.catch_per_list
+    written = hand_written_catch(catch_pairs)
+    result: list[tuple[CatchTrial, ...]] = []
+    for index, item_ids in enumerate(lists):
+        chosen: list[CatchTrial] = []
+        if written:
+            take = min(wanted, len(written))
+            start = (index * take) % len(written)
+            chosen.extend(written[(start + j) % len(written)] for j in range(take))
+        rng = random.Random(derive_seed("mpp-study", settings.seed, "catch", index))
+        in_list = set(item_ids)
+        others = [i for i in items if i.item_id not in in_list]
+        own = [i for i in items if i.item_id in in_list]
+        used = {c.good for c in chosen}
+        for group in (others, list(fillers), own):
+            if len(chosen) >= wanted:
+                break
+            pool = sorted(group, key=lambda i: i.item_id)
+            rng.shuffle(pool)
+            for item in pool:
+                if len(chosen) >= wanted:
+                    break
+                if item.good in used:
+                    continue
+                bad = scramble(item.good, rng, settings.catch_method, settings.catch_min_units)
+                if bad is None:
+                    continue
+                used.add(item.good)
+                chosen.append(
+                    CatchTrial(
+                        f"catch-{index + 1}-{len(chosen) + 1}",
+                        item.good,
+                        bad,
+                        item.item_id,
+                        settings.catch_method,
+                    )
+                )
+        if len(chosen) < wanted:
+            raise StudyError(
+                f"List {index + 1} needs {wanted} catch trials but only {len(chosen)} could be made: "
+                f"too few good sentences have at least {settings.catch_min_units} words "
+                "(characters in Chinese). Add hand-written catch pairs or ask for fewer catch trials."
+            )
+        result.append(tuple(chosen))
+    return result
+
+
+def build_design(
+    items: Iterable[StudyItem],
+    settings: DesignSettings,
+    *,
+    practice: Sequence[StudyItem] = (),
+    fillers: Sequence[StudyItem] = (),
+    catch_pairs: Sequence[Sequence[str]] = (),
+) -> StudyDesign:
+    """Return the StudyDesign of `items` under `settings`: k items sampled per paradigm, dealt
+    over the lists (see `build_lists`), each list given `catch_per_list` catch trials
+    (hand-written `catch_pairs` first, then scrambles of the study's good sentences).
+    Practice items and fillers are shown in every list and are not sampled."""
+    items = list(items)
+    if not items:
+        raise StudyError("The study has no items: choose at least one dataset with pairs or triplets.")
+    _check_unique([*items, *practice, *fillers], "items, practice items and fillers")
+    sampled, sampling = sample_items(items, settings.items_per_paradigm, settings.seed)
+    dealt = build_lists(sampled, settings.n_lists, settings.seed, settings.replication)
+    empty = [str(i + 1) for i, ids in enumerate(dealt) if not ids]
+    if empty:
+        raise StudyError(
+            f"{len(sampled)} sampled items cannot fill {settings.n_lists} lists "
+            f"(list {', '.join(empty)} would be empty): ask for fewer lists or more items per paradigm."
+        )
+    catch = _catch_for_lists(settings, dealt, sampled, fillers, catch_pairs)
+    lists = tuple(StudyList(i, ids, catch[i]) for i, ids in enumerate(dealt))
+    return StudyDesign(
+        settings=settings,
+        items=sampled,
+        lists=lists,
+        sampling=sampling,
+        practice=tuple(practice),
+        fillers=tuple(fillers),
+    )

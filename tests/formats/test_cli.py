@@ -1,0 +1,94 @@
+"""`mpp convert`: files, folders and zips in, each output format out, the import report printed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from mpp.cli import main
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_convert_zorro_to_zhoblimp_layout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    code = main(
+        ["convert", str(DATA / "filler-gap-wh_question_object.txt"), "--to", "zhoblimp", "--out", str(out)]
+    )
+    assert code == 0
+    lines = [orjson.loads(line) for line in out.read_bytes().splitlines()]
+    assert lines[0] == {
+        "UID": "filler-gap-wh_question_object",
+        "phenomenon": "filler-gap",
+        "sentence_good": "laura got the suit that the bird cut .",
+        "sentence_bad": "laura got what the suit cut the bird .",
+        "pairID": 0,
+    }
+    assert "read 2 pairs from 1 file(s)" in capsys.readouterr().err
+
+
+def test_convert_good_first_order(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    source = DATA / "unmasked" / "filler-gap-wh_question_object.txt"
+    assert (
+        main(["convert", str(source), "--zorro-order", "good-first", "--to", "blimp", "--out", str(out)]) == 0
+    )
+    line = orjson.loads(out.read_bytes().splitlines()[0])
+    assert line["sentence_good"] == "laura got the suit that the bird cut ." and line["pairID"] == "0"
+
+
+def test_convert_prints_every_skipped_line_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.csv"
+    code = main(["convert", str(DATA / "blimp_malformed.jsonl"), "--to", "csv", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "blimp_malformed.jsonl, line 2: not JSON" in err
+    assert "blimp_malformed.jsonl, line 3, field 'sentence_bad': the line lacks this field (skipped)" in err
+    assert "4 pair(s), 5 error(s), 4 warning(s)" in err
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 5  # header + 4 pairs
+
+
+def test_convert_of_nothing_usable_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    code = main(
+        [
+            "convert",
+            str(DATA / "binary.jsonl"),
+            str(tmp_path / "missing.jsonl"),
+            "--to",
+            "blimp",
+            "--out",
+            str(out),
+        ]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert "binary data" in err and "missing.jsonl: no such file or folder" in err
+    assert "Traceback" not in err
+
+
+def test_convert_to_hf_folder(tmp_path: Path) -> None:
+    out = tmp_path / "hf"
+    sources = [str(DATA / "zhoblimp_ok.jsonl"), str(DATA / "blimp_hf.jsonl"), "--from", "auto"]
+    assert main(["convert", *sources, "--to", "hf", "--out", str(out)]) == 0
+    assert sorted(p.name for p in (out / "data").iterdir()) == [
+        "BA_basic.parquet",
+        "classifier_noun.parquet",
+        "regular_plural_subject_verb_agreement_1.parquet",
+    ]
+    assert (out / "README.md").exists()
+
+
+def test_convert_forced_format_reports_lines_of_the_wrong_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.jsonl"
+    code = main(
+        ["convert", str(DATA / "blimp_ok.jsonl"), "--from", "zhoblimp", "--to", "blimp", "--out", str(out)]
+    )
+    assert code == 2
+    assert "field 'phenomenon': the line lacks this field (skipped)" in capsys.readouterr().err

@@ -1,0 +1,137 @@
+"""The writers: generated pairs written as BLiMP JSONL, ZhoBLiMP JSONL, CSV and Parquet read back
+to the same pairs; an imported BLiMP file written as BLiMP gives its own fields back."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import orjson
+import pyarrow.parquet as pq
+import pytest
+
+from formats.blimp import BASE_FIELDS, blimp_lines, read_blimp
+from formats.hf import hf_folder_write
+from formats.parquet import SCHEMA
+from formats.table import CSV_COLUMNS, csv_text_lines
+from formats.zhoblimp import read_zhoblimp, zhoblimp_lines
+from tests.generator.builders import agreement_template, chinese_vocabulary, english_vocabulary, generator_for
+
+DATA = Path(__file__).parent / "data"
+
+EN_TEMPLATE = agreement_template("en_agreement")
+ZH_TEMPLATE = """\
+uid: zh_order
+phenomenon: word_order
+language: zh
+good:
+  - {id: subj, lexical: {pos: PN}}
+  - {id: verb, lexical: {pos: VV}}
+  - {id: obj, lexical: {pos: NN}}
+bad:
+  - {same: subj}
+  - {move: obj}
+  - {move: verb}
+"""
+
+Key = tuple[str, str, str, str, str]
+
+
+@pytest.fixture(scope="module")
+def records() -> list[dict[str, object]]:
+    """12 English and 8 Chinese generated records, as the engine writes them."""
+    out: list[dict[str, object]] = []
+    for text, vocabulary, n in (
+        (EN_TEMPLATE, english_vocabulary(), 12),
+        (ZH_TEMPLATE, chinese_vocabulary(), 8),
+    ):
+        generator = generator_for(text, vocabulary)
+        out += [generator.record(pair, 5) for pair in generator.pairs(n, 5)]
+    return out
+
+
+def keys(rows: Iterable[Mapping[str, object]]) -> list[Key]:
+    return [
+        (
+            str(r["UID"]),
+            str(r["phenomenon"]),
+            str(r["pairID"]),
+            str(r["sentence_good"]),
+            str(r["sentence_bad"]),
+        )
+        for r in rows
+    ]
+
+
+def test_blimp_round_trip(records: list[dict[str, object]]) -> None:
+    data = b"".join(blimp_lines(records))
+    first = orjson.loads(data.splitlines()[0])
+    assert tuple(first) == BASE_FIELDS and first["pairID"] == "0" and first["simple_LM_method"] is True
+    assert first["linguistics_term"] == "subject_verb_agreement" and first["lexically_identical"] is False
+    result = read_blimp(io.BytesIO(data), "out.jsonl")
+    assert result.issues == []
+    assert keys(p.record() for p in result.pairs) == keys(records)
+
+
+def test_zhoblimp_round_trip(records: list[dict[str, object]]) -> None:
+    data = b"".join(zhoblimp_lines(records))
+    lines = data.splitlines()
+    assert lines[-1].decode().startswith('{"UID":"zh_order","phenomenon":"word_order","sentence_good":"')
+    assert "\\u" not in data.decode() and isinstance(orjson.loads(lines[0])["pairID"], int)
+    result = read_zhoblimp(io.BytesIO(data), "out.jsonl")
+    assert result.issues == []
+    assert keys(p.record() for p in result.pairs) == keys(records)
+    assert {p.language for p in result.pairs} == {"zh"}
+
+
+def test_zh_word_order_move_is_lexically_identical_in_blimp(records: list[dict[str, object]]) -> None:
+    zh = [orjson.loads(line) for line in blimp_lines(records[12:])]
+    assert {line["lexically_identical"] for line in zh} == {True}
+
+
+def test_csv_round_trip(records: list[dict[str, object]]) -> None:
+    rows = list(csv.DictReader(io.StringIO("".join(csv_text_lines(records)))))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert keys(rows) == keys(records)
+    region = records[0]["critical_region"][0]  # type: ignore[index]
+    assert rows[0]["critical_region_good"] == "{}:{}".format(*region["good"]["chars"])  # type: ignore[index]
+    assert rows[0]["seed"] == "5"
+
+
+def test_parquet_folder_round_trip(records: list[dict[str, object]], tmp_path: Path) -> None:
+    files = hf_folder_write(records, tmp_path, "round-trip")
+    assert [(f.uid, f.path, f.rows) for f in files] == [
+        ("en_agreement", "data/en_agreement.parquet", 12),
+        ("zh_order", "data/zh_order.parquet", 8),
+    ]
+    rows = []
+    for f in files:
+        table = pq.read_table(tmp_path / f.path)
+        assert table.schema.equals(SCHEMA)
+        rows += table.to_pylist()
+    assert keys(rows) == keys(records)
+    assert orjson.loads(rows[0]["provenance"]) == records[0]["provenance"]
+    card = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert "config_name: all" in card and "config_name: zh_order" in card
+
+
+def test_imported_blimp_written_as_blimp_gives_its_fields_back() -> None:
+    original = [orjson.loads(line) for line in (DATA / "blimp_ok.jsonl").read_bytes().splitlines()]
+    with (DATA / "blimp_ok.jsonl").open("rb") as stream:
+        pairs = read_blimp(stream, "blimp_ok.jsonl").pairs
+    written = [orjson.loads(line) for line in blimp_lines(p.record() for p in pairs)]
+    assert written == original
+    assert list(written[0]) == list(original[0])  # BLiMP's own field order
+
+
+def test_imported_records_fill_csv_and_parquet_without_a_region(tmp_path: Path) -> None:
+    with (DATA / "zhoblimp_ok.jsonl").open("rb") as stream:
+        records = [p.record() for p in read_zhoblimp(stream, "zhoblimp_ok.jsonl").pairs]
+    rows = list(csv.DictReader(io.StringIO("".join(csv_text_lines(records)))))
+    assert rows[0]["language"] == "zh" and rows[0]["critical_region_type"] == "" and rows[0]["seed"] == ""
+    hf_folder_write(records, tmp_path, "zh")
+    table = pq.read_table(tmp_path / "data" / "BA_basic.parquet").to_pylist()
+    assert table[0]["critical_region"] == [] and table[0]["words_good"] is None
+    assert orjson.loads(table[0]["provenance"])["source_file"] == "zhoblimp_ok.jsonl"

@@ -1,0 +1,113 @@
+"""`mpp triplets`: JSONL and yield report written, metadata joined, M2 and parallel input, and
+unreadable input answered with exit code 2 and the reason."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mpp.cli import main
+from triplets import rules
+from triplets.candidates import Candidate
+
+LEARNER_DIR = Path(__file__).resolve().parents[2] / "templates" / "learner"
+
+
+def _swap_is_are(doc) -> Iterator[Candidate]:  # type: ignore[no-untyped-def]
+    for token in doc:
+        if token.text in ("is", "are"):
+            yield Candidate(token.i, token.i + 1, ("are" if token.text == "is" else "is",), "is_are")
+
+
+@pytest.fixture(autouse=True)
+def _sva_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(rules.GENERATORS, "R:VERB:SVA", (_swap_is_are,))
+
+
+def _table(tmp_path: Path) -> Path:
+    path = tmp_path / "pairs.tsv"
+    path.write_text(
+        "sentence_id\tessay_id\tlearner\tcorrected\n"
+        "s1\te1\tThe cat is hungry and the dogs is tired.\tThe cat is hungry and the dogs are tired.\n"
+        "s2\te1\tI am fine.\tI am fine.\n"
+        "s3\te2\tMy sisters is tall but my brother is short.\tMy sisters are tall but my brother is short.\n",
+        encoding="utf-8",
+    )
+    meta = tmp_path / "meta.tsv"
+    meta.write_text(
+        "essay_id\tlearner_id\tl1\tcefr\ne1\tL1\tSpanish\tB1\ne2\tL2\tChinese\tA2\n", encoding="utf-8"
+    )
+    return path
+
+
+def test_parallel_with_metadata(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "triplets.jsonl"
+    code = main(
+        [
+            "triplets",
+            "--parallel",
+            str(_table(tmp_path)),
+            "--meta",
+            str(tmp_path / "meta.tsv"),
+            "--id-column",
+            "sentence_id",
+            "--corpus",
+            "toy",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["sentence_id"], r["L1"], r["cefr"], r["corpus"]) for r in records] == [
+        ("s1", "Spanish", "B1", "toy"),
+        ("s3", "Chinese", "A2", "toy"),
+    ]
+    assert records[1]["artificial_error"] == "My sisters are tall but my brother are short."
+    report = json.loads((tmp_path / "triplets.report.json").read_text(encoding="utf-8"))
+    assert report["pairs_in"] == 3
+    assert report["triplets"] == {"R:VERB:SVA": 2}
+    assert report["settings"] == {"seed": 0, "strict": True, "max_tries": 20}
+    assert "triplets: 2" in capsys.readouterr().err
+
+
+def test_m2_input(tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    assert main(["triplets", "--m2", str(LEARNER_DIR / "mpp_learner_corpus.m2"), "--out", str(out)]) == 0
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    report = json.loads(out.with_suffix(".report.json").read_text(encoding="utf-8"))
+    assert report["pairs_in"] == 351
+    assert len(records) == sum(report["triplets"].values())
+    assert report["triplets"]["R:VERB:SVA"] > 0
+    # M2 tokens are rendered as running text, not "do n't".
+    assert all(" n't" not in r["artificial_error"] and " ." not in r["corrected"] for r in records)
+
+
+def test_unreadable_input_exits_2_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "t.jsonl")
+    assert main(["triplets", "--parallel", str(tmp_path / "missing.tsv"), "--out", out]) == 2
+    assert "missing.tsv: no such file" in capsys.readouterr().err
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("text\tfixed\na\tb\n", encoding="utf-8")
+    assert main(["triplets", "--parallel", str(bad), "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert "bad.tsv" in err and "learner" in err
+    assert "no sentence pair could be read" in err
+
+
+def test_metadata_columns_can_be_renamed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = _table(tmp_path)
+    meta = tmp_path / "info.tsv"
+    meta.write_text("public_essay_id\tL1\thuman_cefr\ne1\tArabic\tB2+\ne2\tCzech\tC1\n", encoding="utf-8")
+    out = tmp_path / "t.jsonl"
+    args = ["triplets", "--parallel", str(table), "--id-column", "sentence_id", "--meta", str(meta)]
+    args += ["--meta-key", "public_essay_id", "--column", "cefr=human_cefr", "--out", str(out)]
+    assert main(args) == 0
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["L1"], r["cefr"]) for r in records] == [("Arabic", "B2+"), ("Czech", "C1")]
+    with pytest.raises(SystemExit):
+        main(["triplets", "--parallel", str(table), "--column", "colour=red", "--out", str(out)])
+    assert "FIELD=COLUMN" in capsys.readouterr().err

@@ -1,0 +1,371 @@
+"""The learner-triplet pipeline: learner pairs in, validated triplets and a yield report out.
+
+Steps (BLiSS section 3, with the checks its public code lacks): ERRANT annotation in batches;
+spelling / punctuation / orthography edits corrected and multi-edit pairs atomised; each
+one-error sentence re-read by ERRANT (it must still show exactly that one edit); candidates of the
+same type from the rules, away from the learner's position, in a seeded order; the cheap checks
+(real words, differs from both sentences); then ERRANT validation of the artificial sentences,
+parsed in batches: one candidate per pending pair per round, so every parse is a batched one.
+
+Every decision depends only on the pair itself and the seed, so the triplets of a corpus do not
+depend on how it is cut into chunks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from triplets import annotate as annotation
+from triplets.annotate import Edit
+from triplets.atomise import NO_EDIT, SingleEditPair, atomise, detokenise
+from triplets.candidates import Candidate, apply, render, spans_overlap
+from triplets.corpus import LearnerPair
+from triplets.report import (
+    ATOMIC_RECLASSIFIED,
+    NO_CANDIDATE,
+    NO_CORRECTION,
+    NO_GENERATOR,
+    NO_VALID_CANDIDATE,
+    ONLY_LEARNER_POSITION,
+    RULE_FAILED,
+    YieldReport,
+)
+from triplets.rules import candidates as rule_candidates
+from triplets.rules import generators_for
+from triplets.validate import check_errant, check_text, check_words
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+_log = logging.getLogger(__name__)
+
+GENERATOR_NAME = "mpp-triplets"
+GENERATOR_VERSION = "1"
+
+
+@dataclass(frozen=True, slots=True)
+class TripletSettings:
+    """What fixes a run's output: the seed that orders candidates, whether only forcing (strict)
+    rules may be used, and how many candidates are validated per single-edit pair at most."""
+
+    seed: int = 0
+    strict: bool = True
+    max_tries: int = 20
+    batch_size: int = 256
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seed": self.seed, "strict": self.strict, "max_tries": self.max_tries}
+
+
+def edit_record(edit: Edit) -> dict[str, Any]:
+    """Return an ERRANT edit as BLiSS writes it (`errant_edits` items)."""
+    return {
+        "type": edit.type,
+        "o_start": edit.o_start,
+        "o_end": edit.o_end,
+        "c_start": edit.c_start,
+        "c_end": edit.c_end,
+        "o_str": edit.o_str,
+        "c_str": edit.c_str,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Triplet:
+    """A validated (corrected, learner error, artificial error) triplet.
+
+    `learner_edit` is ERRANT's edit learner -> corrected, `artificial_edit` ERRANT's edit
+    artificial -> corrected (same type, another corrected-side position); `rule` and `strict`
+    say which generator made the artificial error and whether its context forces it.
+    """
+
+    triplet_id: str
+    corrected: str
+    learner_error: str
+    artificial_error: str
+    error_type: str
+    learner_edit: Edit
+    artificial_edit: Edit
+    rule: str
+    strict: bool
+    all_error_types: tuple[str, ...]
+    source: LearnerPair
+
+    def record(self) -> dict[str, Any]:
+        """Return the triplet as a JSONL record in the BLiSS layout (`learnerID`, `L1`, `cefr`,
+        `topic`, `corrected`, `learner_error`, `artificial_error`, `errant_edits`,
+        `all_error_types`) plus `corpus`, the artificial edit, both error positions (corrected
+        tokens [start, end)) and where the pair was read."""
+        source = self.source
+        return {
+            "UID": self.triplet_id,
+            "learnerID": source.learner_id,
+            "L1": source.l1,
+            "cefr": source.cefr,
+            "topic": source.topic,
+            "corpus": source.corpus,
+            "essay_id": source.essay_id,
+            "sentence_id": source.pair_id,
+            "corrected": self.corrected,
+            "learner_error": self.learner_error,
+            "artificial_error": self.artificial_error,
+            "error_type": self.error_type,
+            "errant_edits": [edit_record(self.learner_edit)],
+            "all_error_types": list(self.all_error_types),
+            "artificial_edit": {
+                **edit_record(self.artificial_edit),
+                "rule": self.rule,
+                "strict": self.strict,
+            },
+            "learner_error_position": [self.learner_edit.c_start, self.learner_edit.c_end],
+            "artificial_error_position": [self.artificial_edit.c_start, self.artificial_edit.c_end],
+            "source": {"file": source.source_file, "line": source.line},
+            "generator": {"name": GENERATOR_NAME, "version": GENERATOR_VERSION},
+        }
+
+
+@dataclass(slots=True)
+class PipelineResult:
+    """The triplets of a run, in input order, and its yield report."""
+
+    triplets: list[Triplet] = field(default_factory=list)
+    report: YieldReport = field(default_factory=YieldReport)
+
+
+def _doc(tokens: Sequence[str], spaces: Sequence[str]) -> Doc:
+    from spacy.tokens import Doc
+
+    return Doc(annotation.nlp().vocab, words=list(tokens), spaces=[bool(s) for s in spaces])
+
+
+def _parse(docs: list[Doc], batch_size: int) -> list[Doc]:
+    return list(annotation.nlp().pipe(docs, batch_size=batch_size))
+
+
+def _order(found: list[Candidate], seed: int, pair_id: str) -> list[Candidate]:
+    """Return the candidates strict first, then by rule in the generators' order, positions
+    within one rule shuffled by a generator seeded from the run's seed and the pair's id."""
+    digest = hashlib.sha256(f"{seed}\0{pair_id}".encode()).digest()
+    rng = random.Random(int.from_bytes(digest[:8], "big"))
+    rule_rank: dict[str, int] = {}
+    for candidate in found:
+        rule_rank.setdefault(candidate.rule, len(rule_rank))
+    keyed = [(not c.strict, rule_rank[c.rule], rng.random(), i) for i, c in enumerate(found)]
+    return [found[k[3]] for k in sorted(keyed)]
+
+
+@dataclass(slots=True)
+class _Try:
+    """A candidate with its artificial sentence as rendered once (tokens, whitespace, text)."""
+
+    candidate: Candidate
+    tokens: list[str]
+    spaces: list[str]
+    text: str
+
+
+@dataclass(slots=True)
+class _Pending:
+    single: SingleEditPair
+    learner_edit: Edit
+    queue: list[_Try]
+    tried: int = 0
+
+
+def _artificial(single: SingleEditPair, candidate: Candidate) -> tuple[list[str], list[str], str]:
+    assert single.annotated is not None
+    tokens, spaces = apply(single.annotated.cor, candidate)
+    text = detokenise(tokens) if single.tokenised else render(tokens, spaces)
+    return tokens, spaces, text
+
+
+def _recheck(
+    singles: list[SingleEditPair], report: YieldReport, batch_size: int
+) -> list[tuple[SingleEditPair, Edit]]:
+    """Return the single-edit pairs whose learner sentence ERRANT still reads as exactly the kept
+    edit, with that edit (learner -> corrected); count the others as reclassified."""
+    to_parse = [s for s in singles if s.needs_recheck]
+    parsed = _parse([_doc(s.learner_tokens, s.learner_whitespace) for s in to_parse], batch_size)
+    reparsed = {id(s): d for s, d in zip(to_parse, parsed, strict=True)}
+    kept: list[tuple[SingleEditPair, Edit]] = []
+    for single in singles:
+        assert single.annotated is not None
+        if id(single) in reparsed:
+            edits = annotation.edits_between(reparsed[id(single)], single.annotated.cor)
+        else:
+            edits = single.annotated.edits
+        if len(edits) == 1 and edits[0].type == single.edit.type:
+            kept.append((single, edits[0]))
+        else:
+            report.drop(single.edit.type, ATOMIC_RECLASSIFIED)
+    return kept
+
+
+def _queue(
+    single: SingleEditPair, learner_span: tuple[int, int], settings: TripletSettings, report: YieldReport
+) -> list[_Try]:
+    """Return the candidates to validate for one single-edit pair whose learner edit covers the
+    corrected tokens `learner_span`, after the cheap checks (counting refusals); an empty list
+    has been counted as a dropped pair."""
+    error_type = single.edit.type
+    assert single.annotated is not None
+    doc = single.annotated.cor
+    try:
+        made = rule_candidates(doc, error_type)
+    except Exception:  # a parse no rule foresaw must cost one pair, never a whole corpus job
+        _log.exception("a %s rule failed on pair %s", error_type, single.pair_id)
+        report.drop(error_type, RULE_FAILED)
+        return []
+    found = [c for c in made if c.strict or not settings.strict]
+    if not found:
+        report.drop(error_type, NO_CANDIDATE)
+        return []
+    away = [c for c in found if not spans_overlap(c.span(), _widened(learner_span))]
+    if not away:
+        report.drop(error_type, ONLY_LEARNER_POSITION)
+        return []
+    queue: list[_Try] = []
+    seen: set[str] = set()
+    corrected_tokens = [t.text for t in doc]
+    for candidate in _order(away, settings.seed, single.pair_id):
+        reason = check_words(candidate, error_type, corrected_tokens)
+        tokens, spaces, text = _artificial(single, candidate)
+        if reason is None:
+            reason = check_text(text, single.corrected, single.learner)
+        if reason is not None:
+            report.refuse(error_type, reason)
+            continue
+        if text in seen:  # two rules made the same sentence: validate it once
+            continue
+        seen.add(text)
+        queue.append(_Try(candidate, tokens, spaces, text))
+        if len(queue) >= settings.max_tries:
+            break
+    if not queue:
+        report.drop(error_type, NO_VALID_CANDIDATE)
+    return queue
+
+
+def _widened(span: tuple[int, int]) -> tuple[int, int]:
+    return span if span[1] > span[0] else (span[0], span[0] + 1)
+
+
+def _validate(pending: list[_Pending], settings: TripletSettings, report: YieldReport) -> dict[int, Triplet]:
+    """Return the triplet of each pending pair that gets one (keyed by the pending index)."""
+    made: dict[int, Triplet] = {}
+    active = [i for i, p in enumerate(pending) if p.queue]
+    while active:
+        batch = []
+        for i in active:
+            entry = pending[i]
+            attempt = entry.queue[entry.tried]
+            candidate, tokens, spaces, text = attempt.candidate, attempt.tokens, attempt.spaces, attempt.text
+            batch.append((i, candidate, text, _doc(tokens, spaces)))
+        docs = _parse([b[3] for b in batch], settings.batch_size)
+        still: list[int] = []
+        for (i, candidate, text, _), doc in zip(batch, docs, strict=True):
+            entry = pending[i]
+            single = entry.single
+            assert single.annotated is not None
+            error_type = single.edit.type
+            learner_span = (entry.learner_edit.c_start, entry.learner_edit.c_end)
+            edits = annotation.edits_between(doc, single.annotated.cor)
+            reason = check_errant(edits, error_type, learner_span)
+            entry.tried += 1
+            if reason is None:
+                made[i] = Triplet(
+                    triplet_id=single.pair_id,
+                    corrected=single.corrected,
+                    learner_error=single.learner,
+                    artificial_error=text,
+                    error_type=error_type,
+                    learner_edit=entry.learner_edit,
+                    artificial_edit=edits[0],
+                    rule=candidate.rule,
+                    strict=candidate.strict,
+                    all_error_types=single.all_error_types,
+                    source=single.source,
+                )
+                continue
+            report.refuse(error_type, reason)
+            if entry.tried < len(entry.queue):
+                still.append(i)
+            else:
+                report.drop(error_type, NO_VALID_CANDIDATE)
+        active = still
+    return made
+
+
+def run_pipeline(
+    pairs: Sequence[LearnerPair],
+    settings: TripletSettings | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> PipelineResult:
+    """Return the triplets made from `pairs` (in input order) and the yield report.
+
+    `progress`, when given, is told each stage as it starts (annotating, generating,
+    re-checking, validating).
+    """
+    settings = settings or TripletSettings()
+    say = progress or (lambda stage: None)
+    result = PipelineResult()
+    report = result.report
+    report.pairs_in = len(pairs)
+    to_annotate: list[LearnerPair] = []
+    for pair in pairs:
+        if pair.corrected is None:
+            report.pairs_dropped[NO_CORRECTION] += 1
+        elif pair.corrected == pair.learner:
+            report.pairs_dropped[NO_EDIT] += 1  # nothing to parse: the learner was right
+        else:
+            to_annotate.append(pair)
+    say("annotating")
+    atomised = atomise(annotation.annotate_pairs(to_annotate, batch_size=settings.batch_size))
+    report.pairs_dropped.update(atomised.rejected)
+    report.filtered_edits.update(atomised.filtered_edits)
+    singles = atomised.single_edit_pairs
+    report.single_edit_pairs.update(s.edit.type for s in singles)
+    with_generator = []
+    for single in singles:
+        if generators_for(single.edit.type):
+            with_generator.append(single)
+        else:
+            report.drop(single.edit.type, NO_GENERATOR)
+    say("generating")
+    # Candidates first, on the atomised edit: a pair the rules can do nothing with needs no
+    # re-check parse (most of them). The others are re-checked, and their queue is made again
+    # from ERRANT's re-read edit, so what is validated never rests on the atomised guess.
+    hopeful = []
+    provisional: dict[int, tuple[list[_Try], YieldReport]] = {}
+    for single in with_generator:
+        scratch = YieldReport()
+        queue = _queue(single, single.learner_span, settings, scratch)
+        if queue:
+            hopeful.append(single)
+            provisional[id(single)] = (queue, scratch)
+        else:
+            report.merge(scratch)
+    say("re-checking")
+    checked = _recheck(hopeful, report, settings.batch_size)
+    pending = []
+    for single, edit in checked:
+        span = (edit.c_start, edit.c_end)
+        queue, scratch = provisional[id(single)]
+        if span == single.learner_span:  # ERRANT kept the span: the queue made above stands
+            report.merge(scratch)
+        else:
+            queue = _queue(single, span, settings, report)
+        pending.append(_Pending(single, edit, queue))
+    say("validating")
+    made = _validate(pending, settings, report)
+    for i in sorted(made):
+        triplet = made[i]
+        result.triplets.append(triplet)
+        report.triplets[triplet.error_type] += 1
+        report.rules[triplet.rule] += 1
+    return result

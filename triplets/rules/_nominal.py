@@ -1,0 +1,168 @@
+"""What the determiner, preposition and noun rules share: the number a noun phrase shows, whether
+a noun is countable, "a" or "an" before a word, and the small word classes (time nouns,
+uncountable nouns) that decide whether an error is forced.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from triplets.lexicon import dictionary_forms
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+
+def words(text: str) -> frozenset[str]:
+    """Return the set of the whitespace-separated words of `text` (for word lists)."""
+    return frozenset(text.split())
+
+
+SINGULAR = "sg"
+PLURAL = "pl"
+
+# Determiners and quantifiers that fix the number of their noun.
+SINGULAR_MARKERS = words("a an one this that every each another either neither")
+PLURAL_MARKERS = words(
+    """these those two three four five six seven eight nine ten eleven twelve twenty thirty
+    forty fifty hundred many several both few various numerous"""
+)
+# Time nouns: their number and determiners follow idioms ("all day", "two years ago", "todays").
+TIME_NOUNS = words(
+    """time times day days week weeks month months year years hour hours minute minutes second
+    seconds morning mornings afternoon evening evenings night nights weekend weekends today
+    tomorrow yesterday tonight century decade moment while"""
+)
+DAYS = words("monday tuesday wednesday thursday friday saturday sunday")
+MONTHS = words("january february march april may june july august september october november december")
+SEASONS = words("spring summer autumn winter fall")
+# Nouns that are uncountable in standard English: "an information", "a homework", "advices".
+UNCOUNTABLE = words(
+    """advice information furniture homework housework luggage baggage equipment news research
+    evidence progress traffic weather scenery machinery jewellery jewelry clothing software
+    garbage rubbish pollution feedback accommodation knowledge"""
+)
+# Uncountable nouns that still take "a" before an adjective or a complement ("a good knowledge
+# of", "an accommodation" in American English): never a forcing context.
+_LOOSE_UNCOUNTABLE = frozenset({"knowledge", "accommodation"})
+
+# Vowel-letter words said with a consonant first ("a university", "a one-day trip"), and
+# consonant-letter words said with a vowel first ("an hour").
+_CONSONANT_SOUND_PREFIXES = (
+    "eu",
+    "ewe",
+    "uni",
+    "use",
+    "usu",
+    "uti",
+    "uk",
+    "ura",
+    "ure",
+    "uro",
+    "one",
+    "once",
+    "ubiq",
+    "ufo",
+)
+_VOWEL_SOUND_PREFIXES = ("hour", "honest", "honour", "honor", "heir")
+_VOWEL_SOUND_LETTERS = frozenset("aefhilmnorsx")
+
+
+def indefinite_for(word: str) -> str:
+    """Return the indefinite article the word takes ("an" before a vowel sound, else "a")."""
+    if not word:
+        return "a"
+    lower = word.lower()
+    if word.isupper() and len(word) <= 5 and word.isalpha() and len(word) > 1:
+        # An abbreviation read letter by letter: "an MP", "a UN report".
+        return "an" if lower[0] in _VOWEL_SOUND_LETTERS else "a"
+    if lower[0].isdigit():
+        digits = lower.split(".")[0].replace(",", "")
+        eighteen = len(digits) in {2, 5} and digits[:2] in {"11", "18"}
+        return "an" if lower[0] == "8" or eighteen else "a"
+    if lower.startswith(_VOWEL_SOUND_PREFIXES):
+        return "an"
+    if lower[0] in "aeiou" and not lower.startswith(_CONSONANT_SOUND_PREFIXES):
+        return "an"
+    return "a"
+
+
+def article_like(new: str, model: Token) -> str:
+    """Return `new` with the model token's initial capital."""
+    return new[:1].upper() + new[1:] if model.text[:1].isupper() else new
+
+
+def is_countable(lemma: str) -> bool:
+    """Return True when the noun has a plural that is a real word and differs from it, and is
+    not one of the usually uncountable nouns."""
+    lower = lemma.lower()
+    if lower in UNCOUNTABLE:
+        return False
+    return any(f.lower() != lower for f in dictionary_forms(lower, "NNS", "NOUN"))
+
+
+def strictly_uncountable(lemma: str) -> bool:
+    """Return True for nouns that never take "a" or a plural in standard English."""
+    return lemma.lower() in UNCOUNTABLE and lemma.lower() not in _LOOSE_UNCOUNTABLE
+
+
+def finite_number(verb: Token) -> str | None:
+    """Return the number the finite verb of `verb`'s clause shows (SINGULAR for VBZ and "was",
+    PLURAL for VBP and "were"), or None when it shows none (past tense, modal, non-finite)."""
+    finite = next((c for c in verb.children if c.dep_ in {"aux", "auxpass"}), verb)
+    if finite.tag_ == "VBZ":
+        return SINGULAR
+    if finite.tag_ == "VBP":
+        return PLURAL
+    if finite.lower_ == "was":
+        return SINGULAR
+    if finite.lower_ == "were":
+        return PLURAL
+    return None
+
+
+def anchored_number(noun: Token) -> str | None:
+    """Return the number the noun's context forces on it, or None when nothing does.
+
+    The anchors: a singular or plural determiner, quantifier or numeral before it ("a", "this",
+    "every", "these", "two", "many"), "one of the ___", or, for a subject that is not
+    coordinated, the agreement its finite verb shows."""
+    markers = [
+        c for c in noun.children if c.i < noun.i and c.dep_ in {"det", "nummod", "amod", "quantmod", "predet"}
+    ]
+    # Plural first: "a few books" has both "a" and "few".
+    if any(c.lower_ in PLURAL_MARKERS or (c.dep_ == "nummod" and _plural_numeral(c)) for c in markers):
+        return PLURAL
+    if any(c.lower_ in SINGULAR_MARKERS for c in markers):
+        return SINGULAR
+    head = noun.head
+    if noun.dep_ == "pobj" and head.lower_ == "of":
+        quantifier = head.head
+        if quantifier.lower_ in _COUNT_QUANTIFIERS or (quantifier.tag_ == "CD" and quantifier.i < head.i):
+            return PLURAL  # "one of the students", "three of my colleagues"
+        if quantifier.lower_ in _MASS_QUANTIFIERS and noun.tag_ == "NNS":
+            return PLURAL  # "most of the students"; "most of the cake" is good English too
+    coordinated = any(c.dep_ == "conj" for c in noun.children) or noun.dep_ == "conj"
+    if noun.dep_ in {"nsubj", "nsubjpass"} and not coordinated and head.pos_ in {"VERB", "AUX"}:
+        return finite_number(head)
+    return None
+
+
+_COUNT_QUANTIFIERS = frozenset({"one", "each", "either", "neither", "many", "several", "both", "few"})
+_MASS_QUANTIFIERS = frozenset({"some", "most", "all", "none", "any", "lot", "lots", "plenty"})
+
+
+def _plural_numeral(token: Token) -> bool:
+    text = token.lower_.replace(",", "")
+    if text.isdigit():
+        return text != "1"
+    return token.tag_ == "CD" and text not in {"one", "1", "half"}
+
+
+def noun_number(token: Token) -> str | None:
+    """Return the grammatical number of a common noun by its tag (None for other tokens)."""
+    if token.tag_ == "NN":
+        return SINGULAR
+    if token.tag_ == "NNS":
+        return PLURAL
+    return None

@@ -1,0 +1,347 @@
+"""Determiner errors: M:DET (a missing determiner), U:DET (an article where none belongs), R:DET
+(the wrong determiner).
+
+Strict candidates are those whose context forces the error: a deleted article or determiner
+before a singular countable noun ("He is teacher"), "the" deleted before a superlative or "same",
+"a" before a plural ("a cats") or an uncountable noun ("an information"), "the" before a one-word
+personal or place name ("the Paris") or before a possessive determiner ("the my friend"),
+"a"/"an" swapped against the next word's sound ("an car"), this/that, another/other and
+every/all against the noun's number ("this books", "another books", "every students"), and "a"
+for "the" before a plural noun or a superlative ("a books", "a best"). Articles deleted before
+bare-able nouns ("to school", "Mother is kind", "this summer was hottest") and "a" <-> "the" are
+not strict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from triplets.candidates import Candidate
+from triplets.lexicon import dictionary_forms
+from triplets.rules._nominal import (
+    DAYS,
+    MONTHS,
+    PLURAL,
+    SEASONS,
+    SINGULAR,
+    TIME_NOUNS,
+    article_like,
+    finite_number,
+    indefinite_for,
+    is_countable,
+    strictly_uncountable,
+    words,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+# Determiners whose deletion before a singular countable noun leaves the noun phrase incomplete.
+_CENTRAL = frozenset({"a", "an", "the", "this", "that", "every", "each", "another", "no"})
+_POSSESSIVES = frozenset({"my", "your", "his", "her", "its", "our", "their"})
+# Nouns that stand bare after a preposition or verb ("go to school", "in hospital", "by car",
+# "at home", "watch TV"): deleting their article can leave good English.
+_BARE_OK = words(
+    """school hospital church prison college university bed home work class town court sea
+    lunch breakfast dinner supper bus car train plane taxi foot bike bicycle boat ship tv
+    television radio piano guitar violin office kindergarten camp hand time"""
+)
+# "a few", "a little", "a lot": the article is part of a quantifier.
+_QUANTIFIER_NEXT = frozenset({"few", "little", "lot", "bit", "couple", "number", "great", "good"})
+_KIN_NAMES = words("mother father mum mom dad mummy daddy grandmother grandfather grandma grandpa granny")
+_NATIONALITY_ENDINGS = ("ish", "ese", "ian", "ean", "ican", "ic", "ch", "i")
+_NATIONALITIES = words("german greek thai swiss welsh dutch czech")
+_SWAP_PLURAL = {"this": "these", "that": "those", "these": "this", "those": "that"}
+_NOT_SUPERLATIVE = frozenset({"most", "least", "more", "less"})
+
+
+def _noun_head(det: Token) -> Token | None:
+    """Return the common noun the determiner belongs to, or None."""
+    head = det.head
+    if det.dep_ in {"det", "poss"} and head.i > det.i and head.pos_ in {"NOUN", "PROPN", "ADJ", "NUM"}:
+        return head
+    return None
+
+
+def _singular_countable(noun: Token) -> bool:
+    return (
+        noun.tag_ == "NN"
+        and is_countable(noun.lemma_)
+        and noun.lower_ not in _BARE_OK
+        and noun.lower_ not in TIME_NOUNS
+        and noun.lower_ not in SEASONS
+    )
+
+
+def _superlative_or_same(det: Token) -> bool:
+    """Return True when the word after the determiner is a superlative adjective or "same"."""
+    nxt = det.nbor(1) if det.i + 1 < len(det.doc) else None
+    if nxt is None:
+        return False
+    if nxt.lower_ == "same":
+        return True
+    return nxt.tag_ == "JJS" and nxt.lower_ not in _NOT_SUPERLATIVE
+
+
+def _next_word(det: Token) -> Token | None:
+    return det.doc[det.i + 1] if det.i + 1 < len(det.doc) else None
+
+
+def _in_quantifier(det: Token) -> bool:
+    nxt = _next_word(det)
+    return nxt is not None and nxt.lower_ in _QUANTIFIER_NEXT
+
+
+def _determiners(doc: Doc) -> Iterator[tuple[Token, Token]]:
+    """Yield (determiner, its noun) for articles, demonstratives and possessive determiners."""
+    for token in doc:
+        lower = token.lower_
+        if token.tag_ not in {"DT", "PRP$"} or lower not in _CENTRAL | _POSSESSIVES:
+            continue
+        noun = _noun_head(token)
+        if noun is None or _in_quantifier(token):
+            continue
+        yield token, noun
+
+
+# --- M:DET ------------------------------------------------------------------------------------
+
+
+def delete_indefinite(doc: Doc) -> Iterator[Candidate]:
+    """Yield "a"/"an" deleted; strict before a singular countable noun ("He is teacher")."""
+    for det, noun in _determiners(doc):
+        if det.lower_ in {"a", "an"}:
+            yield Candidate(det.i, det.i + 1, (), "det_delete_indefinite", _singular_countable(noun))
+
+
+def delete_the_superlative(doc: Doc) -> Iterator[Candidate]:
+    """Yield "the" deleted before a superlative or "same" ("at same time"); strict when the
+    superlative modifies a noun."""
+    for token in doc:
+        attached = token.dep_ == "det" or token.head.i > token.i
+        if token.lower_ == "the" and token.tag_ == "DT" and attached and _superlative_or_same(token):
+            yield Candidate(token.i, token.i + 1, (), "det_delete_the_superlative", _attributive(token))
+
+
+def _attributive(det: Token) -> bool:
+    """Return True when the superlative after `det` modifies a noun ("the best student"), or is
+    "same": a predicative superlative can stand bare ("this summer was hottest")."""
+    adjective = det.doc[det.i + 1]
+    return adjective.lower_ == "same" or (adjective.dep_ == "amod" and adjective.head.pos_ == "NOUN")
+
+
+def delete_determiner(doc: Doc) -> Iterator[Candidate]:
+    """Yield "the", a demonstrative, "every"/"each"/"no" or a possessive determiner deleted;
+    strict before a singular countable noun that cannot stand bare ("in the hospital" may lose
+    its article in British English, "my father" may not lose "my")."""
+    for det, noun in _determiners(doc):
+        if det.lower_ in {"a", "an"} or _superlative_or_same(det):
+            continue
+        # "My mother is kind" -> "Mother is kind": kinship words also serve as names.
+        named = det.tag_ == "PRP$" and noun.lower_ in _KIN_NAMES
+        yield Candidate(det.i, det.i + 1, (), "det_delete", _singular_countable(noun) and not named)
+
+
+# --- U:DET ------------------------------------------------------------------------------------
+
+
+def _bare_noun_phrases(doc: Doc) -> Iterator[Token]:
+    """Yield nouns heading a noun phrase with no determiner, possessive, numeral or quantifier."""
+    blocking = {"det", "poss", "nummod", "predet", "quantmod", "compound", "nmod"}
+    for token in doc:
+        if token.tag_ not in {"NN", "NNS", "NNP"} or token.dep_ in {"compound", "npadvmod", "poss", "appos"}:
+            continue
+        if token.lower_ in DAYS | MONTHS or token.lower_.removesuffix("s") in DAYS:
+            continue
+        left = [c for c in token.children if c.i < token.i]
+        if any(c.dep_ in blocking or c.tag_ in {"DT", "PRP$", "CD", "WDT", "WP$"} for c in left):
+            continue
+        if any(c.lower_ in _QUANTIFIERS for c in left):
+            continue
+        if token.i > 0 and doc[token.i - 1].tag_ in {"POS", "DT", "PRP$", "CD"}:
+            continue
+        yield token
+
+
+_QUANTIFIERS = words(
+    """many much few little several more most less fewer enough all both some any other such"""
+)
+
+
+def _insert_point(noun: Token) -> int:
+    """Return where an article goes before the noun phrase (before its leftmost modifier)."""
+    start = noun.i
+    for child in noun.lefts:
+        if child.dep_ in {"amod", "compound", "advmod", "nmod"}:
+            start = min(start, child.left_edge.i)
+    return start
+
+
+def _article_before(doc: Doc, start: int, article: str) -> tuple[str, ...]:
+    return (article_like(article, doc[start]) if start == 0 else article,)
+
+
+def a_before_plural(doc: Doc) -> Iterator[Candidate]:
+    """Yield "a"/"an" inserted before a plural noun phrase ("I like a cats"): always strict."""
+    for noun in _bare_noun_phrases(doc):
+        if noun.tag_ != "NNS" or noun.lower_ in {"people", "police", "cattle"}:
+            continue
+        if not dictionary_forms(noun.lemma_, "NN", "NOUN") or noun.lower_ == noun.lemma_.lower():
+            continue
+        start = _insert_point(noun)
+        article = indefinite_for(doc[start].text)
+        yield Candidate(start, start, _article_before(doc, start, article), "det_insert_a_plural")
+
+
+def the_before_name(doc: Doc) -> Iterator[Candidate]:
+    """Yield "the" inserted before a proper noun ("the Paris"); strict for a one-word name that
+    is not also a common noun or an adjective ("the English", "the Mum" can be English)."""
+    for noun in _bare_noun_phrases(doc):
+        if noun.tag_ != "NNP" or not noun.text[:1].isupper() or not noun.is_alpha:
+            continue
+        one_word = not any(True for _ in noun.children)
+        common = (
+            bool(dictionary_forms(noun.lower_, "NN", "NOUN"))
+            or bool(dictionary_forms(noun.lower_, "JJ", "ADJ"))
+            or _nationality(noun.lower_)
+        )
+        start = noun.left_edge.i
+        word = "The" if start == 0 else "the"
+        yield Candidate(start, start, (word,), "det_insert_the_name", one_word and not common)
+
+
+def _nationality(word: str) -> bool:
+    """Return True for words that look like a nationality or language ("the English", "the
+    Chinese" are English noun phrases); LemmInflect does not list them."""
+    return word.endswith(_NATIONALITY_ENDINGS) or word in _NATIONALITIES
+
+
+def the_before_possessive(doc: Doc) -> Iterator[Candidate]:
+    """Yield "the" inserted before a possessive determiner ("I met the my friend", as in
+    Romance languages): always strict."""
+    for token in doc:
+        if token.tag_ != "PRP$" or token.dep_ != "poss" or token.lower_ not in _POSSESSIVES:
+            continue
+        if token.head.pos_ != "NOUN" or token.head.i < token.i:
+            continue
+        if token.i > 0 and doc[token.i - 1].tag_ in {"DT", "PDT", "PRP$", "POS"}:
+            continue  # "all my friends", "both my parents"
+        word = "The" if token.i == 0 else "the"
+        yield Candidate(token.i, token.i, (word,), "det_insert_the_possessive")
+
+
+def a_before_uncountable(doc: Doc) -> Iterator[Candidate]:
+    """Yield "a"/"an" inserted before a bare singular noun; strict only for nouns that are never
+    countable ("an information"), else not ("a love of music", "a school" are English)."""
+    for noun in _bare_noun_phrases(doc):
+        if noun.tag_ != "NN":
+            continue
+        start = _insert_point(noun)
+        article = indefinite_for(doc[start].text)
+        strict = strictly_uncountable(noun.lemma_) and start == noun.i
+        yield Candidate(start, start, _article_before(doc, start, article), "det_insert_a_bare", strict)
+
+
+# --- R:DET ------------------------------------------------------------------------------------
+
+
+def a_an_swap(doc: Doc) -> Iterator[Candidate]:
+    """Yield "a" and "an" swapped; strict when the corrected article fits the next word's sound
+    (so the swapped one does not)."""
+    for token in doc:
+        if token.lower_ not in {"a", "an"} or token.tag_ != "DT":
+            continue
+        nxt = _next_word(token)
+        if nxt is None or not nxt.text[:1].isalnum():
+            continue
+        other = "an" if token.lower_ == "a" else "a"
+        strict = indefinite_for(nxt.text) == token.lower_
+        yield Candidate(token.i, token.i + 1, (article_like(other, token),), "det_a_an", strict)
+
+
+def demonstrative_number(doc: Doc) -> Iterator[Candidate]:
+    """Yield this/that and these/those swapped against the number their noun or verb shows
+    ("this books", "these is"): strict when a noun or a finite verb shows the number."""
+    for token in doc:
+        lower = token.lower_
+        if lower not in _SWAP_PLURAL or token.tag_ != "DT":
+            continue
+        plural = lower in {"these", "those"}
+        number = None
+        head = token.head
+        if token.dep_ == "det" and head.i > token.i and head.tag_ in {"NN", "NNS"}:
+            number = PLURAL if head.tag_ == "NNS" else SINGULAR
+        elif token.dep_ in {"nsubj", "nsubjpass"}:
+            number = finite_number(head)
+        if number is None:
+            continue
+        if (number == PLURAL) != plural:
+            continue  # the corrected sentence itself disagrees: leave it
+        new = article_like(_SWAP_PLURAL[lower], token)
+        yield Candidate(token.i, token.i + 1, (new,), "det_demonstrative_number")
+
+
+def the_to_a(doc: Doc) -> Iterator[Candidate]:
+    """Yield "the" replaced by "a"/"an" where an indefinite cannot stand: before a plural noun,
+    a superlative, "same" or an uncountable noun ("a books", "a best", "an information")."""
+    for det, noun in _determiners(doc):
+        if det.lower_ != "the":
+            continue
+        nxt = _next_word(det)
+        if nxt is None:
+            continue
+        forced = (
+            _superlative_or_same(det)
+            or (noun.tag_ == "NNS" and dictionary_forms(noun.lemma_, "NN", "NOUN") != ())
+            or (noun.tag_ == "NN" and strictly_uncountable(noun.lemma_))
+        )
+        if forced and noun.lower_ not in {"people", "police"}:
+            yield Candidate(det.i, det.i + 1, (article_like(indefinite_for(nxt.text), det),), "det_the_to_a")
+
+
+def quantifier_number(doc: Doc) -> Iterator[Candidate]:
+    """Yield a determiner swapped for its partner of the other number: "another" <-> "other",
+    "every"/"each" -> "all", "all" -> "every" ("another books", "other book", "all student",
+    "every students"): strict, the noun's number shows the error."""
+    for token in doc:
+        lower, noun = token.lower_, token.head
+        if noun.i <= token.i or noun.tag_ not in {"NN", "NNS"} or token.dep_ not in {"det", "amod", "predet"}:
+            continue
+        if noun.lower_ in TIME_NOUNS or (noun.tag_ == "NN" and not is_countable(noun.lemma_)):
+            continue  # "all day", "all the time", "all information" are English
+        between = [t for t in doc[token.i + 1 : noun.i] if t.tag_ in {"DT", "PRP$", "POS", "CD"}]
+        if between or (token.i > 0 and doc[token.i - 1].tag_ in {"DT", "PRP$"}):
+            continue  # "the other book", "all the students"
+        if lower == "another" and noun.tag_ == "NN":
+            new = "other"
+        elif lower == "other" and noun.tag_ == "NNS":
+            new = "another"
+        elif lower in {"every", "each"} and noun.tag_ == "NN":
+            new = "all"
+        elif lower == "all" and noun.tag_ == "NNS":
+            new = "every"
+        else:
+            continue
+        yield Candidate(token.i, token.i + 1, (article_like(new, token),), "det_quantifier_number")
+
+
+def a_the_swap(doc: Doc) -> Iterator[Candidate]:
+    """Yield "a"/"an" replaced by "the" and "the" by "a"/"an" before a singular noun: never
+    strict (both are usually English, with another meaning)."""
+    for det, noun in _determiners(doc):
+        nxt = _next_word(det)
+        if nxt is None or noun.tag_ not in {"NN", "JJ"}:
+            continue
+        if det.lower_ in {"a", "an"}:
+            yield Candidate(det.i, det.i + 1, (article_like("the", det),), "det_a_the", False)
+        elif det.lower_ == "the" and not _superlative_or_same(det) and not strictly_uncountable(noun.lemma_):
+            new = article_like(indefinite_for(nxt.text), det)
+            yield Candidate(det.i, det.i + 1, (new,), "det_a_the", False)
+
+
+RULES = {
+    "M:DET": (delete_indefinite, delete_the_superlative, delete_determiner),
+    "U:DET": (a_before_plural, the_before_name, the_before_possessive, a_before_uncountable),
+    "R:DET": (a_an_swap, demonstrative_number, the_to_a, quantifier_number, a_the_swap),
+}

@@ -1,0 +1,248 @@
+"""Noun errors: R:NOUN:NUM (singular for plural and back), R:NOUN:INFL (a regularised plural
+that is no English word: "childs", "informations"), and the possessive types M:NOUN:POSS (a
+missing 's), U:NOUN:POSS (an 's where none belongs) and R:NOUN:POSS (the wrong possessive form,
+or a plural written as a possessive: "my friend's are kind").
+
+Number changes use LemmInflect's dictionary forms only (real words). Strict candidates are those
+whose context fixes the noun's number: a determiner, quantifier or numeral ("two brother", "this
+books"), "one of the ___", or the subject-verb agreement of a finite verb ("my parent are").
+INFL forms are non-words and always wrong. What ERRANT calls NOUN:POSS (measured with errant
+3.0.2): "John car" for "John's car" is M:NOUN:POSS, "the car's door" for "the car door"
+U:NOUN:POSS; "friend's" for "friends'" or for a plain plural "friends", "my friends name" for
+"my friend's name" and "parents's" for "parents'" are R:NOUN:POSS. A new "'s" before a verb is
+often tagged as "is" by spaCy (ERRANT then says R:OTHER or U:CONTR): validation drops those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from triplets.candidates import Candidate
+from triplets.lexicon import dictionary_forms, lemmas, rule_forms
+from triplets.rules._nominal import (
+    DAYS,
+    MONTHS,
+    PLURAL,
+    SINGULAR,
+    TIME_NOUNS,
+    anchored_number,
+    strictly_uncountable,
+    words,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+# Dependencies where a noun's number follows idiom rather than grammar ("a bus stop", "two
+# years ago", "cats and dogs" may be singular generics).
+_SKIPPED_DEPS = frozenset({"compound", "npadvmod", "poss", "appos", "nmod"})
+# Nouns whose singular and plural are both idiomatic almost anywhere.
+_EITHER_NUMBER = words("people police cattle clothes news data media series species staff")
+
+# "nobody's", "someone's" before a verb read as "nobody is / has".
+_INDEFINITE_ENDINGS = ("body", "one", "thing")
+
+
+def _cased(new: str, model: Token) -> str:
+    return new[:1].upper() + new[1:] if model.text[:1].isupper() else new
+
+
+def _common_nouns(doc: Doc) -> Iterator[Token]:
+    """Yield the common nouns whose number rules may change."""
+    for token in doc:
+        if token.tag_ not in {"NN", "NNS"} or token.pos_ != "NOUN" or not token.is_alpha or token.is_upper:
+            continue
+        if token.dep_ in _SKIPPED_DEPS or token.lower_ in TIME_NOUNS or token.lower_ in DAYS | MONTHS:
+            continue
+        if token.i + 1 < len(doc) and doc[token.i + 1].tag_ == "POS":
+            continue
+        yield token
+
+
+def _other_number(noun: Token) -> tuple[str, ...]:
+    """Return the noun's dictionary forms in the other number (real words only)."""
+    tag = "NNS" if noun.tag_ == "NN" else "NN"
+    lemma = noun.lemma_.lower()
+    forms = dictionary_forms(lemma, tag, "NOUN")
+    return tuple(f for f in forms if f.lower() != noun.lower_)
+
+
+# --- R:NOUN:NUM -------------------------------------------------------------------------------
+
+
+def number_flip(doc: Doc) -> Iterator[Candidate]:
+    """Yield a singular noun made plural or a plural one singular (dictionary forms only);
+    strict when a determiner, numeral or the verb's agreement fixes the corrected number ("two
+    brother", "this books", "my parent are"), not strict elsewhere ("I like cat" can be read as
+    a mass use)."""
+    for noun in _common_nouns(doc):
+        if noun.lower_ in _EITHER_NUMBER:
+            continue
+        forms = _other_number(noun)
+        if not forms:
+            continue
+        number = anchored_number(noun)
+        current = SINGULAR if noun.tag_ == "NN" else PLURAL
+        if number is not None and number != current:
+            continue  # the corrected sentence disagrees with itself: leave it
+        # An uncountable noun has no plural in standard English: "advices" is wrong anywhere.
+        strict = number == current or (current == SINGULAR and strictly_uncountable(noun.lemma_))
+        yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), "noun_number", strict)
+
+
+# --- R:NOUN:INFL ------------------------------------------------------------------------------
+
+
+def regular_plural(doc: Doc) -> Iterator[Candidate]:
+    """Yield an irregular plural regularised ("childs", "womans") or an uncountable noun given
+    a rule-made plural ("informations", "furnitures"): non-words, so always strict."""
+    for noun in _common_nouns(doc):
+        lemma = noun.lemma_.lower()
+        if noun.tag_ == "NNS":
+            if noun.lower_.endswith("s") and noun.lower_[:-1] == lemma:
+                continue  # a regular plural has no other regular form
+        elif any(f.lower() != lemma for f in dictionary_forms(lemma, "NNS", "NOUN")):
+            continue  # a countable singular: "bookes" would be a spelling error, not inflection
+        elif noun.lower_.endswith("ing"):
+            continue  # a gerund ("smokings") is no learner's plural
+        for form in rule_forms(lemma, "NNS", "NOUN"):
+            yield Candidate(noun.i, noun.i + 1, (_cased(form, noun),), "noun_regular_plural")
+            break
+
+
+# --- NOUN:POSS --------------------------------------------------------------------------------
+
+
+def _possessives(doc: Doc) -> Iterator[tuple[Token, Token]]:
+    """Yield (possessor noun, its 's or ' token) for nouns that modify a following noun."""
+    for token in doc:
+        if token.tag_ != "POS" or token.i == 0:
+            continue
+        owner = doc[token.i - 1]
+        if owner.tag_ in {"NN", "NNS", "NNP", "NNPS"} and owner.dep_ == "poss" and owner.head.i > token.i:
+            yield owner, token
+
+
+def delete_possessive(doc: Doc) -> Iterator[Candidate]:
+    """Yield the possessive 's or ' deleted ("John car", "my friend house"); strict for a name
+    or a possessor with a possessive determiner ("my friend"), not for a common noun that can
+    modify as a compound ("the car door")."""
+    for owner, mark in _possessives(doc):
+        named = owner.tag_ in {"NNP", "NNPS"}
+        owned = any(c.tag_ == "PRP$" for c in owner.children)
+        yield Candidate(mark.i, mark.i + 1, (), "poss_delete", named or owned)
+
+
+def insert_possessive(doc: Doc) -> Iterator[Candidate]:
+    """Yield 's inserted after a noun modifying another noun ("the car's door"): not strict,
+    many such compounds have a possessive twin ("the school's library")."""
+    for token in doc:
+        if token.dep_ != "compound" or token.tag_ not in {"NN", "NNP"} or not token.is_alpha:
+            continue
+        head = token.head
+        if head.i != token.i + 1 or head.tag_ not in {"NN", "NNS"}:
+            continue
+        yield Candidate(token.i + 1, token.i + 1, ("'s",), "poss_insert_compound", False)
+
+
+def insert_before_verb(doc: Doc) -> Iterator[Candidate]:
+    """Yield 's inserted after a singular subject right before its verb ("The teacher's gave
+    us homework"); strict when the verb cannot be read as a noun (with "cooks", "likes" the
+    result is a possessive noun phrase: "my mother's cooks") and is not "be" ("John's is red"
+    can mean John's car)."""
+    for token in doc:
+        if token.dep_ != "nsubj" or token.tag_ not in {"NN", "NNP"} or not token.is_alpha:
+            continue
+        if token.lower_.endswith(_INDEFINITE_ENDINGS):
+            continue  # "nobody's" reads as "nobody is / has"
+        verb = token.head
+        if verb.i != token.i + 1 or verb.tag_ not in {"VBD", "VBZ"} or verb.pos_ not in {"VERB", "AUX"}:
+            continue
+        # "My brother's lost" reads as "has lost" where the past form is also the participle.
+        has_reading = verb.tag_ == "VBD" and verb.lower_ in dictionary_forms(verb.lemma_, "VBN", "VERB")
+        noun_reading = bool(lemmas(verb.lower_, "NOUN")) or verb.lower_ in {"likes", "dislikes"}
+        strict = verb.lemma_ != "be" and not noun_reading and not has_reading
+        yield Candidate(verb.i, verb.i, ("'s",), "poss_insert_subject", strict)
+
+
+def plural_as_possessive(doc: Doc) -> Iterator[Candidate]:
+    """Yield a regular plural written as a singular possessive ("my friend's are kind" for
+    "my friends are kind"); strict when a plural determiner, numeral or the verb's agreement
+    fixes the plural."""
+    for noun in _common_nouns(doc):
+        if noun.tag_ != "NNS" or not noun.lower_.endswith("s"):
+            continue
+        singular = noun.text[:-1]
+        if singular.lower() not in {f.lower() for f in dictionary_forms(noun.lemma_.lower(), "NN", "NOUN")}:
+            continue
+        strict = anchored_number(noun) == PLURAL
+        yield Candidate(noun.i, noun.i + 1, (singular, "'s"), "poss_plural_apostrophe", strict)
+
+
+def possessive_without_apostrophe(doc: Doc) -> Iterator[Candidate]:
+    """Yield a singular possessive written as a plural ("my friends birthday" for "my friend's
+    birthday"); strict when a determiner or possessive stands before the possessor (the plural
+    cannot then be a compound modifier), not strict otherwise."""
+    for owner, mark in _possessives(doc):
+        if owner.tag_ != "NN" or owner.pos_ != "NOUN" or mark.text != "'s" or owner.lower_ in TIME_NOUNS:
+            continue
+        plural = owner.text + "s"
+        if plural.lower() not in {f.lower() for f in dictionary_forms(owner.lemma_.lower(), "NNS", "NOUN")}:
+            continue
+        strict = any(c.i < owner.i and c.dep_ in {"det", "poss"} for c in owner.children)
+        yield Candidate(owner.i, mark.i + 1, (plural,), "poss_apostrophe_dropped", strict)
+
+
+def plural_possessive_s(doc: Doc) -> Iterator[Candidate]:
+    """Yield "'s" for the apostrophe of a plural possessive ("my parents's friends"): strict."""
+    for owner, mark in _possessives(doc):
+        if mark.text == "'" and owner.tag_ in {"NNS", "NNPS"} and owner.lower_.endswith("s"):
+            yield Candidate(mark.i, mark.i + 1, ("'s",), "poss_plural_s")
+
+
+def possessive_number(doc: Doc) -> Iterator[Candidate]:
+    """Yield a singular possessive made plural ("my friends' house") and a plural one singular
+    ("these friend's house"); strict only when a plural determiner or numeral before the
+    possessor cannot belong to the possessed noun."""
+    for owner, mark in _possessives(doc):
+        if owner.tag_ not in {"NN", "NNS"} or owner.pos_ != "NOUN" or owner.lower_ in TIME_NOUNS:
+            continue
+        forms = _other_number(owner)
+        if not forms:
+            continue
+        new = forms[0]
+        current = SINGULAR if owner.tag_ == "NN" else PLURAL
+        # "a friends' house" can be "a [friends'] house" like "a girls' school"; "these friend's
+        # house" has no reading, "two teacher's salaries" has one (two salaries): only a plural
+        # marker before a plural possessor of a singular noun forces the error.
+        strict = (
+            current == PLURAL
+            and anchored_number(owner) == PLURAL
+            and _has_marker(owner)
+            and owner.head.tag_ == "NN"
+        )
+        if owner.tag_ == "NN" and mark.text == "'s" and new.lower().endswith("s"):
+            yield Candidate(owner.i, mark.i + 1, (_cased(new, owner), "'"), "poss_number", strict)
+        elif owner.tag_ == "NNS" and mark.text == "'":
+            yield Candidate(owner.i, mark.i + 1, (_cased(new, owner), "'s"), "poss_number", strict)
+
+
+def _has_marker(noun: Token) -> bool:
+    """Return True when the noun's number is shown by a word before it (not only by a verb,
+    which agrees with the possessed noun, not the possessor)."""
+    return any(c.i < noun.i and c.dep_ in {"det", "nummod", "amod", "predet"} for c in noun.children)
+
+
+RULES = {
+    "R:NOUN:NUM": (number_flip,),
+    "R:NOUN:INFL": (regular_plural,),
+    "M:NOUN:POSS": (delete_possessive,),
+    "U:NOUN:POSS": (insert_before_verb, insert_possessive),
+    "R:NOUN:POSS": (
+        possessive_without_apostrophe,
+        plural_possessive_s,
+        plural_as_possessive,
+        possessive_number,
+    ),
+}

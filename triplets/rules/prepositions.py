@@ -1,0 +1,498 @@
+"""Preposition errors: M:PREP (a missing preposition), U:PREP (a preposition where none
+belongs), R:PREP (the wrong preposition).
+
+A preposition is mostly chosen by the word it depends on ("depend on", "interested in") or by its
+object ("on Monday", "in 2010", "at night"); elsewhere another preposition is often still good
+English with another meaning ("a book on / about / for music"). So strict candidates are only
+those that small tables of fixed collocations and phrases, the time expressions or the phrase
+structure force: "listen music", "five people my family", "depend of", "interested on", "in
+TV", "with bus", "in Monday", "on 2010", "during three years", "discuss about the plan",
+"bought about a car", "went to home", "in last week", "near of the sea", "most of people".
+Every other candidate is marked not strict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from triplets.candidates import Candidate
+from triplets.rules._nominal import DAYS, MONTHS, SEASONS, TIME_NOUNS, words
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+PREPOSITIONS = ("in", "on", "at", "for", "of", "with", "from", "about", "by", "to")
+
+# Head lemma (verb, adjective or noun) + preposition -> prepositions a learner puts instead that
+# are wrong with that head whatever the meaning. Only fixed collocations are listed.
+COLLOCATIONS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("depend", "on"): ("of", "from", "in"),
+    ("dependent", "on"): ("of", "from"),
+    ("rely", "on"): ("of", "in", "to"),
+    ("focus", "on"): ("in", "at", "to"),
+    ("insist", "on"): ("in", "at", "for"),
+    ("concentrate", "on"): ("in", "at", "to"),
+    ("congratulate", "on"): ("for", "to"),
+    ("keen", "on"): ("in", "of", "at"),
+    ("effect", "on"): ("at", "to"),
+    ("impact", "on"): ("at", "to"),
+    ("influence", "on"): ("at", "to"),
+    ("interested", "in"): ("on", "at", "for", "about"),
+    ("interest", "in"): ("on", "at", "about"),
+    ("believe", "in"): ("on", "at"),
+    ("succeed", "in"): ("on", "at", "to"),
+    ("participate", "in"): ("on", "at", "to"),
+    ("involved", "in"): ("on", "at"),
+    ("increase", "in"): ("of", "at"),
+    ("good", "at"): ("on", "to"),
+    ("bad", "at"): ("on", "to"),
+    ("arrive", "at"): ("to",),
+    ("arrive", "in"): ("to",),
+    ("laugh", "at"): ("on", "to"),
+    ("listen", "to"): ("at", "on"),
+    ("belong", "to"): ("at", "with", "on"),
+    ("similar", "to"): ("with", "at", "as"),
+    ("married", "to"): ("with",),
+    ("reply", "to"): ("at", "on"),
+    ("access", "to"): ("at", "on"),
+    ("attention", "to"): ("at", "on"),
+    ("solution", "to"): ("at", "on", "from"),
+    ("happen", "to"): ("at", "on"),
+    ("afraid", "of"): ("from", "about", "for"),
+    ("proud", "of"): ("on", "for", "about", "from"),
+    ("full", "of"): ("with", "from"),
+    ("consist", "of"): ("from", "in", "by"),
+    ("aware", "of"): ("about", "from", "on"),
+    ("capable", "of"): ("for", "to", "in"),
+    ("fond", "of"): ("with", "to", "about"),
+    ("tired", "of"): ("from", "with"),
+    ("example", "of"): ("for", "about"),
+    ("advantage", "of"): ("from", "for"),
+    ("lack", "of"): ("in", "from"),
+    ("wait", "for"): ("to", "on"),
+    ("pay", "for"): ("to",),
+    ("search", "for"): ("to", "after"),
+    ("apologise", "for"): ("about", "of"),
+    ("apologize", "for"): ("about", "of"),
+    ("responsible", "for"): ("of", "about"),
+    ("famous", "for"): ("of", "by", "with"),
+    ("reason", "for"): ("of", "to"),
+    ("thank", "for"): ("about", "of"),
+    ("agree", "with"): ("to", "at"),
+    ("deal", "with"): ("about", "in"),
+    ("cope", "with"): ("to", "about", "for"),
+    ("satisfied", "with"): ("from", "of", "on"),
+    ("bored", "with"): ("from", "about"),
+    ("different", "from"): ("of", "with"),
+    ("suffer", "from"): ("of", "with"),
+    ("graduate", "from"): ("in", "of"),
+    ("worry", "about"): ("for", "on", "of"),
+    ("worried", "about"): ("for", "on", "of"),
+    ("complain", "about"): ("for", "on", "of"),
+    ("talk", "about"): ("on", "of"),
+    ("go", "to"): ("at",),
+    ("come", "to"): ("at",),
+    ("move", "to"): ("at",),
+    ("return", "to"): ("at",),
+    ("travel", "to"): ("at",),
+    ("lot", "of"): ("from", "with"),
+    ("part", "of"): ("from",),
+    ("member", "of"): ("from",),
+    ("invest", "in"): ("on", "at"),
+    ("due", "to"): ("of", "for"),
+}
+# Verbs that take a direct object and no preposition -> the preposition learners add
+# ("discuss about the plan", "reached to the station", "married with him").
+NO_PREPOSITION: dict[str, str] = {
+    "discuss": "about",
+    "mention": "about",
+    "describe": "about",
+    "consider": "about",
+    "emphasise": "on",
+    "emphasize": "on",
+    "stress": "on",
+    "marry": "with",
+    "resemble": "to",
+    "reach": "to",
+    "visit": "to",
+    "obey": "to",
+    "contact": "with",
+    "accompany": "with",
+    "lack": "of",
+    "inform": "to",
+    "phone": "to",
+    "tell": "to",
+    "enjoy": "with",
+    "attend": "in",
+    "join": "to",
+    "like": "to",
+    "love": "to",
+    "hate": "to",
+    "need": "of",
+    "want": "to",
+    "order": "for",
+    "request": "for",
+    "demand": "for",
+}
+# Verbs of physical action whose object cannot follow "about" ("bought about a car"); verbs of
+# speech and thought ("read about"), phrasal "bring about" and measure verbs ("takes about an
+# hour") are left out on purpose.
+_CONCRETE_VERBS = words(
+    """buy sell eat drink wear cook clean open close build carry watch use choose drive ride
+    wash paint repair fix break kick throw catch"""
+)
+# A preposition fixed by its object ("on TV", "by bus", "in my opinion") -> wrong replacements.
+FIXED_PHRASES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("on", "internet"): ("in", "at"),
+    ("on", "tv"): ("in", "at"),
+    ("on", "television"): ("in", "at"),
+    ("on", "holiday"): ("in", "at", "to"),
+    ("on", "vacation"): ("in", "at"),
+    ("on", "foot"): ("in", "with"),
+    ("on", "purpose"): ("with", "by"),
+    ("on", "weekend"): ("in",),
+    ("at", "weekend"): ("in",),
+    ("at", "weekends"): ("in",),
+    ("at", "home"): ("in", "on"),
+    ("at", "moment"): ("on",),
+    ("in", "morning"): ("at",),
+    ("in", "afternoon"): ("at",),
+    ("in", "evening"): ("at",),
+    ("in", "opinion"): ("on", "at"),
+    ("for", "example"): ("in",),
+    ("by", "bus"): ("with", "in"),
+    ("by", "car"): ("with", "in"),
+    ("by", "train"): ("with", "in"),
+    ("by", "plane"): ("with", "in"),
+    ("by", "taxi"): ("with", "in"),
+    ("by", "bike"): ("with", "in"),
+    ("by", "bicycle"): ("with", "in"),
+    ("by", "boat"): ("with", "in"),
+}
+# Quantifiers that take "of" only before a determiner ("most of the people", not "most of
+# people").
+_OF_QUANTIFIERS = frozenset({"most", "many", "several", "few", "little", "much"})
+# Place adverbs that take no preposition after a verb of motion ("go home", not "go to home").
+_PLACE_ADVERBS = words("home abroad downtown overseas upstairs downstairs there here")
+_MOTION_VERBS = words("go come return get walk drive run fly travel move hurry rush")
+# "last week", "next year", "this morning", "every day": time expressions without preposition.
+_TIME_DETERMINERS = frozenset({"last", "next", "this", "every"})
+_TIME_WORDS = (
+    words(
+        """week month year morning afternoon evening night weekend summer winter spring autumn time
+    day century term semester"""
+    )
+    | DAYS
+    | MONTHS
+)
+_BARE_TIME = frozenset({"yesterday", "tomorrow", "tonight"})
+# Heads whose "of" may go ("all of the students" = "all the students").
+_OPTIONAL_OF = frozenset({"all", "both", "half", "outside", "inside", "off"})
+# A learner's likely confusions for each preposition, most likely first (non-strict swaps).
+_CONFUSIONS: dict[str, tuple[str, ...]] = {
+    "in": ("on", "at"),
+    "on": ("in", "at"),
+    "at": ("in", "on"),
+    "for": ("to", "of"),
+    "of": ("from", "for"),
+    "with": ("by", "of"),
+    "from": ("of", "by"),
+    "about": ("of", "on"),
+    "by": ("with", "from"),
+    "to": ("for", "at"),
+}
+
+
+def _cased(new: str, model: Token) -> str:
+    return new[:1].upper() + new[1:] if model.text[:1].isupper() else new
+
+
+def _object(prep: Token) -> Token | None:
+    """Return the preposition's object (pobj), or None."""
+    return next((c for c in prep.children if c.dep_ == "pobj"), None)
+
+
+def _prepositions(doc: Doc) -> Iterator[tuple[Token, Token]]:
+    """Yield (preposition, its object) for the prepositions rules may change."""
+    for token in doc:
+        if token.tag_ != "IN" or token.lower_ not in PREPOSITIONS or token.dep_ not in {"prep", "dative"}:
+            continue
+        obj = _object(token)
+        if obj is None:
+            continue
+        yield token, obj
+
+
+def _time_preposition(obj: Token) -> str | None:
+    """Return the preposition a time expression needs ("on" for days and dates, "in" for months,
+    years and seasons, "at" for night, noon and clock times), or None when it is not one."""
+    lower = obj.lower_
+    if lower in DAYS or (lower.endswith("s") and lower[:-1] in DAYS):
+        return "on"
+    has_det = any(c.dep_ in {"det", "poss"} for c in obj.children)
+    if lower in MONTHS or (lower in SEASONS and not has_det):
+        return "in"
+    if lower.isdigit() and len(lower) == 4 and lower[:2] in {"18", "19", "20"}:
+        return "in"
+    if lower in {"night", "noon", "midnight", "dawn"} and not has_det:
+        return "at"
+    if lower in {"o'clock", "pm", "am", "p.m.", "a.m."}:
+        return "at"
+    return None
+
+
+def _head_lemma(prep: Token) -> str:
+    return prep.head.lemma_.lower()
+
+
+# --- M:PREP -----------------------------------------------------------------------------------
+
+
+def delete_collocation(doc: Doc) -> Iterator[Candidate]:
+    """Yield a preposition its head needs deleted ("listen music", "interested music", "a lot
+    people", "went school"): always strict."""
+    for prep, _obj in _prepositions(doc):
+        lower, head = prep.lower_, prep.head
+        needed = (
+            (_head_lemma(prep), lower) in COLLOCATIONS
+            and lower != "about"
+            and not _go_plus_verb(prep, _head_lemma(prep))
+        )
+        of_noun = (
+            lower == "of"
+            and head.pos_ in {"NOUN", "PRON", "NUM"}
+            and head.lower_ not in _OPTIONAL_OF
+            and head.i < prep.i
+        )
+        if needed or of_noun or _needed_by_verb(prep):
+            yield Candidate(prep.i, prep.i + 1, (), "prep_delete_needed")
+
+
+def _needed_by_verb(prep: Token) -> bool:
+    """Return True for "go to", "come from", "live in/at": verbs that cannot take the object
+    directly."""
+    lemma, lower = prep.head.lemma_, prep.lower_
+    return (
+        (lower == "to" and lemma in _MOTION_VERBS and not _go_plus_verb(prep, lemma))
+        or (lower == "from" and lemma == "come")
+        or (lower in {"in", "at"} and lemma == "live")
+    )
+
+
+# Verbs American English puts bare after go/come ("go work", "come play"); "go school" is no
+# such verb, so its deletion still forces an error.
+_GO_PLUS_VERBS = words(
+    "work play see get eat sleep shop swim visit watch help fish camp hunt dance walk run check look "
+    "find buy stay talk cook study read sit drink live"
+)
+
+
+def _go_plus_verb(prep: Token, lemma: str) -> bool:
+    """Return True when deleting "to" after go/come leaves go + a bare verb, which American
+    English says ("go to work" -> "go work", "come to play" -> "come play")."""
+    objects = [c for c in prep.children if c.dep_ == "pobj"]
+    if lemma not in {"go", "come"} or len(objects) != 1:
+        return False
+    obj = objects[0]
+    return not any(True for _ in obj.children) and obj.lower_ in _GO_PLUS_VERBS
+
+
+def _after_noun(prep: Token, obj: Token) -> bool:
+    """Return True when the preposition joins two noun phrases ("people in my family"): without
+    it two noun phrases stand side by side. Time and measure objects are left out ("a meeting
+    Monday", "a teacher forty years" can be English)."""
+    head = prep.head
+    if head.pos_ not in {"NOUN", "PROPN"} or head.i > prep.i or head.dep_ == "npadvmod":
+        return False
+    lower = obj.lower_
+    if lower in TIME_NOUNS or lower in DAYS or lower in MONTHS:
+        return False
+    return not any(c.dep_ == "nummod" for c in obj.children) and obj.pos_ in {"NOUN", "PROPN", "PRON"}
+
+
+def delete_after_noun(doc: Doc) -> Iterator[Candidate]:
+    """Yield a preposition between two noun phrases deleted ("five people my family", "stories
+    his life"): strict."""
+    for prep, obj in _prepositions(doc):
+        if prep.lower_ == "of" or (_head_lemma(prep), prep.lower_) in COLLOCATIONS:
+            continue  # "of" after a noun is delete_collocation's
+        if _time_preposition(obj) is None and _after_noun(prep, obj):
+            yield Candidate(prep.i, prep.i + 1, (), "prep_delete_after_noun")
+
+
+def delete_time(doc: Doc) -> Iterator[Candidate]:
+    """Yield the preposition of a time expression deleted: strict for "at night", "in 2010",
+    "in the morning"; not for days ("Monday" stands bare in American English) or durations."""
+    for prep, obj in _prepositions(doc):
+        needed = _time_preposition(obj)
+        if needed == prep.lower_ and needed in {"in", "at"}:
+            yield Candidate(prep.i, prep.i + 1, (), "prep_delete_time", obj.lower_ not in MONTHS)
+
+
+def delete_any(doc: Doc) -> Iterator[Candidate]:
+    """Yield any other preposition with an object deleted: never strict ("for two years",
+    "wrote to him", "all of them" stay English)."""
+    for prep, obj in _prepositions(doc):
+        lower, head = prep.lower_, prep.head
+        head_lemma = _head_lemma(prep)
+        collocation = (head_lemma, lower) in COLLOCATIONS and not _go_plus_verb(prep, head_lemma)
+        if collocation or _time_preposition(obj) is not None:
+            continue
+        if lower == "of" and head.pos_ in {"NOUN", "PRON", "NUM"} and head.lower_ not in _OPTIONAL_OF:
+            continue
+        if _needed_by_verb(prep) or _after_noun(prep, obj):
+            continue
+        yield Candidate(prep.i, prep.i + 1, (), "prep_delete", False)
+
+
+# --- U:PREP -----------------------------------------------------------------------------------
+
+
+def before_object(doc: Doc) -> Iterator[Candidate]:
+    """Yield a preposition inserted before the direct object of a verb that takes none
+    ("discussed about the plan", "reached to the station"); strict for the verbs of the table
+    (a pronoun or noun phrase object) and for "about" after verbs of physical action ("bought
+    about a car"), not strict after other verbs ("learned about English", "brought about a
+    change", "takes about an hour" can be English)."""
+    for token in doc:
+        if token.dep_ != "dobj" or token.pos_ not in {"NOUN", "PROPN", "PRON"}:
+            continue
+        verb = token.head
+        if verb.pos_ != "VERB" or token.i < verb.i:
+            continue
+        start = token.left_edge.i
+        if start != verb.i + 1:
+            continue  # a particle or an indirect object stands between verb and object
+        if token.lower_ in {"what", "which", "who", "whom", "that"} or doc[start].tag_ in {"WDT", "WP", "CD"}:
+            continue
+        lemma = verb.lemma_.lower()
+        if lemma in NO_PREPOSITION:
+            yield Candidate(start, start, (NO_PREPOSITION[lemma],), "prep_insert_object")
+        elif token.lower_ not in TIME_NOUNS:
+            strict = lemma in _CONCRETE_VERBS and token.pos_ != "PRON"
+            yield Candidate(start, start, ("about",), "prep_insert_object_about", strict)
+
+
+def of_after_quantifier(doc: Doc) -> Iterator[Candidate]:
+    """Yield "of" inserted after "near" and after a quantifier before a noun phrase with no
+    determiner ("near of the sea", "most of people", "a little of Spanish"): strict ("most of
+    the people" is English, so a determiner after the quantifier stops the rule)."""
+    for token in doc:
+        lower = token.lower_
+        if token.i + 1 >= len(doc) or doc[token.i + 1].lower_ == "of":
+            continue
+        nxt = doc[token.i + 1]
+        if lower == "near" and token.pos_ == "ADP" and nxt.pos_ in {"DET", "PROPN", "NOUN", "PRON"}:
+            yield Candidate(token.i + 1, token.i + 1, ("of",), "prep_insert_of")
+        elif lower in _OF_QUANTIFIERS and token.head.i > token.i and _nominal(token.head):
+            noun = token.head
+            if any(c.dep_ in {"det", "poss"} and c.i > token.i for c in noun.children):
+                continue
+            if lower in {"little", "few"} and (token.i == 0 or doc[token.i - 1].lower_ != "a"):
+                continue  # "little money" and "few people" are quantifiers without "of"
+            yield Candidate(token.i + 1, token.i + 1, ("of",), "prep_insert_of")
+
+
+def _nominal(token: Token) -> bool:
+    """Return True for a noun, or an adjective the parser made the head of a noun phrase ("a
+    little Spanish")."""
+    if token.tag_ in {"NN", "NNS"}:
+        return True
+    return token.pos_ == "ADJ" and token.dep_ in {"dobj", "pobj", "nsubj", "attr"}
+
+
+def before_adverb(doc: Doc) -> Iterator[Candidate]:
+    """Yield "to" before a place adverb after a verb of motion ("went to home") and "in"/"on"
+    before a time expression that takes none ("in last week", "on yesterday"): strict."""
+    for token in doc:
+        lower = token.lower_
+        head = token.head
+        if lower in _PLACE_ADVERBS and token.dep_ == "advmod" and head.lemma_ in _MOTION_VERBS:
+            if token.i > 0 and doc[token.i - 1].lower_ not in PREPOSITIONS:
+                yield Candidate(token.i, token.i, ("to",), "prep_insert_place_adverb")
+        elif token.dep_ == "npadvmod" and token.pos_ in {"NOUN", "PROPN"}:
+            start = token.left_edge.i
+            first = doc[start].lower_
+            if lower in _BARE_TIME and start == token.i:
+                new = "on" if lower != "tonight" else "in"
+            elif first in _TIME_DETERMINERS and lower in _TIME_WORDS and start == token.i - 1:
+                new = "on" if lower in DAYS else "in"
+            elif first == "the" and doc[start + 1].lower_ in {"next", "following"} and start == token.i - 2:
+                new = "on" if lower in DAYS else "in"  # "in the next morning"
+            else:
+                continue
+            if start > 0 and doc[start - 1].lower_ in PREPOSITIONS:
+                continue
+            new = _cased(new, doc[start]) if start == 0 else new
+            # "in every day" is rare but heard; "in last week", "on yesterday" are not.
+            yield Candidate(start, start, (new,), "prep_insert_time", first != "every")
+
+
+# --- R:PREP -----------------------------------------------------------------------------------
+
+
+def swap_collocation(doc: Doc) -> Iterator[Candidate]:
+    """Yield the preposition of a fixed collocation replaced by one that is wrong with its head
+    ("depend of", "interested on", "listen at"): strict."""
+    for prep, _obj in _prepositions(doc):
+        for new in COLLOCATIONS.get((_head_lemma(prep), prep.lower_), ()):
+            yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_collocation")
+
+
+def swap_fixed_phrase(doc: Doc) -> Iterator[Candidate]:
+    """Yield the preposition of a phrase its object fixes replaced by a wrong one ("in TV",
+    "with bus", "on my opinion", "in the weekend"): strict. Transport nouns count only without
+    a determiner ("in the car" is English)."""
+    for prep, obj in _prepositions(doc):
+        key = (prep.lower_, obj.lower_)
+        if key not in FIXED_PHRASES or (_head_lemma(prep), prep.lower_) in COLLOCATIONS:
+            continue
+        if prep.lower_ == "by" and any(c.dep_ in {"det", "poss"} for c in obj.children):
+            continue
+        for new in FIXED_PHRASES[key]:
+            yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_fixed_phrase")
+
+
+def swap_duration(doc: Doc) -> Iterator[Candidate]:
+    """Yield "for" before a length of time replaced by "during" or "since" ("during three
+    years", "since two weeks", as in French or German): strict."""
+    for prep, obj in _prepositions(doc):
+        if prep.lower_ != "for" or obj.tag_ != "NNS" or obj.lower_ not in TIME_NOUNS:
+            continue
+        if not any(c.dep_ in {"nummod", "amod"} and c.i < obj.i for c in obj.children):
+            continue
+        for new in ("during", "since"):
+            yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_duration")
+
+
+def swap_time(doc: Doc) -> Iterator[Candidate]:
+    """Yield the preposition of a day, month, year, season or clock time replaced by another
+    of in/on/at ("in Monday", "on 2010", "in night"): strict."""
+    for prep, obj in _prepositions(doc):
+        needed = _time_preposition(obj)
+        if needed is None or needed != prep.lower_ or (_head_lemma(prep), prep.lower_) in COLLOCATIONS:
+            continue
+        for new in ("in", "on", "at"):
+            if new != needed:
+                yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_time")
+
+
+def swap_any(doc: Doc) -> Iterator[Candidate]:
+    """Yield any other preposition replaced by its likely confusions (in/on/at, for/to, of/from):
+    never strict, another preposition often makes another good sentence."""
+    for prep, obj in _prepositions(doc):
+        key = (_head_lemma(prep), prep.lower_)
+        if key in COLLOCATIONS or _time_preposition(obj) == prep.lower_:
+            continue
+        if (prep.lower_, obj.lower_) in FIXED_PHRASES:
+            continue
+        for new in _CONFUSIONS[prep.lower_]:
+            yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap", False)
+
+
+RULES = {
+    "M:PREP": (delete_collocation, delete_after_noun, delete_time, delete_any),
+    "U:PREP": (before_object, before_adverb, of_after_quantifier),
+    "R:PREP": (swap_collocation, swap_fixed_phrase, swap_time, swap_duration, swap_any),
+}

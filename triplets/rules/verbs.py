@@ -1,0 +1,962 @@
+"""Verb replacements: agreement (R:VERB:SVA), tense (R:VERB:TENSE), non-finite form
+(R:VERB:FORM), regularised non-word pasts (R:VERB:INFL) and confusable verbs (R:VERB).
+
+Every inflected form comes from `lexicon.dictionary_forms` (real words only), except the INFL
+rule, whose forms must be non-words (`lexicon.rule_forms`). A candidate is strict when its
+context forces the error: a visible subject for agreement, a time adverbial for tense, an
+auxiliary, modal, "to" or preposition for the non-finite form, a valency frame for R:VERB.
+The missing/unnecessary verb types (M:/U:VERB...) are in `verb_forms`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from triplets.candidates import Candidate
+from triplets.lexicon import dictionary_forms, lemmas, rule_forms
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+    from triplets.rules import Generator
+
+# Grammatical person/number of a subject, as far as English verb agreement sees it.
+FIRST = "1sg"  # I: am / was / VBP
+SECOND = "2"  # you: are / were / VBP
+SINGULAR = "sg"  # he, the cat: is / was / VBZ
+PLURAL = "pl"  # we, the cats: are / were / VBP
+
+_PRONOUN_NUMBER = {
+    "i": FIRST,
+    "you": SECOND,
+    "he": SINGULAR,
+    "she": SINGULAR,
+    "it": SINGULAR,
+    "this": SINGULAR,
+    "that": SINGULAR,
+    "everyone": SINGULAR,
+    "everybody": SINGULAR,
+    "everything": SINGULAR,
+    "someone": SINGULAR,
+    "somebody": SINGULAR,
+    "something": SINGULAR,
+    "nobody": SINGULAR,
+    "nothing": SINGULAR,
+    "anyone": SINGULAR,
+    "anybody": SINGULAR,
+    "anything": SINGULAR,
+    "we": PLURAL,
+    "they": PLURAL,
+    "these": PLURAL,
+    "those": PLURAL,
+}
+# Nouns whose agreement varies (BrE "my family are", "the majority of people are"): never strict.
+_VARIABLE_NOUNS = frozenset(
+    {
+        "family",
+        "team",
+        "government",
+        "staff",
+        "police",
+        "class",
+        "group",
+        "couple",
+        "majority",
+        "minority",
+        "number",
+        "lot",
+        "lots",
+        "percent",
+        "half",
+        "rest",
+        "none",
+        "all",
+        "some",
+        "most",
+        "public",
+        "audience",
+        "crew",
+        "committee",
+        "company",
+        "band",
+        "kind",
+        "sort",
+        "type",
+        "variety",
+        "series",
+        "news",
+        "means",
+    }
+)
+_SUBJECT_DEPS = ("nsubj", "nsubjpass", "csubj", "expl")
+_AUX_DEPS = ("aux", "auxpass")
+
+BE_PRESENT = {FIRST: "am", SINGULAR: "is", SECOND: "are", PLURAL: "are"}
+BE_PAST = {FIRST: "was", SINGULAR: "was", SECOND: "were", PLURAL: "were"}
+# Agreement flips of be/have/do (both as main verbs and as auxiliaries). "am" -> "is": ERRANT
+# calls "I are" R:MORPH, "I is" R:VERB:SVA (measured).
+_SVA_FLIP = {
+    "is": "are",
+    "are": "is",
+    "am": "is",
+    "was": "were",
+    "were": "was",
+    "has": "have",
+    "have": "has",
+    "does": "do",
+    "do": "does",
+}
+# Tense swaps of auxiliaries and modals; be/have/do pasts -> present are chosen by subject.
+_MODAL_TENSE = {
+    "will": "would",
+    "would": "will",
+    "can": "could",
+    "could": "can",
+    "may": "might",
+    "might": "may",
+    "shall": "should",
+}
+_TIME_NOUNS = frozenset(
+    {
+        "day",
+        "week",
+        "month",
+        "year",
+        "night",
+        "morning",
+        "evening",
+        "afternoon",
+        "weekend",
+        "summer",
+        "winter",
+        "spring",
+        "autumn",
+        "century",
+        "decade",
+        "term",
+        "semester",
+        "holiday",
+        "holidays",
+        "time",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    }
+)
+# Subordinators of a clause about the future that takes the present ("if it rains, ...").
+_CONDITION_MARKS = frozenset({"if", "when", "unless", "until", "before", "after", "once"})
+_DURATIONS = frozenset(
+    {"years", "months", "weeks", "days", "hours", "minutes", "decades", "centuries", "ages", "long"}
+)
+# Subordinators of a temporal clause whose tense must match its main clause's.
+_TEMPORAL_MARKS = frozenset({"when", "while", "after", "before", "as"})
+PAST = "past"
+FUTURE = "future"
+# Years this far back anchor a clause in the past ("in 2010"); later ones may be plans.
+_LAST_PAST_YEAR = 2019
+
+
+def _alpha(token: Token) -> bool:
+    return token.text.isalpha()
+
+
+def _with_case(word: str, model: str) -> str:
+    return word[:1].upper() + word[1:] if model[:1].isupper() else word
+
+
+def clause_head(verb: Token) -> Token:
+    """Return the head of `verb`'s clause: `verb` itself, or the verb an auxiliary belongs to."""
+    return verb.head if verb.dep_ in _AUX_DEPS else verb
+
+
+def subject(verb: Token) -> Token | None:
+    """Return the subject of `verb`'s clause (a conjoined verb shares its first conjunct's
+    subject), or None when there is none (imperatives, infinitives)."""
+    head = clause_head(verb)
+    for _ in range(4):
+        for child in head.children:
+            if child.dep_ in _SUBJECT_DEPS:
+                return child
+        if head.dep_ != "conj" or head.head.i == head.i:
+            return None
+        head = head.head
+    return None
+
+
+def subject_number(subj: Token) -> tuple[str | None, bool]:
+    """Return the agreement class of a subject (FIRST, SECOND, SINGULAR, PLURAL or None when
+    unknown) and whether it is unambiguous (a plain pronoun or a simple noun)."""
+    lower = subj.lower_
+    if subj.dep_ == "expl":  # "there is/are": the number is the postverbal noun's
+        return None, False
+    if subj.tag_ in {"WDT", "WP"}:  # who/which/that in a relative clause: the antecedent's number
+        antecedent = subj.head.head if subj.head.dep_ == "relcl" else None
+        if antecedent is not None and antecedent.tag_ in {"NN", "NNS", "NNP", "NNPS"}:
+            return subject_number(antecedent)[0], False
+        return None, False
+    if lower in _PRONOUN_NUMBER:
+        # Demonstratives with a noun are determiners, never subjects; "everyone" is an NN.
+        return _PRONOUN_NUMBER[lower], subj.tag_ in {"PRP", "DT", "NN"}
+    if subj.tag_ not in {"NN", "NNS", "NNP", "NNPS"}:
+        return None, False
+    coordinated = any(c.dep_ == "conj" for c in subj.children)
+    if coordinated:
+        return PLURAL, False
+    number = PLURAL if subj.tag_ in {"NNS", "NNPS"} else SINGULAR
+    if subj.tag_ == "NNP":
+        # British English agrees in the plural with team and company names ("Flamengo lose",
+        # "Google are"); without named-entity tags a person's name cannot be told apart.
+        return number, False
+    clear = lower not in _VARIABLE_NOUNS and not any(
+        c.dep_ == "prep" and c.lower_ == "of" for c in subj.children
+    )
+    return number, clear
+
+
+def number_of(verb: Token) -> tuple[str | None, bool]:
+    """Return the agreement class of `verb`'s subject and whether it is unambiguous."""
+    subj = subject(verb)
+    return subject_number(subj) if subj is not None else (None, False)
+
+
+def present_forms(lemma: str, number: str) -> tuple[str, ...]:
+    """Return the present-tense forms of `lemma` that agree with a subject of `number`."""
+    if lemma == "be":
+        return (BE_PRESENT[number],)
+    return dictionary_forms(lemma, "VBZ" if number == SINGULAR else "VBP", "VERB")
+
+
+def _agrees(token: Token, number: str) -> bool:
+    lower = token.lower_
+    if lower in {"am", "is", "are"}:
+        return lower == BE_PRESENT[number]
+    if lower in {"was", "were"}:
+        return lower == BE_PAST[number]
+    if token.tag_ == "VBZ":
+        return number == SINGULAR
+    if token.tag_ == "VBP":
+        return number != SINGULAR
+    return False
+
+
+def _finite_present(token: Token) -> bool:
+    return token.tag_ in {"VBZ", "VBP"} or token.lower_ in {"was", "were"}
+
+
+def _is_subjunctive(token: Token) -> bool:
+    # "If I were you", "I wish she were here": "were" with a singular subject is grammatical.
+    head = clause_head(token)
+    if any(c.dep_ == "mark" and c.lower_ in {"if", "though"} for c in head.children):
+        return True
+    return any(t.lemma_ == "wish" for t in head.ancestors)
+
+
+# Modals whose contracted negative has its own stem ("can't" is "ca" + "n't" to spaCy).
+_NEGATIVE_STEMS = {"can": "ca", "will": "wo", "shall": "sha"}
+
+
+def _one(token: Token, word: str, rule: str, strict: bool) -> Candidate:
+    following = token.nbor(1) if token.i + 1 < len(token.doc) else None
+    if following is not None and following.lower_ == "n't" and not token.whitespace_:
+        word = _NEGATIVE_STEMS.get(word, word)  # "couldn't" -> "can't", not "cann't"
+    return Candidate(token.i, token.i + 1, (_with_case(word, token.text),), rule, strict)
+
+
+def ordered(found: Iterable[Candidate]) -> list[Candidate]:
+    """Return the candidates strict first, each edit once (a strict duplicate wins)."""
+    seen: dict[tuple[int, int, tuple[str, ...]], Candidate] = {}
+    for candidate in found:
+        key = (candidate.start, candidate.end, tuple(w.lower() for w in candidate.new))
+        if key not in seen or (candidate.strict and not seen[key].strict):
+            seen[key] = candidate
+    return sorted(seen.values(), key=lambda c: not c.strict)
+
+
+# R:VERB:SVA ---------------------------------------------------------------------------------
+
+
+def subject_verb_agreement(doc: Doc) -> Iterator[Candidate]:
+    """Yield the finite present verbs (and was/were) with their agreement flipped: is/are,
+    am -> is, was/were, has/have, does/do, VBZ <-> VBP; strict when the subject is a plain
+    pronoun or noun that the verb agrees with."""
+    found = []
+    for token in doc:
+        if not _alpha(token) or token.tag_ == "MD" or not _finite_present(token):
+            continue
+        lower = token.lower_
+        number, clear = number_of(token)
+        strict = clear and number is not None and _agrees(token, number)
+        if lower in _SVA_FLIP:
+            news: tuple[str, ...] = (_SVA_FLIP[lower],)
+            if lower == "was" and _is_subjunctive(token):
+                continue
+            if lower == "were" and (number in {FIRST, SINGULAR} or _is_subjunctive(token)):
+                strict = False
+        else:
+            other = "VBP" if token.tag_ == "VBZ" else "VBZ"
+            news = tuple(f for f in dictionary_forms(token.lemma_.lower(), other, "VERB") if f != lower)
+        for new in news[:1]:
+            found.append(_one(token, new, "verb-sva-flip", strict))
+    return iter(ordered(found))
+
+
+# R:VERB:TENSE -------------------------------------------------------------------------------
+
+
+def _anchor_clause(token: Token) -> Token | None:
+    # The verb whose clause a time adverbial modifies: the nearest verbal ancestor.
+    for ancestor in token.ancestors:
+        if ancestor.pos_ in {"VERB", "AUX"} and ancestor.dep_ not in _AUX_DEPS:
+            return ancestor
+    return None
+
+
+def time_anchors(doc: Doc) -> dict[int, str]:
+    """Return the clause heads (token index) that a time adverbial anchors, with PAST
+    (yesterday, ... ago, last week, in 2010) or FUTURE (tomorrow, next week)."""
+    anchors: dict[int, str] = {}
+    for token in doc:
+        lower = token.lower_
+        when = None
+        target: Token | None = token
+        if lower == "yesterday":
+            when = PAST
+        elif lower == "tomorrow":
+            when = FUTURE
+        elif lower == "ago" and token.i > 0:
+            when = PAST
+        elif (
+            lower in {"last", "next"}
+            and token.head.lower_ in _TIME_NOUNS
+            and token.head.i == token.i + 1
+            # "the next day" in a narrative is past
+            and not any(c.dep_ == "det" for c in token.head.children)
+        ):
+            when = PAST if lower == "last" else FUTURE
+            target = token.head
+        elif (
+            token.like_num
+            and len(token.text) == 4
+            and token.text.isdigit()
+            and 1900 <= int(token.text) <= _LAST_PAST_YEAR
+            and token.dep_ == "pobj"
+            and token.head.lower_ == "in"
+        ):
+            when = PAST
+        if when is None or target is None or target.dep_ == "poss":
+            continue  # "yesterday's newspaper" does not date the clause
+        clause = _anchor_clause(target)
+        if clause is not None and anchors.get(clause.i, when) == when:
+            anchors[clause.i] = when
+        elif clause is not None:
+            anchors[clause.i] = ""  # anchored both ways ("I left yesterday and will come back tomorrow")
+    return {i: w for i, w in anchors.items() if w}
+
+
+def _aux_children(head: Token) -> list[Token]:
+    return [c for c in head.children if c.dep_ in _AUX_DEPS]
+
+
+def _past_to_present(token: Token, number: str | None) -> tuple[str, ...]:
+    lower = token.lower_
+    if lower in {"was", "were"}:
+        if number is None:
+            return ("is",) if lower == "was" else ("are",)
+        return (BE_PRESENT[number],)
+    if number is None:
+        return ()
+    lemma = "have" if lower == "had" else "do" if lower == "did" else token.lemma_.lower()
+    return tuple(f for f in present_forms(lemma, number) if f != lower)
+
+
+def _present_to_past(token: Token) -> tuple[str, ...]:
+    lower = token.lower_
+    if lower in {"am", "is"}:
+        return ("was",)
+    if lower == "are":
+        return ("were",)
+    return tuple(f for f in dictionary_forms(token.lemma_.lower(), "VBD", "VERB") if f != lower)
+
+
+def _tense_swaps(token: Token) -> tuple[str, ...]:
+    """The other-tense forms of a finite verb or auxiliary (empty if it has none)."""
+    lower = token.lower_
+    if token.tag_ == "MD":
+        lower = {v: k for k, v in _NEGATIVE_STEMS.items()}.get(lower, lower)
+        return (_MODAL_TENSE[lower],) if lower in _MODAL_TENSE else ()
+    if token.tag_ == "VBD":
+        return _past_to_present(token, number_of(token)[0])
+    if token.tag_ in {"VBZ", "VBP"}:
+        return _present_to_past(token)
+    return ()
+
+
+def _finite_of(head: Token) -> Token | None:
+    # The tensed word of a clause: its first auxiliary, else the head when finite.
+    auxes = [a for a in _aux_children(head) if a.i < head.i and a.tag_ != "TO"]
+    if auxes:
+        return auxes[0]
+    return head if head.tag_ in {"VBD", "VBZ", "VBP"} else None
+
+
+def _past_temporal_pair(token: Token) -> tuple[Token, ...]:
+    # The finite verbs of a past temporal clause (`token`) and of its past main clause.
+    if token.dep_ != "advcl" or not any(
+        c.dep_ in {"mark", "advmod"} and c.lower_ in _TEMPORAL_MARKS for c in token.children
+    ):
+        return ()
+    main = token.head
+    while main.dep_ == "xcomp" and _finite_of(main) is None:  # "learned to play ... when I was"
+        main = main.head
+    pair = (_finite_of(token), _finite_of(main))
+    return (
+        tuple(v for v in pair if v is not None)
+        if all(v is not None and v.tag_ == "VBD" and _alpha(v) for v in pair)
+        else ()
+    )
+
+
+def past_anchored(doc: Doc) -> set[int]:
+    """Return the clause heads (token index) whose past tense is fixed by the context: a past
+    time adverbial, or a past temporal clause with its past main clause."""
+    heads = {i for i, when in time_anchors(doc).items() if when == PAST}
+    for token in doc:
+        heads.update(clause_head(v).i for v in _past_temporal_pair(token))
+    return heads
+
+
+def _duration(token: Token) -> bool:
+    # "since 2010", "since I moved", "for many years": a period reaching up to now.
+    if token.lower_ == "since" and token.dep_ in {"prep", "mark"}:
+        return True
+    if token.dep_ == "advcl":
+        return any(c.dep_ == "mark" and c.lower_ == "since" for c in token.children)
+    return token.lower_ == "for" and any(c.lower_ in _DURATIONS for c in token.children)
+
+
+def _perfect_since(verb: Token) -> Iterator[Candidate]:
+    # "I have lived here since 2010" -> "I live here since 2010": the period needs the perfect.
+    have = verb.doc[verb.i - 1] if verb.i > 0 else None
+    if (
+        verb.tag_ != "VBN"
+        or have is None
+        or have.lower_ not in {"have", "has"}
+        or have.dep_ != "aux"
+        or have.head.i != verb.i
+        or not any(_duration(c) for c in verb.children)
+    ):
+        return
+    number = number_of(have)[0]
+    if number is None:
+        return
+    for new in present_forms(verb.lemma_.lower(), number)[:1]:
+        yield Candidate(have.i, verb.i + 1, (_with_case(new, have.text),), "verb-tense-perfect-since")
+
+
+def conditional_present(verb: Token) -> str | None:
+    """Return the base form of a present verb in an if/when clause whose main clause has
+    "will" ("if it rains, we will stay"), where "will" is wrong; None for any other verb."""
+    if (
+        verb.dep_ != "advcl"
+        or verb.tag_ not in {"VBZ", "VBP"}
+        or not _alpha(verb)
+        or _aux_children(verb)
+        or not any(c.dep_ in {"mark", "advmod"} and c.lower_ in _CONDITION_MARKS for c in verb.children)
+        or not any(c.lower_ == "will" and c.dep_ == "aux" for c in verb.head.children)
+    ):
+        return None
+    lemma = verb.lemma_.lower()
+    bases = ("be",) if lemma == "be" else dictionary_forms(lemma, "VB", "VERB")
+    return bases[0] if bases else None
+
+
+def _will_in_condition(verb: Token) -> Iterator[Candidate]:
+    # "If it rains" -> "If it will rain" (a replacement); "if you visit" -> "if you will visit"
+    # is an insertion, U:VERB:TENSE (`verb_forms`).
+    base = conditional_present(verb)
+    if base is not None and base != verb.lower_:
+        yield Candidate(verb.i, verb.i + 1, ("will", base), "verb-tense-will-in-condition")
+
+
+def tense(doc: Doc) -> Iterator[Candidate]:
+    """Yield present <-> past swaps of finite verbs and auxiliaries (will <-> would, can <->
+    could, is <-> was, has/have <-> had, does/do <-> did, VBZ/VBP <-> VBD). Strict only against
+    a time adverbial (a past-anchored clause put into the present, a future-anchored "will go"
+    into "went"), in a past-past coordination ("went home and cook"), a past temporal clause
+    with its past main clause ("when I am young, I played"), a perfect with a period up to now
+    ("I live here since 2010") or "will" in a conditional clause ("if it will rain, we will
+    stay"); the rest are not:
+    a naive tense change is usually still grammatical."""
+    found: list[Candidate] = []
+    anchors = time_anchors(doc)
+    for i, when in anchors.items():
+        head = doc[i]
+        finite = _finite_of(head)
+        if finite is None or not _alpha(finite):
+            continue
+        if when == PAST and finite.tag_ == "VBD":
+            number = number_of(finite)[0]
+            for new in _past_to_present(finite, number)[:1]:
+                found.append(_one(finite, new, "verb-tense-anchored-past", True))
+        elif when == FUTURE and finite.lower_ == "will" and finite.i == head.i - 1 and head.tag_ == "VB":
+            for new in dictionary_forms(head.lemma_.lower(), "VBD", "VERB")[:1]:
+                found.append(
+                    Candidate(
+                        finite.i, head.i + 1, (_with_case(new, finite.text),), "verb-tense-anchored-future"
+                    )
+                )
+    for token in doc:
+        # Past-past coordination: "I went home and cooked" -> "... and cook".
+        if (
+            token.dep_ == "conj"
+            and token.tag_ == "VBD"
+            and token.head.tag_ == "VBD"
+            and _alpha(token)
+            and not _aux_children(token)
+            and not _aux_children(token.head)
+            and token.lower_ not in {"was", "were"}
+        ):
+            for new in _past_to_present(token, number_of(token)[0])[:1]:
+                found.append(_one(token, new, "verb-tense-coordination", True))
+        # A past temporal clause and its past main clause anchor each other: "When I was
+        # young, I played" -> "When I am young, I played" / "When I was young, I play".
+        for verb in _past_temporal_pair(token):
+            for new in _past_to_present(verb, number_of(verb)[0])[:1]:
+                found.append(_one(verb, new, "verb-tense-when-clause", True))
+        found.extend(_perfect_since(token))
+        found.extend(_will_in_condition(token))
+    for token in doc:
+        if not _alpha(token):
+            continue
+        if token.dep_ in _AUX_DEPS or token.tag_ == "MD":
+            if token.i != getattr(_finite_of(clause_head(token)), "i", -1):
+                continue
+        elif _aux_children(token) or token.tag_ not in {"VBD", "VBZ", "VBP"}:
+            continue
+        for new in _tense_swaps(token)[:1]:
+            found.append(_one(token, new, "verb-tense-swap", False))
+    return iter(ordered(found))
+
+
+# R:VERB:FORM --------------------------------------------------------------------------------
+
+
+def _has_aux(verb: Token, lemmas: set[str], deps: tuple[str, ...] = ("aux",)) -> bool:
+    return any(c.dep_ in deps and c.lemma_.lower() in lemmas and c.i < verb.i for c in verb.children)
+
+
+def _infinitive_context(verb: Token) -> bool:
+    for child in verb.children:
+        if child.i > verb.i or child.dep_ != "aux":
+            continue
+        if (
+            child.tag_ == "MD"
+            or (child.tag_ == "TO" and child.lower_ == "to")
+            or child.lemma_.lower() == "do"
+        ):
+            return True
+    return False
+
+
+# Verbs that take a gerund and never a to-infinitive ("enjoy swimming", *"enjoy to swim"), and
+# the reverse ("want to go", *"want going").
+_GERUND_VERBS = frozenset(
+    {
+        "enjoy",
+        "avoid",
+        "finish",
+        "mind",
+        "suggest",
+        "recommend",
+        "keep",
+        "consider",
+        "practise",
+        "practice",
+        "deny",
+        "miss",
+        "imagine",
+        "risk",
+        "quit",
+        "postpone",
+        "delay",
+        "admit",
+    }
+)
+_INFINITIVE_VERBS = frozenset(
+    {
+        "want",
+        "decide",
+        "hope",
+        "plan",
+        "agree",
+        "promise",
+        "refuse",
+        "expect",
+        "manage",
+        "afford",
+        "seem",
+        "choose",
+        "offer",
+        "fail",
+        "tend",
+        "wish",
+        "need",
+        "learn",
+        "pretend",
+        "deserve",
+    }
+)
+
+
+def verb_form(doc: Doc) -> Iterator[Candidate]:
+    """Yield wrong non-finite forms in contexts that force the right one: a bare infinitive
+    after a modal, "to" or do-support -> -ing or past ("can going", "to went"); a progressive
+    -ing -> base form ("am go"); -ing after a preposition -> base ("interested in learn");
+    a perfect participle -> -ing or base ("have seeing", "have see"); a passive participle ->
+    base ("was build"); a gerund after enjoy/recommend... -> "to" + base ("recommend to do"),
+    "to" + base after want/decide... -> gerund ("want going"). A gerund object -> base ("like
+    swim") is not strict."""
+    found: list[Candidate] = []
+    for verb in doc:
+        if (
+            not _alpha(verb)
+            or verb.pos_ not in {"VERB", "AUX"}
+            or (verb.dep_ in _AUX_DEPS and verb.tag_ != "VB")
+        ):
+            continue
+        lemma = verb.lemma_.lower()
+        lower = verb.lower_
+        to = verb.doc[verb.i - 1] if verb.i > 0 else None
+        if (
+            verb.tag_ == "VB"
+            and to is not None
+            and to.tag_ == "TO"
+            and to.head.i == verb.i
+            and verb.dep_ == "xcomp"
+            and verb.head.lemma_.lower() in _INFINITIVE_VERBS
+            and verb.head.i < to.i
+        ):
+            # "want to go" -> "want going": these verbs take no gerund.
+            for new in dictionary_forms(lemma, "VBG", "VERB")[:1]:
+                found.append(Candidate(to.i, verb.i + 1, (new,), "verb-form-infinitive-to-gerund"))
+        if verb.tag_ == "VB" and _infinitive_context(verb):
+            for tag, rule in (
+                ("VBG", "verb-form-infinitive-ing"),
+                ("VBD", "verb-form-infinitive-past"),
+                ("VBN", "verb-form-infinitive-participle"),
+            ):
+                for new in dictionary_forms(lemma, tag, "VERB")[:1]:
+                    if new != lower:
+                        found.append(_one(verb, new, rule, True))
+        elif verb.tag_ == "VBG":
+            bases = tuple(f for f in dictionary_forms(lemma, "VB", "VERB") if f != lower)
+            if _has_aux(verb, {"be"}):
+                rule, strict = "verb-form-progressive-base", True
+            elif verb.dep_ in {"pcomp", "pobj"} and verb.head.tag_ == "IN":
+                # "look forward to see" is wrong, but "used to deal" is English with another sense.
+                rule, strict = "verb-form-preposition-base", verb.head.lower_ != "to"
+            elif (
+                verb.dep_ in {"xcomp", "dobj"} and verb.head.pos_ == "VERB" and not _infinitive_context(verb)
+            ):
+                rule, strict = "verb-form-gerund-base", False
+                if verb.head.lemma_.lower() in _GERUND_VERBS and verb.head.i < verb.i:
+                    # "recommend doing" -> "recommend to do": these verbs take no infinitive.
+                    for new in bases[:1]:
+                        found.append(
+                            Candidate(verb.i, verb.i + 1, ("to", new), "verb-form-gerund-to-infinitive")
+                        )
+            else:
+                continue
+            for new in bases[:1]:
+                found.append(_one(verb, new, rule, strict))
+        elif verb.tag_ == "VBN":
+            bases = tuple(f for f in dictionary_forms(lemma, "VB", "VERB") if f != lower)
+            if _has_aux(verb, {"have"}):
+                for new in dictionary_forms(lemma, "VBG", "VERB")[:1]:
+                    found.append(_one(verb, new, "verb-form-perfect-ing", True))
+                for new in bases[:1]:
+                    found.append(_one(verb, new, "verb-form-perfect-base", True))
+            elif _has_aux(verb, {"be", "get"}, ("auxpass",)):
+                for new in bases[:1]:
+                    # "must be cleaned" -> "be clean" is English: the base is also an adjective.
+                    found.append(_one(verb, new, "verb-form-passive-base", not lemmas(new, "ADJ")))
+    return iter(ordered(found))
+
+
+# R:VERB:INFL --------------------------------------------------------------------------------
+
+
+def verb_inflection(doc: Doc) -> Iterator[Candidate]:
+    """Yield irregular pasts and participles regularised into non-words ("goed", "telled",
+    "buyed", "writed"): always wrong (the forms are never real words)."""
+    for verb in doc:
+        if verb.tag_ not in {"VBD", "VBN"} or not _alpha(verb) or verb.pos_ != "VERB":
+            continue
+        lemma = verb.lemma_.lower()
+        if lemma in {"be", "have", "do"} or not lemma.isalpha():
+            continue
+        for new in rule_forms(lemma, verb.tag_, "VERB")[:1]:
+            if new != verb.lower_:
+                yield _one(verb, new, "verb-infl-regularised", True)
+
+
+# R:VERB -------------------------------------------------------------------------------------
+
+_CONFUSABLE: dict[str, tuple[str, ...]] = {
+    "say": ("tell",),
+    "tell": ("say",),
+    "make": ("do",),
+    "do": ("make",),
+    "speak": ("talk",),
+    "talk": ("speak",),
+    "lend": ("borrow",),
+    "borrow": ("lend",),
+    "bring": ("take",),
+    "take": ("bring",),
+    "hear": ("listen",),
+    "listen": ("hear",),
+    "see": ("watch", "look"),
+    "watch": ("see", "look"),
+    "look": ("see",),
+    "raise": ("rise",),
+    "rise": ("raise",),
+    "learn": ("teach",),
+    "teach": ("learn",),
+    "win": ("earn",),
+    "earn": ("win",),
+    "reach": ("arrive",),
+    "arrive": ("reach",),
+    "remind": ("remember",),
+    "remember": ("remind",),
+    "miss": ("lose",),
+    "lose": ("miss",),
+    "steal": ("rob",),
+    "rob": ("steal",),
+    "wait": ("expect",),
+    "expect": ("wait",),
+}
+# Objects that fix make or do ("do homework", "make a mistake"): the other verb is wrong.
+_DO_OBJECTS = frozenset(
+    {
+        "homework",
+        "housework",
+        "exercise",
+        "exercises",
+        "sport",
+        "sports",
+        "job",
+        "work",
+        "best",
+        "shopping",
+        "business",
+        "favour",
+        "favor",
+        "research",
+        "damage",
+        "harm",
+        "dishes",
+        "course",
+        "test",
+        "exam",
+    }
+)
+_MAKE_OBJECTS = frozenset(
+    {
+        "mistake",
+        "mistakes",
+        "decision",
+        "decisions",
+        "friends",
+        "money",
+        "noise",
+        "effort",
+        "progress",
+        "plan",
+        "plans",
+        "call",
+        "difference",
+        "choice",
+        "choices",
+        "suggestion",
+        "promise",
+        "complaint",
+        "cake",
+        "dinner",
+        "lunch",
+        "breakfast",
+        "sense",
+        "fun",
+        "appointment",
+        "trouble",
+        "mess",
+    }
+)
+_LANGUAGES = frozenset(
+    {
+        "english",
+        "french",
+        "german",
+        "spanish",
+        "italian",
+        "chinese",
+        "japanese",
+        "arabic",
+        "russian",
+        "portuguese",
+        "polish",
+        "turkish",
+        "korean",
+        "dutch",
+        "greek",
+        "hindi",
+        "language",
+        "languages",
+    }
+)
+_WIN_OBJECTS = frozenset(
+    {
+        "game",
+        "games",
+        "match",
+        "competition",
+        "race",
+        "war",
+        "election",
+        "prize",
+        "medal",
+        "championship",
+        "cup",
+        "lottery",
+    }
+)
+_MISS_OBJECTS = frozenset(
+    {"bus", "train", "plane", "flight", "class", "lesson", "lessons", "chance", "opportunity", "deadline"}
+)
+_WATCH_OBJECTS = frozenset({"tv", "television", "match", "game", "football"})
+
+
+def _objects(verb: Token) -> tuple[list[Token], list[Token], list[Token]]:
+    direct = [c for c in verb.children if c.dep_ == "dobj"]
+    indirect = [c for c in verb.children if c.dep_ == "dative"]
+    preps = [c for c in verb.children if c.dep_ == "prep"]
+    return direct, indirect, preps
+
+
+def _person(token: Token) -> bool:
+    return token.tag_ in {"PRP", "NNP"} or token.lower_ in {
+        "people",
+        "friend",
+        "friends",
+        "teacher",
+        "students",
+        "children",
+        "parents",
+        "mother",
+        "father",
+    }
+
+
+def _frame_forces(lemma: str, partner: str, verb: Token) -> bool:
+    """True when `verb`'s frame makes the confusable partner ungrammatical."""
+    direct, indirect, preps = _objects(verb)
+    objects = {o.lower_ for o in direct}
+    prep_words = {p.lower_ for p in preps}
+    clause = any(c.dep_ in {"ccomp", "xcomp"} for c in verb.children)
+    if partner == "look":  # intransitive: *"look a film"
+        return bool(direct)
+    if lemma == "look":  # "look at" / "look for" / "look happy" -> *"see at", *"see happy"
+        return bool(prep_words & {"at", "for"}) or any(c.dep_ == "acomp" for c in verb.children)
+    if lemma == "reach":  # "reach the station" -> *"arrive the station"
+        return bool(direct)
+    if lemma == "arrive":  # "arrive at/in" -> *"reach at"
+        return bool(prep_words & {"at", "in"})
+    if lemma == "remind":  # "remind me of" -> *"remember me of"
+        return any(_person(o) for o in direct) and bool(prep_words & {"of", "about"} or clause)
+    if lemma == "remember":  # "remember that ..." -> *"remind that ..." (remind needs a hearer)
+        return clause and not direct
+    if lemma == "miss":  # "miss the bus" -> *"lose the bus"
+        return bool(objects & _MISS_OBJECTS)
+    if lemma == "steal":  # "steal a phone" -> *"rob a phone" (rob takes the victim)
+        return bool(direct) and not any(_person(o) for o in direct) and "from" not in prep_words
+    if lemma == "rob":  # "rob me" / "rob a bank" -> *"steal me"
+        return bool(direct)
+    if lemma == "wait":  # "wait for" -> *"expect for"
+        return "for" in prep_words
+    if lemma == "expect":  # "expect a letter" -> *"wait a letter"
+        return bool(direct)
+    if lemma in {"lose", "see"}:
+        return False
+    if lemma == "tell":  # "tell me" -> *"say me"
+        return bool(indirect) or any(_person(o) for o in direct)
+    if lemma == "say":  # "said that..." / "said it" with no hearer -> *"told that..."
+        return (clause or bool(direct)) and not indirect and "to" not in prep_words
+    if lemma == "do":
+        return bool(objects & _DO_OBJECTS)
+    if lemma == "make":
+        return bool(objects & _MAKE_OBJECTS)
+    if lemma == "speak":
+        return bool(objects & _LANGUAGES)
+    if lemma == "lend":
+        return bool(indirect) or any(_person(o) for o in direct)
+    if lemma == "borrow":
+        return "from" in prep_words
+    if lemma == "hear":  # transitive: *"listen him"
+        return bool(direct)
+    if lemma == "listen":  # *"hear to music"
+        return "to" in prep_words
+    if lemma == "raise":  # transitive: *"rise my hand"
+        return bool(direct)
+    if lemma == "rise":  # intransitive: *"prices raise"
+        return not direct and not indirect
+    if lemma == "teach":  # "teach me English" -> *"learn me English"
+        return bool(indirect) or any(_person(o) for o in direct)
+    if lemma == "win":
+        return bool(objects & _WIN_OBJECTS)
+    if lemma == "watch":
+        return bool(objects & _WATCH_OBJECTS)
+    return False
+
+
+def confusable_verb(doc: Doc) -> Iterator[Candidate]:
+    """Yield a commonly confused verb in the same form (say/tell, make/do, speak/talk,
+    lend/borrow, bring/take, hear/listen, see/watch/look, raise/rise, learn/teach, win/earn,
+    reach/arrive, remind/remember, miss/lose, steal/rob, wait/expect);
+    strict where the verb's frame rules the partner out ("told me" -> "said me", "did my
+    homework" -> "made my homework", "listen to" -> "hear to")."""
+    found = []
+    for verb in doc:
+        if verb.pos_ != "VERB" or not _alpha(verb) or verb.dep_ in _AUX_DEPS:
+            continue
+        lemma = verb.lemma_.lower()
+        for partner in _CONFUSABLE.get(lemma, ()):
+            forms = tuple(f for f in dictionary_forms(partner, verb.tag_, "VERB") if f != verb.lower_)
+            strict = _frame_forces(lemma, partner, verb)
+            for new in forms[:1]:
+                found.append(_one(verb, new, f"verb-confusable-{lemma}-{partner}", strict))
+    return iter(ordered(found))
+
+
+RULES: dict[str, tuple[Generator, ...]] = {
+    "R:VERB:SVA": (subject_verb_agreement,),
+    "R:VERB:TENSE": (tense,),
+    "R:VERB:FORM": (verb_form,),
+    "R:VERB:INFL": (verb_inflection,),
+    "R:VERB": (confusable_verb,),
+}
