@@ -381,6 +381,39 @@ def sample_items(
     return tuple(chosen), tuple(records)
 
 
+def practice_items(items: Sequence[StudyItem], settings: DesignSettings, wanted: int) -> list[StudyItem]:
+    """Return `wanted` practice items drawn (seeded) from the items the sample leaves out, one
+    paradigm after another so practice shows several paradigms.
+
+    Raises:
+        StudyError: if the sample leaves fewer than `wanted` items.
+    """
+    if wanted == 0:
+        return []
+    sampled, _ = sample_items(items, settings.items_per_paradigm, settings.seed)
+    taken = {i.item_id for i in sampled}
+    rng = random.Random(derive_seed("mpp-study", settings.seed, "practice"))
+    by_paradigm: dict[str, list[StudyItem]] = {}
+    for item in items:
+        if item.item_id not in taken:
+            by_paradigm.setdefault(item.paradigm, []).append(item)
+    pools = [by_paradigm[p] for p in sorted(by_paradigm)]
+    for pool in pools:
+        rng.shuffle(pool)
+    rng.shuffle(pools)
+    chosen: list[StudyItem] = []
+    while len(chosen) < wanted and any(pools):
+        for pool in pools:
+            if pool and len(chosen) < wanted:
+                chosen.append(pool.pop())
+    if len(chosen) < wanted:
+        raise StudyError(
+            f"Only {len(chosen)} items are left over for practice after sampling "
+            f"{settings.items_per_paradigm} per paradigm; ask for fewer practice items or sample fewer."
+        )
+    return chosen
+
+
 def build_lists(
     items: Sequence[StudyItem], n_lists: int, seed: int, replication: int = 1
 ) -> tuple[tuple[str, ...], ...]:

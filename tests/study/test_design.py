@@ -12,6 +12,7 @@ from study.design import (
     StudyDesign,
     build_design,
     build_lists,
+    practice_items,
     sample_items,
 )
 from study.errors import StudyError
@@ -291,3 +292,22 @@ def test_items_from_generator_and_triplet_records() -> None:
     assert triplet.roles == ("corrected", "learner", "artificial")
     with pytest.raises(StudyError, match="neither 'item_id' nor 'pairID'"):
         item_from_pair_record({"sentence_good": "A.", "sentence_bad": "B."})
+
+
+# -- practice ---------------------------------------------------------------------------------
+
+
+def test_practice_items_come_from_what_the_sample_leaves_over_paradigm_by_paradigm() -> None:
+    items = pair_items({"a": 8, "b": 8, "c": 8})
+    chosen = settings(items_per_paradigm=5)
+    sampled, _ = sample_items(items, 5, 7)
+    practice = practice_items(items, chosen, 3)
+    assert len(practice) == 3 and not {p.item_id for p in practice} & {i.item_id for i in sampled}
+    assert sorted(p.paradigm for p in practice) == ["a", "b", "c"]
+    assert practice_items(items, chosen, 3) == practice  # seeded
+    assert practice_items(items, chosen, 0) == []
+
+
+def test_too_few_items_left_for_practice_is_a_clear_error() -> None:
+    with pytest.raises(StudyError, match="Only 3 items are left over for practice after sampling 5"):
+        practice_items(pair_items({"a": 6, "b": 6, "c": 6}), settings(items_per_paradigm=5), 4)

@@ -39,15 +39,12 @@ from mpp_studio.studies.selectors import list_status
 from mpp_studio.studies.services import (
     DESIGN_FIELDS,
     TEXT_FIELDS,
-    _practice,
     dataset_items,
-    design_settings_of,
-    filler_items,
-    parse_catch_pairs,
+    study_design_store,
 )
 from scoring.stats import wilson_interval
 from study.agreement import ItemInfo, Judgement, ParticipantInfo, WordUse
-from study.design import StudyDesign, build_design
+from study.design import StudyDesign
 from study.errors import StudyError
 from study.exclusion import ExclusionRules
 from study.human_flags import PARADIGM_PRESETS, FlagSettings, paradigm_preset
@@ -708,21 +705,7 @@ def revalidation_create(
         analysis_rules=study.analysis_rules,
         **{k: getattr(study, k) for k in (*DESIGN_FIELDS, *TEXT_FIELDS) if k != "name"},
     )
-    try:
-        settings = design_settings_of(copy)
-        practice = _practice(items, settings, int(copy.practice_items))
-        taken = {p.item_id for p in practice}
-        design = build_design(
-            [i for i in items if i.item_id not in taken],
-            settings,
-            practice=practice,
-            fillers=filler_items(copy.filler_pairs),
-            catch_pairs=parse_catch_pairs(copy.catch_pairs),
-        )
-    except StudyError as error:
-        raise ValidationError(str(error)) from None
-    copy.design_settings = settings.to_dict()
-    copy.design = design.to_dict()
+    study_design_store(copy, items)
     with transaction.atomic():
         copy.save()
         copy.datasets.set(chosen)

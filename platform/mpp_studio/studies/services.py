@@ -11,7 +11,6 @@ participant's answers. The signed participant token is made and read in `tokens.
 """
 
 import dataclasses
-import random
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,11 +29,10 @@ from mpp_studio.datasets.selectors import is_triplet_dataset
 from mpp_studio.studies.i18n import DEFAULT_CONSENT, DEFAULT_INSTRUCTIONS
 from mpp_studio.studies.models import Participation, Response, Study
 from study.assignment import Lease, assign_list
-from study.design import DesignSettings, StudyDesign, build_design, sample_items
+from study.design import DesignSettings, StudyDesign, build_design, practice_items
 from study.errors import StudyError
 from study.items import StudyItem, item_from_pair_record, item_from_triplet_record
 from study.order import ParticipantSchedule, Trial, build_schedule
-from study.seeds import derive_seed
 
 CONFIDENCE_LEVELS = (1, 2, 3)
 MAX_RT_MS = 24 * 60 * 60 * 1000  # longer than a day is no response time
@@ -177,37 +175,6 @@ def filler_items(text: str) -> list[StudyItem]:
     ]
 
 
-def _practice(items: Sequence[StudyItem], settings: DesignSettings, wanted: int) -> list[StudyItem]:
-    """Return `wanted` practice items drawn (seeded) from the items the sample leaves out, one
-    paradigm after another so practice shows several paradigms."""
-    if wanted == 0:
-        return []
-    sampled, _ = sample_items(items, settings.items_per_paradigm, settings.seed)
-    taken = {i.item_id for i in sampled}
-    rng = random.Random(derive_seed("mpp-study", settings.seed, "practice"))
-    by_paradigm: dict[str, list[StudyItem]] = {}
-    for item in items:
-        if item.item_id not in taken:
-            by_paradigm.setdefault(item.paradigm, []).append(item)
-    pools = [by_paradigm[p] for p in sorted(by_paradigm)]
-    for pool in pools:
-        rng.shuffle(pool)
-    rng.shuffle(pools)
-    chosen: list[StudyItem] = []
-    while len(chosen) < wanted and any(pools):
-        for pool in pools:
-            if pool and len(chosen) < wanted:
-                chosen.append(pool.pop())
-    if len(chosen) < wanted:
-        raise ValidationError(
-            {
-                "practice_items": f"Only {len(chosen)} items are left over for practice after sampling "
-                f"{settings.items_per_paradigm} per paradigm; ask for fewer practice items or sample fewer."
-            }
-        )
-    return chosen
-
-
 def study_build_design(study: Study, datasets: Sequence[Dataset]) -> StudyDesign:
     """Return the design of the study's settings over `datasets`, and store it (with its
     settings) on the study without saving. A ValidationError says, by field where it can,
@@ -219,13 +186,26 @@ def study_build_design(study: Study, datasets: Sequence[Dataset]) -> StudyDesign
         raise ValidationError(
             {"task": "Ranking three sentences needs learner triplet datasets only; pairs have two sentences."}
         )
+    items = dataset_items(datasets)
+    if study.paradigm_filter:  # a re-validation study keeps to the paradigms it was made for
+        items = [i for i in items if i.paradigm in set(study.paradigm_filter)]
+    return study_design_store(study, items)
+
+
+def study_design_store(study: Study, items: Sequence[StudyItem]) -> StudyDesign:
+    """Return the design of the study's settings over `items` (its practice items drawn first
+    from those the sample leaves out), and store it with its settings on the study without
+    saving. A ValidationError says, by field where it can, what the engine could not do."""
     try:
         settings = design_settings_of(study)
-        items = dataset_items(datasets)
-        if study.paradigm_filter:  # a re-validation study keeps to the paradigms it was made for
-            items = [i for i in items if i.paradigm in set(study.paradigm_filter)]
-        practice = _practice(items, settings, int(study.practice_items))
-        chosen = {p.item_id for p in practice}
+    except StudyError as error:
+        raise ValidationError(str(error)) from None
+    try:
+        practice = practice_items(items, settings, int(study.practice_items))
+    except StudyError as error:
+        raise ValidationError({"practice_items": str(error)}) from None
+    chosen = {p.item_id for p in practice}
+    try:
         design = build_design(
             [i for i in items if i.item_id not in chosen],
             settings,
