@@ -106,6 +106,7 @@ def _imported_modules(path: Path) -> list[str]:
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.append(node.module)
+            names += [f"{node.module}.{alias.name}" for alias in node.names]  # a module imported by name
     return names
 
 
@@ -130,3 +131,18 @@ def test_mpp_console_script_target_is_importable() -> None:
     assert module.__file__ is not None
     assert Path(module.__file__).resolve().is_relative_to(REPO_ROOT / "mpp")
     assert callable(getattr(module, attribute))
+
+
+def test_no_app_imports_another_apps_views() -> None:
+    """Pages are built on shared helpers (accounts.page_context), services and selectors, never
+    on another app's view module."""
+    apps = REPO_ROOT / "platform" / "mpp_studio"
+    crossing = []
+    for path in sorted(apps.glob("*/**/*.py")):
+        app = path.relative_to(apps).parts[0]
+        for module in _imported_modules(path):
+            parts = module.split(".")
+            other_app = len(parts) >= 3 and parts[0] == "mpp_studio" and parts[1] != app
+            if other_app and parts[2].startswith("views"):
+                crossing.append(f"{path.relative_to(REPO_ROOT)} imports {module}")
+    assert crossing == []

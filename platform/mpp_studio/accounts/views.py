@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from mpp_studio.accounts.forms import DeleteConfirmForm, InvitationForm, ProjectForm, RoleForm, SignupForm
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import (
     invitation_get,
@@ -40,15 +41,6 @@ from mpp_studio.accounts.services import (
     token_regenerate,
     user_signup,
 )
-
-
-def project_context(request: HttpRequest, project: Project, **extra: object) -> dict[str, object]:
-    """Return the context every page extending accounts/project_base.html needs.
-
-    `project` and `role` (the signed-in user's role string in it); pass `active_tab=...` to mark
-    the current tab, and any other keys the page needs.
-    """
-    return {"project": project, "role": role_of(user=request.user, project=project), **extra}
 
 
 def project_landing_url(project: Project) -> str:

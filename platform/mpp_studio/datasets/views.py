@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
-from mpp_studio.accounts.views import project_context
 from mpp_studio.datasets.display import pair_view
 from mpp_studio.datasets.downloads import EXPORT_LABELS, export_response, exportable
 from mpp_studio.datasets.forms import DatasetCreateForm

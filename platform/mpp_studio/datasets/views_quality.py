@@ -8,9 +8,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from generator.quality import Difference, QualityReport
+from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
-from mpp_studio.accounts.views import project_context
 from mpp_studio.datasets.selectors import dataset_get, dataset_paradigms
 from mpp_studio.datasets.services.quality import MAX_REPORT_PAIRS, configured_tokenizers, paradigm_quality
 from vocab.frequency import FREQUENCY_SOURCES, PACKAGED_SOURCES

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from django.http import HttpRequest
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
-from mpp_studio.accounts.views import project_context
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.selectors import is_triplet_dataset
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, ScoreConfig, ScoringRun

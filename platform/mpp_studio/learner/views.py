@@ -18,9 +18,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
-from mpp_studio.accounts.views import project_context
 from mpp_studio.learner.display import triplet_view
 from mpp_studio.learner.exports import EXPORT_FORMATS, export_response, report_response
 from mpp_studio.learner.forms import CorpusUploadForm, TripletRunForm

@@ -18,9 +18,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from generator.document import DocumentError, document_from_text, document_to_text
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
-from mpp_studio.accounts.views import project_context
 from mpp_studio.paradigms.editor_actions import new_state, state_after_action, state_settle
 from mpp_studio.paradigms.engine import template_fields
 from mpp_studio.paradigms.forms import MAX_SEED, PreviewForm

@@ -5,9 +5,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
-from mpp_studio.accounts.views import project_context
 from mpp_studio.paradigms.forms_library import TemplateUploadForm
 from mpp_studio.paradigms.selectors import project_template_get, project_template_version_get
 from mpp_studio.paradigms.services.template_upload import Upload, template_files_upload, upload_size_limit

@@ -16,9 +16,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
-from mpp_studio.accounts.views import project_context
 from mpp_studio.studies.forms import StudyForm
 from mpp_studio.studies.models import Study
 from mpp_studio.studies.selectors import list_status, study_get, study_list
