@@ -116,9 +116,9 @@ class Study(BaseModel):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
 
-    # Analysis (studies.analysis): the researcher's exclusion and flag rules (`AnalysisRules`
-    # fields; {} means the defaults), and for a re-validation of flagged paradigms the study it
-    # follows up and the paradigm uids its items were restricted to.
+    # Analysis (studies.analysis_rules, studies.report): the researcher's exclusion and flag rules
+    # (`AnalysisRules` fields; {} means the defaults), and for a re-validation of flagged
+    # paradigms the study it follows up and the paradigm uids its items were restricted to.
     analysis_rules = models.JSONField(default=dict, blank=True)
     revalidation_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="revalidations"

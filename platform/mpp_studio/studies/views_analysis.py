@@ -28,23 +28,12 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.datasets.models import Dataset
-from mpp_studio.studies.analysis import (
-    INCLUDE_WORDS,
-    RESPONSE_COLUMNS,
-    RULE_FIELDS,
-    AnalysisRules,
-    StudyReport,
-    project_datasets,
-    report_dict,
-    response_rows,
-    revalidation_create,
-    rules_from_data,
-    rules_save,
-    study_report,
-    validation_publish,
-)
+from mpp_studio.studies.analysis_rules import INCLUDE_WORDS, RULE_FIELDS, AnalysisRules, rules_from_data
 from mpp_studio.studies.models import Study
+from mpp_studio.studies.report import StudyReport, project_datasets, study_report
+from mpp_studio.studies.report_exports import RESPONSE_COLUMNS, report_dict, response_rows
 from mpp_studio.studies.selectors import study_get
+from mpp_studio.studies.services_analysis import revalidation_create, rules_save, validation_publish
 from mpp_studio.studies.views import page_context
 from study.exclusion import EXCLUSION_REASONS
 from study.human_flags import PARADIGM_PRESETS

@@ -9,19 +9,12 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from mpp_studio.datasets.exports.card import ParadigmFile, dataset_card, dataset_info, paradigm_file_path
-from mpp_studio.studies.analysis import (
-    AnalysisRules,
-    participant_key,
-    report_dict,
-    revalidation_create,
-    rules_from_data,
-    rules_of,
-    rules_save,
-    study_report,
-    validation_publish,
-)
+from mpp_studio.studies.analysis_rules import AnalysisRules, rules_from_data, rules_of
 from mpp_studio.studies.models import Participation, Study
+from mpp_studio.studies.report import participant_key, study_report
+from mpp_studio.studies.report_exports import report_dict
 from mpp_studio.studies.services import schedule_of, study_build_design
+from mpp_studio.studies.services_analysis import revalidation_create, rules_save, validation_publish
 from scoring.stats import wilson_interval
 from study.agreement import ItemInfo, Judgement, ParticipantInfo, WordUse
 from study.design import StudyDesign

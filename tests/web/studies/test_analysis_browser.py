@@ -28,7 +28,7 @@ def test_researcher_sees_the_exclusion_and_the_flagged_paradigm(
     screenshots: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from mpp_studio.studies.analysis import participant_key
+    from mpp_studio.studies.report import participant_key
 
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     study = make_study(project, [pair_dataset])

@@ -12,8 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from mpp_studio.studies.analysis import RESPONSE_COLUMNS, participant_key, study_report
 from mpp_studio.studies.models import Response, Study
+from mpp_studio.studies.report import participant_key, study_report
+from mpp_studio.studies.report_exports import RESPONSE_COLUMNS
 from study.validation_study import GROUP_COLUMNS, ITEM_COLUMNS, WORD_COLUMNS
 from tests.web.conftest import PASSWORD
 from tests.web.studies.analysis_helpers import FLAGGED, SUBJ_LINE, attach_template, build

@@ -126,7 +126,7 @@ def test_participant_completes_a_study_on_a_phone_and_resumes_after_a_reload(
     assert any(t.kind == "catch" for t in schedule.trials)
 
     # The researcher's analysis: this participant failed the catch trial and is excluded.
-    from mpp_studio.studies.analysis import participant_key
+    from mpp_studio.studies.report import participant_key
 
     researcher = new_page(page.context.browser)
     researcher.goto(f"{base}/projects/{project.pk}/studies/{study.pk}/")

@@ -446,7 +446,7 @@ def test_an_answer_racing_a_withdrawal_is_refused(study: Study) -> None:
 def test_filler_items_are_in_every_list_and_never_analysed(
     project: Any, pair_dataset: Any, make_study: Any
 ) -> None:
-    from mpp_studio.studies.analysis import study_data
+    from mpp_studio.studies.report import study_data
 
     study = make_study(
         project,
