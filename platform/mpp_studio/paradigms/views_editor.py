@@ -6,36 +6,26 @@ back) and every change posts to `editor_preview` (pairs, capacity and problems c
 problem also swapped in beside its row). Only "Save version" stores anything.
 """
 
-from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from generator.document import DocumentError, document_from_text, document_to_text
+from generator.document import DocumentError, document_from_text
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.paradigms.editor_actions import new_state, state_after_action, state_settle
+from mpp_studio.paradigms.editor_page import editor_page_context
 from mpp_studio.paradigms.engine import template_fields
 from mpp_studio.paradigms.forms import MAX_SEED, PreviewForm
 from mpp_studio.paradigms.forms_editor import (
-    BAD_TYPES,
-    GOOD_TYPES,
-    GRAMMARS,
-    RULE_EXAMPLES,
-    RULE_TYPES,
-    TYPE_HELP,
-    TYPE_LABELS,
     EditorState,
     FieldError,
-    PositionRow,
-    document_from_state,
     source_text_from_state,
     state_from_document,
     state_from_post,
@@ -43,8 +33,6 @@ from mpp_studio.paradigms.forms_editor import (
 from mpp_studio.paradigms.models import Template
 from mpp_studio.paradigms.project_engine import project_vocabulary_for
 from mpp_studio.paradigms.selectors_editor import (
-    EditorChoices,
-    editor_choices,
     project_template_groups,
     template_get,
     template_page_get,
@@ -52,7 +40,6 @@ from mpp_studio.paradigms.selectors_editor import (
 )
 from mpp_studio.paradigms.services.editor import (
     EditorPreview,
-    ShownProblem,
     editor_preview,
     template_version_restore,
 )
@@ -243,7 +230,7 @@ def editor_table(request: HttpRequest, project_id: int) -> HttpResponse:
     """htmx: apply an editor button (add, remove, move a row; table/YAML view) and return the form body."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
     state, errors = state_after_action(state_from_post(request.POST), str(request.POST.get("action", "")))
-    context = _editor_context(request, project, None, state, errors, None)
+    context = editor_page_context(request, project, None, state, errors, None)
     context["refresh_preview"] = True
     return render(request, "paradigms/editor/_body.html", context)
 
@@ -255,32 +242,9 @@ def editor_preview_view(request: HttpRequest, project_id: int) -> HttpResponse:
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
     state = state_from_post(request.POST)
     preview, errors = _preview(project, state)
-    context = _editor_context(request, project, None, state, errors, preview, oob=True)
+    context = editor_page_context(request, project, None, state, errors, preview, oob=True)
     return render(request, "paradigms/editor/_preview_response.html", context)
 
-
-# The fields of the table that show their own problems (and "extra", the other fields' box).
-FIELD_SLOTS = (
-    "uid",
-    "version",
-    "phenomenon",
-    "language",
-    "description",
-    "source",
-    "vocabulary",
-    "example",
-    "options",
-    "extra",
-)
-
-UNIQUE_CHOICES = [
-    ("", "good sentences (default)"),
-    ("good", "good sentences"),
-    ("bad", "bad sentences"),
-    ("pair", "pairs (good and bad together)"),
-]
-DISTINCT_CHOICES = [("", "yes (default)"), ("true", "yes"), ("false", "no")]
-CAPITALIZE_CHOICES = [("", "the language's default (en: yes, zh: no)"), ("true", "yes"), ("false", "no")]
 
 # -- helpers ----------------------------------------------------------------------------------------
 
@@ -307,160 +271,6 @@ def _preview(project: Project, state: EditorState) -> tuple[EditorPreview, list[
     return editor_preview(project=project, source_text=source_text, seed=seed, table=table), []
 
 
-@dataclass
-class RowView:
-    """A row with what its fields need: names, number, the types and targets it may choose."""
-
-    row: PositionRow
-    grammar: str
-    index: int
-    prefix: str
-    types: list[tuple[str, str]]
-    help: str
-    targets: list[tuple[str, str]]
-    forms: list[tuple[str, str]]
-    inner: list[str]
-
-    @property
-    def number(self) -> int:
-        return self.index + 1
-
-    @property
-    def slot(self) -> str:
-        return f"{self.grammar}-{self.index}"
-
-
-def _options(choices: list[tuple[str, str]], current: str, unknown: str) -> list[tuple[str, str]]:
-    """Return `choices` with the current value first if it is not among them."""
-    if current and current not in {value for value, _ in choices}:
-        return [(current, f"{current} ({unknown})"), *choices]
-    return choices
-
-
-def _row_views(state: EditorState, choices: EditorChoices) -> dict[str, list[RowView]]:
-    views: dict[str, list[RowView]] = {}
-    for grammar in GRAMMARS:
-        types = [(t, TYPE_LABELS[t]) for t in (GOOD_TYPES if grammar == "good" else BAD_TYPES)]
-        out = []
-        for index, row in enumerate(state.rows(grammar)):
-            if row.type in ("matched", "mismatched"):
-                targets = choices.good_targets + choices.good_inner_targets
-                if grammar == "bad":
-                    targets = targets + choices.bad_targets
-            else:
-                targets = list(choices.good_targets)
-            forms = _options(choices.forms, row.form, "not an inflection tag")
-            inner = list(choices.inner_of(row.phrase))
-            inner += [w.inner for w in row.where if w.inner and w.inner not in inner]
-            out.append(
-                RowView(
-                    row=row,
-                    grammar=grammar,
-                    index=index,
-                    prefix=f"{grammar}-{index}-",
-                    types=types,
-                    help=TYPE_HELP.get(row.type, ""),
-                    targets=_options(targets, row.target, "not a position of this template"),
-                    forms=forms,
-                    inner=inner,
-                )
-            )
-        views[grammar] = out
-    return views
-
-
-def _form_problems(errors: list[FieldError]) -> list[ShownProblem]:
-    return [
-        ShownProblem(
-            code="",
-            message=error.message,
-            where="",
-            line=error.line,
-            grammar=error.grammar,
-            row=error.row,
-            field="" if error.row is not None else error.field,
-        )
-        for error in errors
-    ]
-
-
-def _editor_context(
-    request: HttpRequest,
-    project: Project,
-    template: Template | None,
-    state: EditorState,
-    errors: list[FieldError],
-    preview: EditorPreview | None,
-    *,
-    oob: bool = False,
-    original_text: str = "",
-) -> dict[str, object]:
-    choices = editor_choices(project=project, state=state)
-    problems = _form_problems(errors) + (preview.problems if preview is not None else [])
-    for grammar in GRAMMARS:
-        for index, row in enumerate(state.rows(grammar)):
-            row.problems = [p for p in problems if p.grammar == grammar and p.row == index + 1]
-    fields: dict[str, list[ShownProblem]] = {}
-    for problem in problems:
-        if problem.row is None:
-            key = problem.field or (problem.grammar if problem.grammar else "")
-            if key:
-                fields.setdefault(key, []).append(problem)
-    row_views = _row_views(state, choices)
-    if state.mode == "yaml":
-        slots = [("field-yaml_text", fields.get("yaml_text", []))]
-    else:
-        slots = [(f"field-{name}", fields.get(name, [])) for name in FIELD_SLOTS]
-        for grammar in GRAMMARS:
-            slots.append((f"grammar-{grammar}", fields.get(grammar, [])))
-            slots += [(view.slot, view.row.problems) for view in row_views[grammar]]
-    rewritten = False
-    if original_text and state.mode == "table":
-        document, _ = document_from_state(state)
-        rewritten = document_to_text(document) != original_text
-    context = project_context(request, project, active_tab="templates")
-    context.update(
-        template=template,
-        state=state,
-        choices=choices,
-        rows=row_views,
-        slots=slots,
-        lang=state.meta.get("language", "") or (template.language if template is not None else ""),
-        preview=preview,
-        problems=problems,
-        field_problems=fields,
-        oob=oob,
-        rewritten=rewritten,
-        table_url=reverse("project_paradigms:template_editor_table", args=[project.pk]),
-        preview_url=reverse("project_paradigms:template_editor_preview", args=[project.pk]),
-        page_url=(
-            reverse("project_paradigms:template_edit", args=[project.pk, template.pk])
-            if template is not None
-            else reverse("project_paradigms:template_new", args=[project.pk])
-        ),
-        next_number=_next_number(template),
-        unique_choices=_options(UNIQUE_CHOICES, state.options.get("unique", ""), "as written"),
-        yes_no_choices={
-            "distinct_words": _options(
-                DISTINCT_CHOICES, state.options.get("distinct_words", ""), "as written"
-            ),
-            "capitalize": _options(CAPITALIZE_CHOICES, state.options.get("capitalize", ""), "as written"),
-        },
-        value_lists={f.name: f.list_id for f in choices.features if f.values},
-        rule_guide=[
-            (label, help_text, RULE_EXAMPLES[value], value in BAD_TYPES and value not in GOOD_TYPES)
-            for value, label, help_text in RULE_TYPES
-        ],
-        yaml_rows=min(max(state.yaml_text.count("\n") + 3, 14), 40),
-    )
-    return context
-
-
-def _next_number(template: Template | None) -> int:
-    latest = template.latest_version() if template is not None else None
-    return latest.number + 1 if latest is not None else 1
-
-
 def _editor_page(
     request: HttpRequest,
     project: Project,
@@ -471,5 +281,7 @@ def _editor_page(
     *,
     original_text: str = "",
 ) -> HttpResponse:
-    context = _editor_context(request, project, template, state, errors, preview, original_text=original_text)
+    context = editor_page_context(
+        request, project, template, state, errors, preview, original_text=original_text
+    )
     return render(request, "paradigms/editor/editor.html", context)
