@@ -479,7 +479,7 @@ def test_tiny_gpt2_scores_through_the_task_match_the_engine(
 
 
 def config_settings_of(config: ScoreConfig) -> object:
-    from mpp_studio.evaluation.services import config_settings
+    from mpp_studio.evaluation.engine import config_settings
 
     settings = config_settings(config)
     assert settings.key() == config.settings_key

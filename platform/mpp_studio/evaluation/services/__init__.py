@@ -1,6 +1,7 @@
 """Writes for model evaluation: registering models, creating and cancelling scoring runs, and
 scoring their chunks."""
 
+from mpp_studio.evaluation.engine import DEFAULT_TOKEN_BUDGET
 from mpp_studio.evaluation.services.language_models import (
     SeriesRegistration,
     language_model_create,
@@ -11,10 +12,8 @@ from mpp_studio.evaluation.services.language_models import (
 )
 from mpp_studio.evaluation.services.runs import (
     CHUNK_SIZE,
-    DEFAULT_TOKEN_BUDGET,
     JOB_KIND,
     config_ensure,
-    config_settings,
     run_cancel,
     run_create,
     run_delete,
@@ -34,7 +33,6 @@ __all__ = [
     "SeriesRegistration",
     "chunk_give_up",
     "config_ensure",
-    "config_settings",
     "language_model_create",
     "language_model_delete",
     "language_model_series_register",

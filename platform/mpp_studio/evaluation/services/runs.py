@@ -16,6 +16,7 @@ from django.db import transaction
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Dataset
+from mpp_studio.evaluation.engine import DEFAULT_TOKEN_BUDGET
 from mpp_studio.evaluation.models import (
     DEFAULT_TIE_TOLERANCE,
     LanguageModel,
@@ -36,7 +37,6 @@ JOB_KIND = "scoring_run"
 # loses at most one chunk.
 CHUNK_SIZE = 1_000
 MAX_CHUNK_SIZE = 100_000
-DEFAULT_TOKEN_BUDGET = 8_192
 MAX_TOKEN_BUDGET = 1_048_576
 MAX_TIE_TOLERANCE = 10.0
 DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
@@ -91,23 +91,6 @@ def config_ensure(*, model: LanguageModel, method: str, dtype: str, score_eos: b
         },
     )
     return config
-
-
-def config_settings(config: ScoreConfig, *, device: str = "auto", token_budget: int = 0) -> ScorerSettings:
-    """Return the engine's ScorerSettings of a stored configuration (`device` and
-    `token_budget` change speed only); its key is `config.settings_key` unless the scorer
-    version changed since."""
-    return ScorerSettings(
-        method=config.method,  # type: ignore[arg-type]
-        model=config.source,
-        revision=config.revision or None,
-        dtype=config.dtype,  # type: ignore[arg-type]
-        score_eos=config.score_eos,
-        language=config.language,
-        fingerprint=config.fingerprint,
-        device=device,
-        token_budget=token_budget or DEFAULT_TOKEN_BUDGET,
-    )
 
 
 def run_create(

@@ -23,9 +23,9 @@ from django.db import DatabaseError, transaction
 from django.db.models import F, Sum
 
 from mpp_studio.evaluation import scorer_cache
+from mpp_studio.evaluation.engine import config_settings
 from mpp_studio.evaluation.models import ScoreConfig, ScoringChunk, ScoringRun, SentenceScore
 from mpp_studio.evaluation.services.pair_scores import pair_scores_record
-from mpp_studio.evaluation.services.runs import config_settings
 from mpp_studio.evaluation.services.sentences import (
     dataset_pairs,
     distinct_sentences,
