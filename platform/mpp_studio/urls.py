@@ -9,7 +9,7 @@ from django.urls import include, path
 from mpp_studio.accounts.login_views import RateLimitedLoginView, admin_login, password_reset_unavailable
 from mpp_studio.accounts.views import dashboard
 from mpp_studio.core.views import healthz
-from mpp_studio.paradigms.views import home
+from mpp_studio.paradigms.views.catalogue import home
 
 admin.site.site_header = "MPP Studio administration"
 admin.site.site_title = "MPP Studio"

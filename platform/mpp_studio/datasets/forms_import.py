@@ -5,7 +5,7 @@ from django import forms
 from formats.zorro import ORDERS
 from mpp_studio.core.uploads import size_text
 from mpp_studio.datasets.services.imports import MAX_IMPORT_FILES, import_size_problem, max_import_bytes
-from mpp_studio.paradigms.forms_library import MultipleFileField, MultipleFileInput
+from mpp_studio.paradigms.forms.library import MultipleFileField, MultipleFileInput
 
 FORMAT_CHOICES = [
     ("auto", "Detect from each file (name and first line)"),

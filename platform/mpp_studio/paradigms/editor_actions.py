@@ -14,7 +14,7 @@ from generator.document import (
     position_from_text,
     position_to_text,
 )
-from mpp_studio.paradigms.forms_editor import (
+from mpp_studio.paradigms.forms.editor import (
     GRAMMARS,
     LEXICAL_TYPES,
     REFERENCE_TYPES,

@@ -1,6 +1,6 @@
 """The template editor's page: the context its template renders with (each problem beside its
 row or field, the slots htmx swaps, the choices of every select), built from the editor's state
-and preview; views_editor.py only parses the request and renders it."""
+and preview; views/editor.py only parses the request and renders it."""
 
 from dataclasses import dataclass
 
@@ -10,7 +10,7 @@ from django.urls import reverse
 from generator.document import document_to_text
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.page_context import project_context
-from mpp_studio.paradigms.forms_editor import (
+from mpp_studio.paradigms.forms.editor import (
     BAD_TYPES,
     GOOD_TYPES,
     GRAMMARS,

@@ -2,47 +2,47 @@
 
 from django.urls import include, path
 
-from mpp_studio.paradigms import views_editor, views_files, views_library, views_phrases, views_zhoblimp
+from mpp_studio.paradigms.views import editor, files, library, phrases, zhoblimp
 
 app_name = "project_paradigms"
 
 urlpatterns: list = [
     # Templates: the list, a template and its versions, the editor (editor helper).
-    path("templates/", views_editor.template_list, name="template_list"),
-    path("templates/new/", views_editor.template_new, name="template_new"),
-    path("templates/editor/table/", views_editor.editor_table, name="template_editor_table"),
-    path("templates/editor/preview/", views_editor.editor_preview_view, name="template_editor_preview"),
-    path("templates/<id:template_id>/", views_editor.template_detail, name="template_detail"),
-    path("templates/<id:template_id>/edit/", views_editor.template_edit, name="template_edit"),
+    path("templates/", editor.template_list, name="template_list"),
+    path("templates/new/", editor.template_new, name="template_new"),
+    path("templates/editor/table/", editor.editor_table, name="template_editor_table"),
+    path("templates/editor/preview/", editor.editor_preview_view, name="template_editor_preview"),
+    path("templates/<id:template_id>/", editor.template_detail, name="template_detail"),
+    path("templates/<id:template_id>/edit/", editor.template_edit, name="template_edit"),
     path(
         "templates/<id:template_id>/versions/<id:number>/",
-        views_editor.template_version_detail,
+        editor.template_version_detail,
         name="template_version",
     ),
     path(
         "templates/<id:template_id>/versions/<id:number>/restore/",
-        views_editor.template_version_restore_view,
+        editor.template_version_restore_view,
         name="template_version_restore",
     ),
     # Template files in and out (library helper).
-    path("templates/upload/", views_files.template_upload, name="template_upload"),
-    path("templates/import/zhoblimp/", views_zhoblimp.zhoblimp_import, name="zhoblimp_import"),
+    path("templates/upload/", files.template_upload, name="template_upload"),
+    path("templates/import/zhoblimp/", zhoblimp.zhoblimp_import, name="zhoblimp_import"),
     # Imports run as jobs: their pages, and the jobs app's status partial (`project_paradigms:job_status`).
     path(
         "templates/import/zhoblimp/<id:import_id>/",
-        views_zhoblimp.zhoblimp_import_detail,
+        zhoblimp.zhoblimp_import_detail,
         name="zhoblimp_import_detail",
     ),
     path(
         "templates/import/library/<id:import_id>/",
-        views_library.library_import_detail,
+        library.library_import_detail,
         name="library_import_detail",
     ),
     path("templates/import/", include("mpp_studio.jobs.urls")),
-    path("templates/<id:template_id>/download/", views_files.template_download, name="template_download"),
+    path("templates/<id:template_id>/download/", files.template_download, name="template_download"),
     # Phrases (library helper).
-    path("phrases/", views_phrases.phrase_list, name="phrase_list"),
-    path("phrases/new/", views_phrases.phrase_new, name="phrase_new"),
-    path("phrases/<id:phrase_id>/", views_phrases.phrase_detail, name="phrase_detail"),
-    path("phrases/<id:phrase_id>/delete/", views_phrases.phrase_remove, name="phrase_delete"),
+    path("phrases/", phrases.phrase_list, name="phrase_list"),
+    path("phrases/new/", phrases.phrase_new, name="phrase_new"),
+    path("phrases/<id:phrase_id>/", phrases.phrase_detail, name="phrase_detail"),
+    path("phrases/<id:phrase_id>/delete/", phrases.phrase_remove, name="phrase_delete"),
 ]

@@ -14,7 +14,7 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.lexicon.engine import vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary
 from mpp_studio.paradigms.engine import template_fields
-from mpp_studio.paradigms.forms_editor import GRAMMARS, LEXICAL_TYPES, EditorState
+from mpp_studio.paradigms.forms.editor import GRAMMARS, LEXICAL_TYPES, EditorState
 from mpp_studio.paradigms.models import Phrase, Template, TemplateVersion
 from mpp_studio.paradigms.project_engine import project_vocabulary_for, vocabulary_name
 from mpp_studio.paradigms.selectors import language_name, phenomenon_name

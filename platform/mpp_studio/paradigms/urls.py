@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from mpp_studio.paradigms.views import template_detail
-from mpp_studio.paradigms.views_library import library_import, library_template_download
+from mpp_studio.paradigms.views.catalogue import template_detail
+from mpp_studio.paradigms.views.library import library_import, library_template_download
 
 app_name = "paradigms"
 

@@ -8,7 +8,7 @@ from django.http import QueryDict
 
 from generator.document import document_from_text, document_to_text
 from mpp_studio.paradigms.editor_actions import state_after_action, state_apply, state_settle
-from mpp_studio.paradigms.forms_editor import (
+from mpp_studio.paradigms.forms.editor import (
     EditorState,
     FeatureRow,
     PositionRow,

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from generator.document import document_from_text
 from mpp_studio.paradigms.editor_actions import state_settle
-from mpp_studio.paradigms.forms_editor import state_from_document, state_to_fields
+from mpp_studio.paradigms.forms.editor import state_from_document, state_to_fields
 from mpp_studio.paradigms.models import Phrase, Template, TemplateVersion
 from mpp_studio.paradigms.services import template_save
 from tests.web.paradigms.editor_texts import DET_TEMPLATE

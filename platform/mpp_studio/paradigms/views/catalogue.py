@@ -6,7 +6,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from mpp_studio.paradigms.forms import PreviewForm
+from mpp_studio.paradigms.forms.preview import PreviewForm
 from mpp_studio.paradigms.selectors import (
     library_filter_choices,
     library_overview_get,

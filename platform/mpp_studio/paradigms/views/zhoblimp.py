@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
-from mpp_studio.paradigms.forms_zhoblimp import ZhoblimpImportForm
+from mpp_studio.paradigms.forms.zhoblimp import ZhoblimpImportForm
 from mpp_studio.paradigms.selectors_imports import zhoblimp_import_view
 from mpp_studio.paradigms.services.zhoblimp_import import zhoblimp_import_start
 

@@ -1,6 +1,6 @@
 """Pages of a project's templates: the list, a template and its versions, and the template editor.
 
-The editor is one form (forms_editor.py). Without JavaScript each button posts the whole form to
+The editor is one form (forms/editor.py). Without JavaScript each button posts the whole form to
 the page, which re-renders; with htmx the buttons post to `editor_table` (the form's body comes
 back) and every change posts to `editor_preview` (pairs, capacity and problems come back, each
 problem also swapped in beside its row). Only "Save version" stores anything.
@@ -22,14 +22,14 @@ from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.paradigms.editor_actions import new_state, state_after_action, state_settle
 from mpp_studio.paradigms.editor_page import editor_page_context
 from mpp_studio.paradigms.engine import template_fields
-from mpp_studio.paradigms.forms import MAX_SEED, PreviewForm
-from mpp_studio.paradigms.forms_editor import (
+from mpp_studio.paradigms.forms.editor import (
     EditorState,
     FieldError,
     source_text_from_state,
     state_from_document,
     state_from_post,
 )
+from mpp_studio.paradigms.forms.preview import MAX_SEED, PreviewForm
 from mpp_studio.paradigms.models import Template
 from mpp_studio.paradigms.project_engine import project_vocabulary_for
 from mpp_studio.paradigms.selectors_editor import (

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
-from mpp_studio.paradigms.forms_library import TemplateUploadForm
+from mpp_studio.paradigms.forms.library import TemplateUploadForm
 from mpp_studio.paradigms.selectors import project_template_get, project_template_version_get
 from mpp_studio.paradigms.services.template_upload import Upload, template_files_upload, upload_size_limit
 from mpp_studio.paradigms.yaml_download import yaml_attachment

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from mpp_studio.paradigms.forms_library import MAX_UPLOAD_FILES, MultipleFileField, MultipleFileInput
+from mpp_studio.paradigms.forms.library import MAX_UPLOAD_FILES, MultipleFileField, MultipleFileInput
 from mpp_studio.paradigms.services.zhoblimp_import import DEFAULT_VOCABULARY_NAME
 
 

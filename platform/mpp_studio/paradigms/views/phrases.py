@@ -11,7 +11,7 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user, role_of
-from mpp_studio.paradigms.forms_phrases import TEXT_EXAMPLE, PhraseForm
+from mpp_studio.paradigms.forms.phrases import TEXT_EXAMPLE, PhraseForm
 from mpp_studio.paradigms.models import Phrase
 from mpp_studio.paradigms.selectors import (
     phrase_alternative_count,

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
-from mpp_studio.paradigms.forms_library import LibraryImportForm
+from mpp_studio.paradigms.forms.library import LibraryImportForm
 from mpp_studio.paradigms.models import LibraryTemplate
 from mpp_studio.paradigms.selectors import library_templates_get
 from mpp_studio.paradigms.selectors_imports import library_import_view
