@@ -59,7 +59,7 @@ def admin_login(request: HttpRequest) -> HttpResponseBase:
             messages.error(request, ratelimit.too_many_message(wait))
             request.method = "GET"  # show the form again; the credentials are not even read
             response = admin.site.login(request)
-            return ratelimit.with_retry_after(response, wait)  # type: ignore[arg-type]
+            return ratelimit.with_retry_after(response, wait)
     return admin.site.login(request)
 
 

@@ -74,5 +74,5 @@ class TokenInputSerializer(InputSerializer, AuthTokenSerializer):
     """POST /api/token/: a user name and password, as text (DRF's AuthTokenSerializer)."""
 
 
-class TokenOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TokenOutputSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")

@@ -19,7 +19,7 @@ from rest_framework.utils import html
 FORM_BOOLEANS = {"true": True, "false": False}
 
 
-def _json_type_problem(field: serializers.Field, value: object) -> object:  # type: ignore[type-arg]
+def _json_type_problem(field: serializers.Field, value: object) -> object:
     """Return why a JSON value has the wrong type for `field`, where DRF would take it (None if
     it has the right type, or DRF refuses it in its own words); a list's problems by index."""
     if value is None:
@@ -34,7 +34,7 @@ def _json_type_problem(field: serializers.Field, value: object) -> object:  # ty
     return problem
 
 
-def _wrong_type(field: serializers.Field, value: object) -> object:  # type: ignore[type-arg]
+def _wrong_type(field: serializers.Field, value: object) -> object:
     """Return why `value` is not of the JSON type the schema gives `field` (None if it is)."""
     if isinstance(field, serializers.BooleanField):
         return None if isinstance(value, bool) else "Must be true or false."
@@ -60,7 +60,7 @@ def _wrong_type(field: serializers.Field, value: object) -> object:  # type: ign
     return None
 
 
-def _text_too_long(field: serializers.Field, value: object) -> str | None:  # type: ignore[type-arg]
+def _text_too_long(field: serializers.Field, value: object) -> str | None:
     """Return DRF's message when a text is longer than the field's max_length before trimming."""
     limit = getattr(field, "max_length", None)
     if isinstance(field, serializers.CharField) and isinstance(value, str) and limit and len(value) > limit:
@@ -68,7 +68,7 @@ def _text_too_long(field: serializers.Field, value: object) -> str | None:  # ty
     return None
 
 
-def _form_value_problem(field: serializers.Field, value: object) -> object:  # type: ignore[type-arg]
+def _form_value_problem(field: serializers.Field, value: object) -> object:
     """Return the errors of a form or query value DRF would not check (None if it is usable)."""
     if isinstance(field, (serializers.ListField, ManyRelatedField, serializers.FileField)):
         return None  # read with getlist, or a file part: DRF checks them
@@ -103,7 +103,7 @@ def _form_nulls(data: Any, fields: Any) -> Any:
     return copied
 
 
-class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class InputSerializer(serializers.Serializer):
     """A serializer of API input (a body, or query parameters) that takes each field only in the
     type the schema gives it: text as text, numbers as numbers, true/false as booleans (in a
     form, the words true or false), a list as a list; an empty value is checked, not ignored."""

@@ -18,7 +18,7 @@ class StrictPageNumberPagination(PageNumberPagination):
 
     last_page_strings = ()
 
-    def get_page_number(self, request: Request, paginator: Paginator) -> int:  # type: ignore[override]
+    def get_page_number(self, request: Request, paginator: Paginator) -> int:
         """Return the page asked for (1 when none is), or raise a 400 naming `page`."""
         values = request.query_params.getlist(self.page_query_param)
         if not values:

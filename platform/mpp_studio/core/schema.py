@@ -40,14 +40,14 @@ NON_BLANK_TEXT_PATTERN = r"^[^\x00]*[^\x00\s][^\x00]*$"
 BLANK_ALTERNATIVE = {"type": "string", "maxLength": 0}  # drf-spectacular's, for blank-allowed text
 
 
-class ApiErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ApiErrorSerializer(serializers.Serializer):
     """One problem: the field it concerns and a message; engine problems add line and position."""
 
     field = serializers.CharField(help_text="The input the problem concerns; empty for the whole request.")
     message = serializers.CharField()
 
 
-class ApiErrorsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ApiErrorsSerializer(serializers.Serializer):
     errors = ApiErrorSerializer(many=True)
 
 

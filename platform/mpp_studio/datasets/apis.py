@@ -52,14 +52,14 @@ TAG = "Datasets"
 
 
 def _project(view: APIView) -> Project:
-    return view.project  # type: ignore[attr-defined,no-any-return]  # set by ProjectRolePermission
+    return view.project  # type: ignore[attr-defined]  # set by ProjectRolePermission
 
 
 def _with_counts(project: Project, dataset: Dataset) -> Dataset:
     return dataset_list(project=project).get(pk=dataset.pk)
 
 
-class DatasetListApi(GenericAPIView):  # type: ignore[type-arg]
+class DatasetListApi(GenericAPIView):
     """The project's datasets, newest first; creating one queues its generation (202)."""
 
     serializer_class = DatasetOutputSerializer
@@ -154,7 +154,7 @@ class DatasetDetailApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class DatasetPairListApi(GenericAPIView):  # type: ignore[type-arg]
+class DatasetPairListApi(GenericAPIView):
     """The dataset's pairs, paradigm by paradigm in pair order; `?uid=` keeps one paradigm."""
 
     serializer_class = PairOutputSerializer

@@ -57,4 +57,4 @@ class DatasetImportForm(forms.Form):
         problem = import_size_problem([(f.name, f.size or 0) for f in files])
         if problem is not None:
             raise forms.ValidationError(problem)
-        return files  # type: ignore[no-any-return]
+        return files

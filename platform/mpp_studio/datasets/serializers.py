@@ -36,19 +36,19 @@ class DatasetCreateInputSerializer(InputSerializer):
     )
 
 
-class TemplateVersionRefSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TemplateVersionRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     template_id = serializers.IntegerField()
     number = serializers.IntegerField()
 
 
-class SnapshotRefSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SnapshotRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     content_hash = serializers.CharField()
 
 
-class ProblemSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ProblemSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
     template = serializers.CharField(required=False)
@@ -57,7 +57,7 @@ class ProblemSerializer(serializers.Serializer):  # type: ignore[type-arg]
     line = serializers.IntegerField(required=False, allow_null=True)
 
 
-class ParadigmOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ParadigmOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     uid = serializers.CharField()
     phenomenon = serializers.CharField()
@@ -75,7 +75,7 @@ class ParadigmOutputSerializer(serializers.Serializer):  # type: ignore[type-arg
     generator_version = serializers.CharField()
 
 
-class DatasetOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DatasetOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     description = serializers.CharField()
@@ -94,7 +94,7 @@ class DatasetOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     job = JobOutputSerializer(allow_null=True)
 
 
-class ImportFileSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ImportFileSerializer(serializers.Serializer):
     file = serializers.CharField()
     format = serializers.CharField(help_text='"" when the format could not be told.')
     pairs = serializers.IntegerField()
@@ -102,7 +102,7 @@ class ImportFileSerializer(serializers.Serializer):  # type: ignore[type-arg]
     warnings = serializers.IntegerField(help_text="Items kept with a note.")
 
 
-class ImportIssueSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ImportIssueSerializer(serializers.Serializer):
     file = serializers.CharField()
     line = serializers.IntegerField(allow_null=True, help_text="1-based; null for the whole file.")
     field = serializers.CharField(allow_blank=True)
@@ -117,7 +117,7 @@ class DatasetDetailOutputSerializer(DatasetOutputSerializer):
     import_report = ImportIssueSerializer(many=True, help_text="Imported only: every issue, item by item.")
 
 
-class DatasetImportInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DatasetImportInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
     files = serializers.ListField(
@@ -136,7 +136,7 @@ class DatasetImportInputSerializer(serializers.Serializer):  # type: ignore[type
         return files
 
 
-class PairOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PairOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     uid = serializers.CharField(source="paradigm.uid")
     index = serializers.IntegerField()

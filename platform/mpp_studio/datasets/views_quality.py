@@ -33,7 +33,7 @@ def paradigm_quality_view(request: HttpRequest, project_id: int, dataset_id: int
         tokenizer_name=chosen,
         frequency_source=request.GET.get("frequency", "wordfreq"),
     )
-    context = project_context(request, project, active_tab="datasets")  # type: ignore[arg-type]
+    context = project_context(request, project, active_tab="datasets")
     context.update(
         dataset=dataset,
         paradigm=paradigm,

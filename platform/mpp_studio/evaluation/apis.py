@@ -51,10 +51,10 @@ TAG = "Evaluation"
 
 
 def _project(view: APIView) -> Project:
-    return view.project  # type: ignore[attr-defined,no-any-return]  # set by ProjectRolePermission
+    return view.project  # type: ignore[attr-defined]  # set by ProjectRolePermission
 
 
-def _query(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, object]:  # type: ignore[type-arg]
+def _query(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, object]:
     """Return the validated query parameters (400 with a message per field otherwise)."""
     data = serializer_class(data=request.query_params)
     data.is_valid(raise_exception=True)
@@ -83,7 +83,7 @@ def _configs(project: Project, ids: list[int], field: str) -> list[ScoreConfig]:
 # -- Language models --------------------------------------------------------------------------
 
 
-class LanguageModelListApi(GenericAPIView):  # type: ignore[type-arg]
+class LanguageModelListApi(GenericAPIView):
     """The project's models by series, step and name; registering one answers 201."""
 
     serializer_class = s.LanguageModelOutputSerializer
@@ -163,7 +163,7 @@ def _run_detail(project: Project, run: ScoringRun) -> object:
     return s.RunDetailOutputSerializer(run).data
 
 
-class RunListApi(GenericAPIView):  # type: ignore[type-arg]
+class RunListApi(GenericAPIView):
     """The project's scoring runs, newest first; creating one queues its chunks (202)."""
 
     serializer_class = s.RunOutputSerializer

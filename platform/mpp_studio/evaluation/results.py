@@ -71,7 +71,7 @@ def check_reduction(reduction: str) -> Reduction:
     """
     if reduction not in REDUCTIONS:
         raise ResultsError(f"Unknown reduction '{reduction}': use one of {', '.join(REDUCTIONS)}.")
-    return reduction  # type: ignore[return-value]
+    return reduction
 
 
 def score_pairs(

@@ -22,7 +22,7 @@ from scoring.triplet_metrics import DEFAULT_MIN_SLICE, DEFAULT_TAU
 # -- Language models --------------------------------------------------------------------------
 
 
-class LanguageModelOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class LanguageModelOutputSerializer(serializers.ModelSerializer):
     methods = serializers.ListField(child=serializers.CharField(), read_only=True)
     default_method = serializers.CharField(read_only=True)
 
@@ -76,7 +76,7 @@ class SeriesInputSerializer(InputSerializer):
     language = serializers.CharField(max_length=35, default="en")
 
 
-class SeriesOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SeriesOutputSerializer(serializers.Serializer):
     created = LanguageModelOutputSerializer(many=True)
     existing = LanguageModelOutputSerializer(many=True, help_text="Checkpoints registered before.")
 
@@ -84,7 +84,7 @@ class SeriesOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
 # -- Configurations and runs ------------------------------------------------------------------
 
 
-class ScoreConfigOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class ScoreConfigOutputSerializer(serializers.ModelSerializer):
     model_name = serializers.CharField(source="language_model.name", read_only=True)
     label = serializers.CharField(read_only=True)
 
@@ -109,7 +109,7 @@ class ScoreConfigOutputSerializer(serializers.ModelSerializer):  # type: ignore[
         read_only_fields = fields
 
 
-class DatasetRefSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DatasetRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
@@ -163,7 +163,7 @@ class RunCreateInputSerializer(InputSerializer):
     )
 
 
-class RunOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class RunOutputSerializer(serializers.ModelSerializer):
     job = JobOutputSerializer(read_only=True)
     datasets = DatasetRefSerializer(many=True, read_only=True)
     configs = ScoreConfigOutputSerializer(many=True, read_only=True)
@@ -324,7 +324,7 @@ class ExportQuerySerializer(ResultsQuerySerializer):
 # -- Results ----------------------------------------------------------------------------------
 
 
-class CellSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class CellSerializer(serializers.Serializer):
     n = serializers.IntegerField()
     correct = serializers.FloatField()
     ties = serializers.IntegerField()
@@ -346,7 +346,7 @@ class LeaderboardRowSerializer(CellSerializer):
     warnings = serializers.ListField(child=serializers.CharField())
 
 
-class LeaderboardSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LeaderboardSerializer(serializers.Serializer):
     dataset = DatasetRefSerializer()
     reduction = serializers.CharField()
     tie_tolerance = serializers.FloatField()
@@ -360,7 +360,7 @@ class ParadigmRowSerializer(CellSerializer):
     n_pairs = serializers.IntegerField()
 
 
-class ComparisonRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ComparisonRowSerializer(serializers.Serializer):
     uid = serializers.CharField()
     phenomenon = serializers.CharField()
     n_pairs = serializers.IntegerField()
@@ -369,7 +369,7 @@ class ComparisonRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     n_differ = serializers.IntegerField(help_text="Of those, pairs whose outcomes differ.")
 
 
-class ComparisonSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ComparisonSerializer(serializers.Serializer):
     dataset = DatasetRefSerializer()
     configs = ScoreConfigOutputSerializer(many=True)
     reduction = serializers.CharField()
@@ -377,7 +377,7 @@ class ComparisonSerializer(serializers.Serializer):  # type: ignore[type-arg]
     overall = ComparisonRowSerializer()
 
 
-class CurvePointSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class CurvePointSerializer(serializers.Serializer):
     step = serializers.IntegerField()
     model = LanguageModelOutputSerializer()
     config = ScoreConfigOutputSerializer()
@@ -386,7 +386,7 @@ class CurvePointSerializer(serializers.Serializer):  # type: ignore[type-arg]
     by_phenomenon = serializers.DictField(child=serializers.FloatField())
 
 
-class LearningCurveSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LearningCurveSerializer(serializers.Serializer):
     series = serializers.CharField()
     dataset = DatasetRefSerializer()
     reduction = serializers.CharField()
@@ -394,7 +394,7 @@ class LearningCurveSerializer(serializers.Serializer):  # type: ignore[type-arg]
     points = CurvePointSerializer(many=True)
 
 
-class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
     text = serializers.CharField()
     start = serializers.IntegerField()
@@ -403,7 +403,7 @@ class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
     surprisal = serializers.FloatField(help_text="-logprob, in nats.")
 
 
-class WordSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WordSerializer(serializers.Serializer):
     text = serializers.CharField()
     start = serializers.IntegerField()
     end = serializers.IntegerField()
@@ -411,7 +411,7 @@ class WordSerializer(serializers.Serializer):  # type: ignore[type-arg]
     surprisal = serializers.FloatField()
 
 
-class SentenceViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SentenceViewSerializer(serializers.Serializer):
     text = serializers.CharField()
     score = serializers.FloatField(allow_null=True)
     n_tokens = serializers.IntegerField(allow_null=True)
@@ -419,7 +419,7 @@ class SentenceViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
     words = WordSerializer(many=True)
 
 
-class ItemRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ItemRowSerializer(serializers.Serializer):
     pair_id = serializers.IntegerField()
     item_id = serializers.CharField()
     uid = serializers.CharField()
@@ -434,7 +434,7 @@ class ItemRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class ItemPageSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ItemPageSerializer(serializers.Serializer):
     count = serializers.IntegerField(source="total")
     page = serializers.IntegerField()
     page_size = serializers.IntegerField()

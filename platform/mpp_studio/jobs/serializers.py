@@ -5,7 +5,7 @@ from rest_framework import serializers
 from mpp_studio.jobs.models import Job
 
 
-class JobOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class JobOutputSerializer(serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
     finished = serializers.BooleanField(read_only=True)
 

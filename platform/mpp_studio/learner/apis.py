@@ -38,10 +38,10 @@ FILTERS = [
 
 
 def _project(view: APIView) -> Project:
-    return view.project  # type: ignore[attr-defined,no-any-return]  # set by ProjectRolePermission
+    return view.project  # type: ignore[attr-defined]  # set by ProjectRolePermission
 
 
-class CorpusListApi(GenericAPIView):  # type: ignore[type-arg]
+class CorpusListApi(GenericAPIView):
     """The project's learner corpora, newest first (upload them on the Learner corpora page)."""
 
     serializer_class = s.LearnerCorpusOutputSerializer
@@ -64,7 +64,7 @@ class CorpusDetailApi(APIView):
         return Response(s.LearnerCorpusDetailOutputSerializer(corpus).data)
 
 
-class CorpusRunListApi(GenericAPIView):  # type: ignore[type-arg]
+class CorpusRunListApi(GenericAPIView):
     """A corpus's triplet runs, newest first; creating one queues its chunks (202)."""
 
     serializer_class = s.TripletRunOutputSerializer
@@ -102,7 +102,7 @@ class RunDetailApi(APIView):
         return Response(s.TripletRunDetailOutputSerializer(run).data)
 
 
-class TripletListApi(GenericAPIView):  # type: ignore[type-arg]
+class TripletListApi(GenericAPIView):
     """A run's triplets in corpus order, filtered by ERRANT type, L1 and CEFR level."""
 
     serializer_class = s.TripletOutputSerializer

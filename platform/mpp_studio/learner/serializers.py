@@ -11,7 +11,7 @@ from mpp_studio.learner.models import LearnerCorpus, TripletRun
 from mpp_studio.learner.services import CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_TRIES
 
 
-class LearnerCorpusOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class LearnerCorpusOutputSerializer(serializers.ModelSerializer):
     # Plain text, not a choice: the datasets' `source_format` has other choices under the same name.
     source_format = serializers.CharField(read_only=True, help_text='"m2" or "parallel".')
     job = JobOutputSerializer(
@@ -49,7 +49,7 @@ class LearnerCorpusDetailOutputSerializer(LearnerCorpusOutputSerializer):
         read_only_fields = fields
 
 
-class TripletRunOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class TripletRunOutputSerializer(serializers.ModelSerializer):
     job = JobOutputSerializer(read_only=True, allow_null=True)
     dataset = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)  # type: ignore[var-annotated]
     triplets = serializers.IntegerField(source="triplet_total", read_only=True, allow_null=True)
@@ -89,7 +89,7 @@ class TripletRunCreateInputSerializer(InputSerializer):
     chunk_size = serializers.IntegerField(min_value=1, max_value=MAX_CHUNK_SIZE, default=CHUNK_SIZE)
 
 
-class TripletOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TripletOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
     index = serializers.IntegerField(read_only=True)
     error_type = serializers.CharField(source="paradigm.uid", read_only=True)

@@ -94,7 +94,7 @@ JOIN_KEYS = {"essay_id": "essay id", "pair_id": "sentence id"}
 
 
 def _user(user: User) -> AbstractBaseUser | None:
-    return user if user is not None and user.is_authenticated else None  # type: ignore[return-value]
+    return user if user is not None and user.is_authenticated else None
 
 
 # -- Upload ---------------------------------------------------------------------------------------

@@ -28,14 +28,14 @@ from mpp_studio.lexicon.services import ImportRejected, size_problem
 from mpp_studio.lexicon.services.import_jobs import vocabulary_import_start
 
 
-class ImportNoteSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ImportNoteSerializer(serializers.Serializer):
     file = serializers.CharField()
     where = serializers.CharField(help_text="Line, row and column, or the part of the file.")
     level = serializers.ChoiceField(choices=["skipped", "changed", "info"])
     message = serializers.CharField()
 
 
-class VocabularyImportOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class VocabularyImportOutputSerializer(serializers.ModelSerializer):
     job = JobOutputSerializer(read_only=True, allow_null=True)
     vocabulary = serializers.SerializerMethodField(
         help_text="The vocabulary made, once the job is done (null before, and for a refused file)."

@@ -87,7 +87,7 @@ class VocabularyImportForm(forms.Form):
         problem = size_problem(file.size or 0)
         if problem is not None:
             raise ValidationError(f"{file.name}: {problem}")
-        return file  # type: ignore[no-any-return]
+        return file
 
     def clean_file(self) -> UploadedFile | None:
         return self._clean_upload("file")

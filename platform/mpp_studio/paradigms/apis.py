@@ -82,7 +82,7 @@ FILTERS = [
 ]
 
 
-class _ProjectApi(GenericAPIView):  # type: ignore[type-arg]
+class _ProjectApi(GenericAPIView):
     """Base of the project endpoints: `self.project` is set by ProjectRolePermission."""
 
     project: Project
@@ -351,7 +351,7 @@ class PhraseDetailApi(_ProjectApi):
 # -- The library (not in a project) ---------------------------------------------------------------
 
 
-class LibraryListApi(GenericAPIView):  # type: ignore[type-arg]
+class LibraryListApi(GenericAPIView):
     """The shipped paradigm library: the newest version of each template file."""
 
     serializer_class = LibraryTemplateOutputSerializer
@@ -368,7 +368,7 @@ class LibraryListApi(GenericAPIView):  # type: ignore[type-arg]
         return self.get_paginated_response(LibraryTemplateOutputSerializer(page, many=True).data)
 
 
-class LibraryDetailApi(GenericAPIView):  # type: ignore[type-arg]
+class LibraryDetailApi(GenericAPIView):
     """One library template version."""
 
     serializer_class = LibraryTemplateOutputSerializer
@@ -381,7 +381,7 @@ class LibraryDetailApi(GenericAPIView):  # type: ignore[type-arg]
         return Response(LibraryTemplateOutputSerializer(found[0]).data)
 
 
-class LibraryImportApi(GenericAPIView):  # type: ignore[type-arg]
+class LibraryImportApi(GenericAPIView):
     """Import library templates (with their vocabularies and phrases) into a project you edit."""
 
     serializer_class = LibraryImportJobOutputSerializer

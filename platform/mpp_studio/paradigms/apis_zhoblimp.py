@@ -21,19 +21,19 @@ from mpp_studio.paradigms.selectors_imports import zhoblimp_import_get
 from mpp_studio.paradigms.services.zhoblimp_import import zhoblimp_import_start
 
 
-class ImportedTemplateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ImportedTemplateSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     uid = serializers.CharField()
     phenomenon = serializers.CharField()
 
 
-class ImportedVocabularySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ImportedVocabularySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     reused = serializers.BooleanField(help_text="Already in the project with the same content.")
 
 
-class ZhoblimpImportOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class ZhoblimpImportOutputSerializer(serializers.ModelSerializer):
     job = JobOutputSerializer(read_only=True, allow_null=True)
     files = serializers.ListField(child=serializers.CharField(), source="file_names")
     vocabulary = serializers.SerializerMethodField(help_text="Once the job is done: the vocabulary stored.")

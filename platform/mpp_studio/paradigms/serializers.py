@@ -18,7 +18,7 @@ MAX_IMPORT_TEMPLATES = 100
 _PROBLEM_KEYS = ("code", "message", "template", "grammar", "position", "line")
 
 
-class TemplateProblemSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TemplateProblemSerializer(serializers.Serializer):
     """A problem the engine found: its code, its message and where it is."""
 
     code = serializers.CharField()
@@ -49,7 +49,7 @@ def _username(user: Any) -> str | None:
 # -- Templates and versions ------------------------------------------------------------------------
 
 
-class TemplateVersionOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TemplateVersionOutputSerializer(serializers.Serializer):
     """One saved version of a template, with the engine's check of it at save time."""
 
     number = serializers.IntegerField()
@@ -74,7 +74,7 @@ class TemplateVersionOutputSerializer(serializers.Serializer):  # type: ignore[t
         return _username(version.created_by)
 
 
-class TemplateVersionSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TemplateVersionSummarySerializer(serializers.Serializer):
     """A version in a list: its number, note and whether the engine found problems."""
 
     number = serializers.IntegerField()
@@ -96,7 +96,7 @@ class TemplateVersionSummarySerializer(serializers.Serializer):  # type: ignore[
         return _username(version.created_by)
 
 
-class TemplateListOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TemplateListOutputSerializer(serializers.Serializer):
     """A template in the list, with a summary of its latest version."""
 
     id = serializers.IntegerField()
@@ -156,20 +156,20 @@ class PreviewInputSerializer(InputSerializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, default=0)
 
 
-class PreviewSpanSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PreviewSpanSerializer(serializers.Serializer):
     tokens = serializers.ListField(child=serializers.IntegerField(), help_text="[start, end) word indexes.")
     chars = serializers.ListField(child=serializers.IntegerField(), help_text="[start, end) characters.")
     positions = serializers.ListField(child=serializers.CharField(), help_text="Position ids covered.")
 
 
-class PreviewRegionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PreviewRegionSerializer(serializers.Serializer):
     type = serializers.CharField(help_text="substitution, insertion, deletion, move or copy.")
     good = PreviewSpanSerializer()
     bad = PreviewSpanSerializer()
     source = PreviewSpanSerializer(required=False, help_text="Moves and copies: where the word comes from.")
 
 
-class PreviewPairSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PreviewPairSerializer(serializers.Serializer):
     """A generated pair in the engine's JSONL record layout (BLiMP fields plus region and provenance)."""
 
     sentence_good = serializers.CharField()
@@ -185,7 +185,7 @@ class PreviewPairSerializer(serializers.Serializer):  # type: ignore[type-arg]
     provenance = serializers.DictField(help_text="Template and vocabulary versions, seed, fillers.")
 
 
-class PreviewOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PreviewOutputSerializer(serializers.Serializer):
     valid = serializers.BooleanField()
     capacity_text = serializers.CharField()
     problems = TemplateProblemSerializer(many=True)
@@ -196,12 +196,12 @@ class PreviewOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
 # -- Phrases -----------------------------------------------------------------------------------
 
 
-class PhraseUserSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PhraseUserSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     uid = serializers.CharField()
 
 
-class PhraseOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PhraseOutputSerializer(serializers.Serializer):
     """A phrase: its alternatives as YAML, and the templates whose latest versions use it."""
 
     id = serializers.IntegerField(source="phrase.pk")
@@ -236,7 +236,7 @@ class PhrasePatchInputSerializer(InputSerializer):
     description = serializers.CharField(required=False, allow_blank=True)
 
 
-class TemplateRecheckSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TemplateRecheckSerializer(serializers.Serializer):
     """A template's latest version checked again after a phrase changed."""
 
     id = serializers.IntegerField(source="template.pk")
@@ -254,7 +254,7 @@ class PhraseChangeOutputSerializer(PhraseOutputSerializer):
 # -- The library catalogue ----------------------------------------------------------------------
 
 
-class LibraryTemplateOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LibraryTemplateOutputSerializer(serializers.Serializer):
     """The newest version of a shipped library paradigm."""
 
     id = serializers.IntegerField()
@@ -297,13 +297,13 @@ class LibraryImportInputSerializer(InputSerializer):
     )
 
 
-class LibraryImportedPartSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LibraryImportedPartSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["vocabulary", "phrase"])
     name = serializers.CharField()
     outcome = serializers.ChoiceField(choices=["created", "reused"])
 
 
-class LibraryImportResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LibraryImportResultSerializer(serializers.Serializer):
     library_template = serializers.IntegerField(source="source.pk")
     uid = serializers.CharField(source="source.uid")
     imported = serializers.BooleanField()
@@ -321,7 +321,7 @@ class LibraryImportResultSerializer(serializers.Serializer):  # type: ignore[typ
         return TemplateVersionSummarySerializer(result.version).data if result.version is not None else None
 
 
-class LibraryImportOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LibraryImportOutputSerializer(serializers.Serializer):
     project = serializers.IntegerField(source="project.pk")
     imported = serializers.SerializerMethodField()
     skipped = serializers.SerializerMethodField()
@@ -337,7 +337,7 @@ class LibraryImportOutputSerializer(serializers.Serializer):  # type: ignore[typ
 # -- Errors (for the schema: every error body has this layout) -----------------------------------
 
 
-class ParadigmErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ParadigmErrorSerializer(serializers.Serializer):
     field = serializers.CharField(help_text="The input it concerns: source_text, text, name, n, ...")
     message = serializers.CharField()
     code = serializers.CharField(required=False, help_text="The engine's problem code (E_...).")
@@ -346,5 +346,5 @@ class ParadigmErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
     position = serializers.CharField(required=False)
 
 
-class ParadigmErrorsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ParadigmErrorsSerializer(serializers.Serializer):
     errors = ParadigmErrorSerializer(many=True)

@@ -114,13 +114,13 @@ def rules_from_data(data: dict[str, Any]) -> AnalysisRules:
             raise ValidationError({"include_incomplete": "Include incomplete participants: true or false."})
         include = INCLUDE_WORDS[str(include)]
     rules = AnalysisRules(
-        min_catch_accuracy=_number(data, "min_catch_accuracy", "Catch-trial accuracy"),  # type: ignore[arg-type]
-        min_median_rt_ms=_number(data, "min_median_rt_ms", "Fastest median response time"),  # type: ignore[arg-type]
-        max_left_share_deviation=_number(data, "max_left_share_deviation", "Position bias"),  # type: ignore[arg-type]
+        min_catch_accuracy=_number(data, "min_catch_accuracy", "Catch-trial accuracy"),
+        min_median_rt_ms=_number(data, "min_median_rt_ms", "Fastest median response time"),
+        max_left_share_deviation=_number(data, "max_left_share_deviation", "Position bias"),
         min_items_answered=_number(data, "min_items_answered", "Fewest items", whole=True),  # type: ignore[arg-type]
         include_incomplete=include,
         preset=preset,
-        threshold=_number(data, "threshold", "Paradigm threshold"),  # type: ignore[arg-type]
+        threshold=_number(data, "threshold", "Paradigm threshold"),
         tie=tie,
     )
     if rules.threshold is not None and not 0.0 <= rules.threshold <= 1.0:

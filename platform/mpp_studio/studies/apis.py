@@ -22,10 +22,10 @@ TAG = "Validation studies"
 
 
 def _project(view: APIView) -> Project:
-    return view.project  # type: ignore[attr-defined,no-any-return]  # set by ProjectRolePermission
+    return view.project  # type: ignore[attr-defined]  # set by ProjectRolePermission
 
 
-class StudyListApi(GenericAPIView):  # type: ignore[type-arg]
+class StudyListApi(GenericAPIView):
     """The project's validation studies, newest first."""
 
     serializer_class = s.StudyOutputSerializer

@@ -5,7 +5,7 @@ from rest_framework import serializers
 from mpp_studio.studies.models import Study
 
 
-class StudyOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class StudyOutputSerializer(serializers.ModelSerializer):
     # Plain text, not choices: other apps have `status` and `task` fields with other choices.
     status = serializers.CharField(read_only=True, help_text='"draft", "open" or "closed".')
     task = serializers.CharField(read_only=True, help_text='"2afc" or "rank3".')
@@ -39,7 +39,7 @@ class StudyOutputSerializer(serializers.ModelSerializer):  # type: ignore[type-a
         read_only_fields = fields
 
 
-class ListStatusSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ListStatusSerializer(serializers.Serializer):
     list_index = serializers.IntegerField(help_text="0-based.")
     active = serializers.IntegerField()
     completed = serializers.IntegerField()

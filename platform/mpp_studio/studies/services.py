@@ -508,14 +508,14 @@ def _check_answer(trial: Trial, payload: Mapping[str, object]) -> tuple[int, lis
     else:
         if not _is_int(raw) or raw not in (0, 1):
             raise ParticipantProblem("error_title", 400, "choice must be 0 or 1")
-        choice, ranking, correct = int(raw), [], int(raw) == trial.gold_index  # type: ignore[call-overload]
+        choice, ranking, correct = int(raw), [], int(raw) == trial.gold_index
     confidence = payload.get("confidence")
     if trial.confidence:
         if not _is_int(confidence) or confidence not in CONFIDENCE_LEVELS:
             raise ParticipantProblem("error_title", 400, "confidence must be 1, 2 or 3")
     else:
         confidence = None
-    return choice, ranking, confidence, correct  # type: ignore[return-value]
+    return choice, ranking, confidence, correct
 
 
 def _rt(value: object) -> int | None:
@@ -557,10 +557,10 @@ def response_save(
         with transaction.atomic():
             # One transaction, its first statement a write: it locks the participation (and sees a
             # withdrawal that committed meanwhile, so a withdrawal never leaves an answer behind).
-            back = {"last_seen_at": now}
+            back: dict[str, object] = {"last_seen_at": now}
             if participation.status == Participation.Status.ABANDONED:
                 # Answering after the lease expired: the participant is back, their slot with them.
-                back.update(status=Participation.Status.ACTIVE, lease_started_at=now)  # type: ignore[arg-type]
+                back.update(status=Participation.Status.ACTIVE, lease_started_at=now)
             alive = (
                 Participation.objects.filter(pk=participation.pk)
                 .exclude(status=Participation.Status.WITHDRAWN)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 BATCH = 2_000
 
 
-def record_scored_pairs(apps, schema_editor):  # type: ignore[no-untyped-def]
+def record_scored_pairs(apps, schema_editor):
     """Record a PairScore for each pair a finished chunk scored before pair scores were kept
     (its keys in PairKey, both of its sentences stored under the chunk's configuration)."""
     chunk_model = apps.get_model("evaluation", "ScoringChunk")

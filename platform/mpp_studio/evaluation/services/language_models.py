@@ -22,7 +22,7 @@ EDITABLE = ("name", "source", "revision", "kind", "language", "series", "step", 
 
 
 def _user(user: User) -> AbstractBaseUser | None:
-    return user if user is not None and user.is_authenticated else None  # type: ignore[return-value]
+    return user if user is not None and user.is_authenticated else None
 
 
 def _name_taken(model: LanguageModel) -> bool:

@@ -55,8 +55,8 @@ NOTHING_SAVED = "Nothing was saved: fix the file and import it again."
 def vocabulary_import_start(
     *,
     project: Project,
-    table: File,  # type: ignore[type-arg]
-    schema_file: File | None = None,  # type: ignore[type-arg]
+    table: File,
+    schema_file: File | None = None,
     source_format: str = "ours",
     name: str = "",
     language: str = "",
@@ -116,8 +116,8 @@ def vocabulary_import_start(
 def _check_request(
     *,
     project: Project,
-    table: File,  # type: ignore[type-arg]
-    schema_file: File | None,  # type: ignore[type-arg]
+    table: File,
+    schema_file: File | None,
     source_format: str,
     name: str,
     language: str,

@@ -98,7 +98,7 @@ def zhoblimp_size_problem(name: str, size: int) -> str | None:
 def zhoblimp_import_start(
     *,
     project: Project,
-    files: Sequence[File],  # type: ignore[type-arg]
+    files: Sequence[File],
     vocabulary_name: str = "",
     created_by: AbstractBaseUser | AnonymousUser | None = None,
 ) -> ZhoblimpImport:
@@ -473,7 +473,7 @@ def _write(row: ZhoblimpImport, plan: _Plan) -> list[TemplateVersion]:
 
         if not vocabulary_items_store(
             vocabulary=vocabulary, lexicon=plan.result.vocabulary, progress=progress
-        ):  # type: ignore[arg-type]
+        ):
             raise _Stopped
     _progress(row, total - 1, total, f"Storing the phrases and {checked} templates.")
     try:
