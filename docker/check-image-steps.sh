@@ -56,7 +56,7 @@ export PYTHONPATH="$app/platform:$app"
 export DJANGO_SETTINGS_MODULE=mpp_studio.settings.production
 export MPP_VAR_DIR="$app/var"
 export PATH="$tmp/venv/bin:$PATH"
-"$venv_python" -c "import mpp_studio, generator; print('code from', mpp_studio.__file__, generator.__file__)"
+"$venv_python" -c "import mpp_studio, mpp.cli, generator, triplets, study, scoring, formats, vocab; print('code from', mpp_studio.__file__, generator.__file__)"
 
 step "collectstatic (the image's build step)"
 DJANGO_SECRET_KEY=build-only DJANGO_ALLOWED_HOSTS=localhost REDIS_URL=redis://unused \
