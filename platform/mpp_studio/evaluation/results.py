@@ -49,8 +49,8 @@ from mpp_studio.evaluation.services.sentences import (
     artificial_sentence,
     sentence_key,
 )
-from scoring.items import HIGHER_IS_BETTER, REDUCTIONS, Reduction, reduce_totals
-from scoring.metrics import OutcomeCounts, PairReport, counted_report, pair_outcome
+from scoring.items import REDUCTIONS, Reduction, reduce_totals
+from scoring.metrics import OutcomeCounts, PairReport, counted_report
 from scoring.metrics import pair_report as metrics_pair_report
 
 OUTCOMES = ("correct", "wrong", "tie", "unscored")
@@ -72,29 +72,6 @@ def check_reduction(reduction: str) -> Reduction:
     if reduction not in REDUCTIONS:
         raise ResultsError(f"Unknown reduction '{reduction}': use one of {', '.join(REDUCTIONS)}.")
     return reduction
-
-
-def score_pairs(
-    pairs: Sequence[PairRef],
-    config: ScoreConfig,
-    *,
-    reduction: str = "sum",
-    tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
-) -> list[ScoredPair]:
-    """Return the pairs with the configuration's stored scores, reduced, and their outcomes."""
-    direction = HIGHER_IS_BETTER[check_reduction(reduction)]
-    scores = stored_scores(config, (key for p in pairs for key in (p.good_key, p.bad_key)))
-    out = []
-    for pair in pairs:
-        good, bad = scores.get(pair.good_key), scores.get(pair.bad_key)
-        if good is None or bad is None:
-            out.append(ScoredPair(pair, None, None, None, None, None))
-            continue
-        good_value = reduce_totals(good.lp_sum, good.lp_mean, reduction)  # type: ignore[arg-type]
-        bad_value = reduce_totals(bad.lp_sum, bad.lp_mean, reduction)  # type: ignore[arg-type]
-        outcome = pair_outcome(good_value, bad_value, higher_is_better=direction, tie_tolerance=tie_tolerance)
-        out.append(ScoredPair(pair, good_value, bad_value, good.n_tokens, bad.n_tokens, outcome))
-    return out
 
 
 def scored_pair_stream(

@@ -10,14 +10,13 @@ bits/token, 1,000 cluster-bootstrap resamples over learners with seed 0, slices 
 30 items), so the platform and the command line give the same numbers on the same scores.
 """
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.datasets.selectors import is_triplet_dataset
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, ScoreConfig
-from mpp_studio.evaluation.results import ResultsError, check_reduction, score_pairs
+from mpp_studio.evaluation.results import ResultsError, check_reduction, pair_report
 from mpp_studio.evaluation.selectors import StoredScore, stored_scores
 from mpp_studio.evaluation.services.sentences import PairRef, dataset_pair_refs
 from scoring.data import CEFR_KEYS, CORPUS_KEYS, L1_KEYS, LEARNER_ID_KEYS, bliss_error_type, record_text
@@ -270,24 +269,20 @@ def triplet_board(
     """
     check_reduction(reduction)
     refs = dataset_triplet_refs(dataset)
-    pairs = [t.pair for t in refs]
     rows = []
     for config in configs:
         report = triplet_report(
             dataset, config, tau=tau, tie_tolerance=tie_tolerance, dimensions=(), triplets=refs
         )
-        outcomes = [
-            s.outcome
-            for s in score_pairs(pairs, config, reduction=reduction, tie_tolerance=tie_tolerance)
-            if s.outcome is not None
-        ]
+        # The corrected-vs-learner pair accuracy, as the configuration's results page counts it.
+        pairs = pair_report(dataset, config, reduction=reduction, tie_tolerance=tie_tolerance)
         rows.append(
             TripletRow(
                 config=config,
                 n=report.n if report else 0,
                 n_triplets=len(refs),
                 cells=dict(report.overall) if report else {},
-                pair_accuracy=math.fsum(outcomes) / len(outcomes) if outcomes else None,
+                pair_accuracy=pairs.overall.accuracy if pairs is not None else None,
                 ci_method=report.ci_method if report else "",
             )
         )
