@@ -253,6 +253,12 @@ def paradigm_table(
     report = pair_report(
         dataset, config, reduction=reduction, tie_tolerance=tie_tolerance, bootstrap=bootstrap
     )
+    return paradigm_rows(dataset, report)
+
+
+def paradigm_rows(dataset: Dataset, report: PairReport | None) -> list[ParadigmRow]:
+    """Return one row per paradigm of the dataset (by uid) with its cell of `report` (a page
+    that shows the report too counts the outcomes once)."""
     counts = {p.uid: (p.phenomenon, p.n_pairs) for p in paradigm_sizes(dataset)}
     rows = []
     for uid, (phenomenon, n_pairs) in sorted(counts.items()):
