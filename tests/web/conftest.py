@@ -16,7 +16,7 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # The browser test modules import helpers from tests/web/browser.py before `pytest_plugins` loads it.
-pytest.register_assert_rewrite("tests.web.browser")
+pytest.register_assert_rewrite("tests.web.browser", "tests.web.paradigms.editor_browser")
 
 EN_NOUNS_CSV = """\
 id,form,lemma,pos,number

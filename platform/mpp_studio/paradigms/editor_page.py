@@ -2,6 +2,7 @@
 row or field, the slots htmx swaps, the choices of every select), built from the editor's state
 and preview; views/editor.py only parses the request and renders it."""
 
+import secrets
 from dataclasses import dataclass
 
 from django.http import HttpRequest
@@ -98,6 +99,7 @@ def _row_views(state: EditorState, choices: EditorChoices) -> dict[str, list[Row
         types = [(t, TYPE_LABELS[t]) for t in (GOOD_TYPES if grammar == "good" else BAD_TYPES)]
         out = []
         for index, row in enumerate(state.rows(grammar)):
+            row.key = row.key or secrets.token_hex(4)
             if row.type in ("matched", "mismatched"):
                 targets = choices.good_targets + choices.good_inner_targets
                 if grammar == "bad":

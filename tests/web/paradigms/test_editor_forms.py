@@ -334,3 +334,107 @@ def test_switching_to_yaml_with_a_bad_field_stays_in_the_table() -> None:
     state = state_from_post(QueryDict(mutable=True) | {"bad-0-type": "yaml", "bad-0-yaml": "{same: [1"})
     after, errors = state_after_action(state, "to-yaml")
     assert after.mode == "table" and errors[0].field == "bad-0-yaml"
+
+
+RENAME_TEMPLATE = """\
+uid: rename_refs
+phenomenon: determiner_noun_agreement
+language: en
+vocabulary: animals
+good:
+  - {id: det, matched: noun, on: number, lexical: {pos: DT}}
+  - {id: noun, lexical: {pos: NN, number: pl}}
+  - {id: verb, lexical: {pos: VB}, form: VBP}
+  - {direct: near}
+  - {id: place, phrase: Place}
+  - {id: det2, matched: place.head, on: number, lexical: {pos: DT}}
+bad:
+  - {id: det_bad, mismatched: {noun: number}, lexical: {pos: DT}}
+  - {id: noun_bad, lexical: {pos: NN, number: sg}}
+  - {same: verb, form: VBZ}
+  - {delete: '4'}
+  - {same: place}
+  - {id: det2_bad, matched: bad.noun_bad, on: number, lexical: {pos: DT}}
+"""
+
+
+def _posted(state: EditorState) -> QueryDict:
+    from mpp_studio.paradigms.forms.editor import state_to_fields
+
+    data = QueryDict(mutable=True)
+    for name, value in state_to_fields(state).items():
+        data[name] = value
+    return data
+
+
+def test_renaming_a_position_takes_every_reference_along() -> None:
+    state = state_from_document(document_from_text(RENAME_TEMPLATE))
+    assert state.bad[0].type == "yaml"  # a mapping after `mismatched` only the YAML row can show
+    data = _posted(state)
+    data["good-1-id"] = "subject"  # noun
+    data["good-3-id"] = "prep"  # was named by its number, 4
+    data["good-4-id"] = "location"  # place, the phrase
+    renamed = state_from_post(data)
+    document, errors = document_from_state(renamed)
+    assert errors == []
+    assert document["good"][0]["matched"] == "subject"
+    assert document["good"][5]["matched"] == "location.head"  # a path through the phrase
+    assert document["bad"][0] == {
+        "id": "det_bad",
+        "mismatched": {"subject": "number"},
+        "lexical": {"pos": "DT"},
+    }
+    assert [document["bad"][i] for i in (2, 3, 4)] == [
+        {"same": "verb", "form": "VBZ"},
+        {"delete": "prep"},
+        {"same": "location"},
+    ]
+    assert document["bad"][5]["matched"] == "bad.noun_bad"  # a bad position of its own
+    assert [row.drawn_id for row in renamed.good] == ["det", "subject", "verb", "prep", "location", "det2"]
+
+
+def test_a_bad_position_renamed_takes_its_bad_references_along() -> None:
+    state = state_from_document(document_from_text(RENAME_TEMPLATE))
+    data = _posted(state)
+    data["bad-5-id"] = "det3_bad"  # nothing names it: nothing changes
+    data["bad-1-id"] = "noun2_bad"
+    document, errors = document_from_state(state_from_post(data))
+    assert errors == []
+    assert document["bad"][5]["matched"] == "bad.noun2_bad"
+    assert document["bad"][5]["id"] == "det3_bad"
+    assert document["good"][0]["matched"] == "noun"  # a good reference is another position
+
+
+@pytest.mark.parametrize(
+    ("changes", "why"),
+    [
+        ({"good-1-id": "verb"}, "the new name is taken by another row"),
+        ({"good-1-id": "verb", "good-2-id": "noun"}, "two rows swap names"),
+    ],
+)
+def test_an_ambiguous_rename_moves_no_reference(changes: dict[str, str], why: str) -> None:
+    state = state_from_document(document_from_text(RENAME_TEMPLATE))
+    data = _posted(state)
+    data.update(changes)
+    document, _ = document_from_state(state_from_post(data))
+    assert document["good"][0]["matched"] == "noun", why
+
+
+def test_clearing_an_id_leaves_references_by_the_number() -> None:
+    state = state_from_document(document_from_text(RENAME_TEMPLATE))
+    data = _posted(state)
+    data["good-1-id"] = ""
+    document, _ = document_from_state(state_from_post(data))
+    assert document["good"][0]["matched"] == "2"
+    assert document["bad"][0]["mismatched"] == {"2": "number"}
+
+
+def test_a_form_without_the_drawn_ids_renames_nothing() -> None:
+    """A post that does not say what the rows were drawn with (an old page) is taken as written."""
+    state = state_from_document(document_from_text(RENAME_TEMPLATE))
+    data = _posted(state)
+    for name in [name for name in data if name.endswith("-drawn")]:
+        del data[name]
+    data["good-1-id"] = "subject"
+    document, _ = document_from_state(state_from_post(data))
+    assert document["good"][0]["matched"] == "noun"

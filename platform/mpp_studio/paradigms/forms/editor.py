@@ -11,7 +11,8 @@ Field names (row numbers `i` and pair numbers `j` start at 0):
 
     uid, version, phenomenon, language, description, source, vocabulary,
     example_good, example_bad, opt-<option>, extra (other fields, as YAML),
-    <grammar>-<i>-type | -was | -id | -words | -target | -on | -form | -uncapped | -phrase | -yaml,
+    <grammar>-<i>-key | -drawn | -type | -was | -id | -words | -target | -on | -form | -uncapped
+        | -phrase | -yaml,
     <grammar>-<i>-feat-<j>-name | -value,  <grammar>-<i>-not-<j>-name | -value,
     <grammar>-<i>-where-<j>-inner | -name | -value,
     mode (table | yaml), yaml_text, seed, note, action.
@@ -29,7 +30,8 @@ from generator.document import (
     position_from_text,
     position_to_text,
 )
-from generator.template import OPTION_KEYS
+from generator.references import bad_reference, position_references_renamed, reference_renamed
+from generator.template import BAD_PREFIX, OPTION_KEYS
 
 GRAMMARS = ("good", "bad")
 GRAMMAR_NAMES = {"good": "Good grammar", "bad": "Bad grammar"}
@@ -108,6 +110,12 @@ class PositionRow:
     type: str = "lexical"
     was: str = ""  # the type the fields were shown for (the type select may have changed since)
     id: str = ""
+    # The id the row was drawn with (None: not known, as for a row written as YAML); when the Id
+    # box no longer says it, every reference to the position follows (see `follow_renames`).
+    drawn_id: str | None = None
+    # Names the row in the page while it is edited, wherever it moves (set for rendering), so
+    # what is typed while the form is drawn again lands in the same row.
+    key: str = ""
     words: str = ""  # direct
     target: str = ""  # matched/mismatched/same/copy/move/delete
     on: str = ""  # matched/mismatched
@@ -188,6 +196,8 @@ def state_from_post(data: Mapping[str, Any]) -> EditorState:
                 type=_text(data, p + "type"),
                 was=_text(data, p + "was"),
                 id=_text(data, p + "id").strip(),
+                drawn_id=_text(data, p + "drawn").strip() if p + "drawn" in data else None,
+                key=_text(data, p + "key").strip(),
                 words=_text(data, p + "words"),
                 target=_text(data, p + "target").strip(),
                 on=_text(data, p + "on"),
@@ -213,7 +223,59 @@ def state_from_post(data: Mapping[str, Any]) -> EditorState:
                     )
                 )
             rows.append(row)
+    return follow_renames(state)
+
+
+# -- renamed positions ----------------------------------------------------------------------------
+
+
+def follow_renames(state: EditorState) -> EditorState:
+    """Carry every reference to a position whose Id box was changed over to its new name.
+
+    A row knows the id it was drawn with; when its name changed, each Matched, Mismatched, Same,
+    Copy, Move and Delete that named it, and each path through it (`subj.head`), names it anew,
+    in the table's fields and in rows written as YAML. A name that is now ambiguous (another
+    row already has it, or still has the old one) moves nothing: the engine reports the clash.
+    """
+    renames: list[tuple[str, str]] = []
+    for grammar in GRAMMARS:
+        rows = state.rows(grammar)
+        # A position without an id is named by its number.
+        names = [row.id or str(i + 1) for i, row in enumerate(rows)]
+        for i, row in enumerate(rows):
+            if row.drawn_id is None or row.type == "yaml" or row.drawn_id == row.id:
+                continue
+            old, new = row.drawn_id or str(i + 1), names[i]
+            if old == new or names.count(new) > 1 or old in names:
+                continue
+            if grammar == "good":
+                renames.append((old, new))
+            else:
+                renames.append((bad_reference(old), bad_reference(new)))
+        for row in rows:
+            row.drawn_id = row.id
+        for old, new in renames:
+            _rename_references(state, old, new)
+        renames = []
     return state
+
+
+def _rename_references(state: EditorState, old: str, new: str) -> None:
+    """Rename the references `old` (a good position, or `bad.x`) to `new` in every row."""
+    for grammar in GRAMMARS:
+        if grammar == "good" and old.startswith(BAD_PREFIX):
+            continue
+        for row in state.rows(grammar):
+            if row.type != "yaml":
+                row.target = reference_renamed(row.target, old, new)
+                continue
+            try:
+                position = position_from_text(row.yaml)
+            except DocumentError:
+                continue
+            renamed = position_references_renamed(position, old, new)
+            if renamed != position:
+                row.yaml = position_to_text(renamed)
 
 
 # -- values in fields -----------------------------------------------------------------------------
@@ -508,6 +570,8 @@ def state_to_fields(state: EditorState) -> dict[str, str]:
             p = f"{grammar}-{i}-"
             fields.update(
                 {
+                    p + "key": row.key,
+                    p + "drawn": row.id if row.drawn_id is None else row.drawn_id,
                     p + "type": row.type,
                     p + "was": row.was or row.type,
                     p + "id": row.id,

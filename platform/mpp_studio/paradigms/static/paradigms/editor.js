@@ -24,4 +24,98 @@
     if (id) input.setAttribute("list", id);
     else input.removeAttribute("list");
   });
+
+  // Nothing typed is lost while the form's body is drawn again. A button, or a change of a rule
+  // type, an id or the vocabulary, posts the form and swaps in the body the server draws from
+  // it; whatever the user typed or chose after that request left would be drawn over with the
+  // values it carried. So each field's value is noted when the request leaves, and any field
+  // changed since is carried into its counterpart in the new body (the same field of the same
+  // row, found by the row's key wherever the row moved), with the caret where it was.
+  var ROW_FIELD = /^(good|bad)-\d+-/;
+  var sentValues = null;
+  var oldFields = null;
+  var focused = null;
+
+  function isBodySwap(event) {
+    var target = event.detail && event.detail.target;
+    return target && target.id === "editor-body";
+  }
+
+  function fieldKey(field) {
+    var row = field.closest("li.position");
+    var match = field.name.match(ROW_FIELD);
+    if (row && match && row.getAttribute("data-key")) {
+      return row.getAttribute("data-key") + "|" + field.name.slice(match[0].length);
+    }
+    return field.name;
+  }
+
+  function userFields(root) {
+    return Array.prototype.filter.call(root.querySelectorAll("input, textarea, select"), function (field) {
+      return field.name && ["hidden", "submit", "button", "reset"].indexOf(field.type) < 0;
+    });
+  }
+
+  function valueOf(field) {
+    return field.type === "checkbox" || field.type === "radio" ? String(field.checked) : field.value;
+  }
+
+  function setValue(field, value) {
+    if (field.type === "checkbox" || field.type === "radio") {
+      field.checked = value === "true";
+    } else if (field.tagName === "SELECT") {
+      var known = Array.prototype.some.call(field.options, function (option) { return option.value === value; });
+      if (known) field.value = value;
+    } else {
+      field.value = value;
+    }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var body = document.getElementById("editor-body");
+    if (!isBodySwap(event) || !body) return;
+    sentValues = {};
+    userFields(body).forEach(function (field) { sentValues[fieldKey(field)] = valueOf(field); });
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var body = document.getElementById("editor-body");
+    if (!isBodySwap(event) || !body || !sentValues) return;
+    oldFields = userFields(body).map(function (field) { return { key: fieldKey(field), field: field }; });
+    var active = document.activeElement;
+    focused = null;
+    if (active && body.contains(active) && active.name) {
+      focused = { key: fieldKey(active), start: null, end: null };
+      try {
+        focused.start = active.selectionStart;
+        focused.end = active.selectionEnd;
+      } catch (error) { /* a select or a number field has no caret */ }
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var body = document.getElementById("editor-body");
+    if (!isBodySwap(event) || !body || !oldFields) return;
+    var fresh = {};
+    userFields(body).forEach(function (field) { fresh[fieldKey(field)] = field; });
+    var carried = false;
+    oldFields.forEach(function (old) {
+      var value = valueOf(old.field);
+      var counterpart = fresh[old.key];
+      if (counterpart && old.key in sentValues && value !== sentValues[old.key] && valueOf(counterpart) !== value) {
+        setValue(counterpart, value);
+        carried = true;
+      }
+    });
+    var again = focused && fresh[focused.key];
+    if (again) {
+      again.focus();
+      if (focused.start !== null && again.setSelectionRange) {
+        try { again.setSelectionRange(focused.start, focused.end); } catch (error) { /* no caret */ }
+      }
+    }
+    sentValues = oldFields = focused = null;
+    // The preview the new body asks for was made from the values the request carried.
+    if (carried && window.htmx) window.htmx.trigger(document.getElementById("editor-form"), "editor-refresh");
+  });
 })();
