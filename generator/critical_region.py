@@ -11,7 +11,7 @@ these template-level edits into token spans and character offsets.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from generator import errors as E
@@ -141,6 +141,14 @@ def template_edits(template: Template) -> tuple[list[Edit], list[Problem]]:
             if g in referenced:
                 used = ", ".join(str(template.bad[k].number) for k in referenced[g])
                 problem(f"'delete: {rule.target}' but the word is still used at bad position {used}", j)
+    for j, g in _moves_in_place(template, anchors, good_index):
+        target = template.good[g].id
+        problem(
+            f"'move: {target}' leaves the word where it is: the words around it are those around "
+            f"{target} in the good sentence. Put this row where {target} should go, or write "
+            f"'same: {target}' if it stays",
+            j,
+        )
     if problems:
         return [], problems
 
@@ -180,6 +188,30 @@ def template_edits(template: Template) -> tuple[list[Edit], list[Problem]]:
             )
         )
     return edits, problems
+
+
+def _moves_in_place(
+    template: Template, anchors: Sequence[tuple[int, int]], good_index: Mapping[str, int]
+) -> list[tuple[int, int]]:
+    """Return (bad index, good index) of each Move that leaves its word where it was.
+
+    Such a Move sits between the two words that stay in place around its word in the good
+    sentence (anchors: (bad index, good index) of the Same positions that stay), with nothing
+    else new between them, only words left out: the bad sentence keeps the word in its place.
+    """
+    found: list[tuple[int, int]] = []
+    bounds = [(-1, -1), *anchors, (len(template.bad), len(template.good))]
+    for (j0, g0), (j1, g1) in itertools.pairwise(bounds):
+        between = [template.bad[j].rule for j in range(j0 + 1, j1)]
+        moves = [
+            (j0 + 1 + k, good_index[rule.target])
+            for k, rule in enumerate(between)
+            if isinstance(rule, Reference) and rule.mode == "move" and rule.target in good_index
+        ]
+        others = [rule for rule in between if not isinstance(rule, Deletion)]
+        if len(moves) == 1 and len(others) == 1 and g0 < moves[0][1] < g1:
+            found.append(moves[0])
+    return found
 
 
 @dataclass(frozen=True, slots=True)

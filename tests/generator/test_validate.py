@@ -219,6 +219,41 @@ def test_validate_inconsistent_edits(en_vocab: Vocabulary, bad: str, message: st
     assert message in problem.message and problem.grammar == "bad"
 
 
+THREE = (
+    "good:\n  - {id: a, lexical: {pos: NN}}\n  - {id: b, lexical: {pos: VB}}\n"
+    "  - {id: c, direct: now}\nbad:\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("bad", "moved", "row"),
+    [
+        ("  - {same: a}\n  - {move: b}\n  - {same: c}\n", "b", "2"),  # where it was
+        ("  - {move: a}\n  - {same: b}\n  - {same: c}\n", "a", "1"),  # where it was, first
+        ("  - {same: a}\n  - {move: b}\n  - {delete: c}\n", "b", "2"),  # only a word left out beside it
+        ("  - {same: a}\n  - {move: b, form: VBZ}\n  - {same: c}\n", "b", "2"),  # re-inflected: a Same
+    ],
+)
+def test_validate_a_move_that_leaves_the_word_in_its_place(
+    en_vocab: Vocabulary, bad: str, moved: str, row: str
+) -> None:
+    problem = only(problems_of(THREE + bad, en_vocab), E.E_EDIT)
+    assert problem.grammar == "bad" and problem.position.startswith(row)
+    assert f"'move: {moved}' leaves the word where it is" in problem.message
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "  - {same: a}\n  - {same: c}\n  - {move: b}\n",  # after c
+        "  - {move: c}\n  - {same: a}\n  - {same: b}\n",  # before a
+        "  - {same: a}\n  - {move: c}\n  - {lexical: {pos: VB}}\n",  # before a word put in b's place
+    ],
+)
+def test_validate_a_move_to_another_place_is_fine(en_vocab: Vocabulary, bad: str) -> None:
+    Generator(build(HEAD + THREE + bad, "case.yaml"), en_vocab)  # no TemplateError
+
+
 def test_validate_bad_option_values() -> None:
     with pytest.raises(TemplateError) as caught:
         build(
@@ -243,8 +278,10 @@ def test_validate_literal_words_stay_text() -> None:
 
 
 def test_validate_question_mark_inside_a_flow_mapping_is_text() -> None:
-    template = build(HEAD + "example: {good: Can the dogs swim?, bad: Can the dogs swims?}\n" + "good:\n"
-                     "  - {direct: a}\nbad:\n  - {direct: b}\n")
+    template = build(
+        HEAD + "example: {good: Can the dogs swim?, bad: Can the dogs swims?}\n" + "good:\n"
+        "  - {direct: a}\nbad:\n  - {direct: b}\n"
+    )
     assert template.example == {"good": "Can the dogs swim?", "bad": "Can the dogs swims?"}
 
 

@@ -1,0 +1,46 @@
+"""What the template editor says about a template before it is saved (Chromium).
+
+A Move left where its word already is used to be reported as valid ("no problems", a capacity)
+while the preview made no pair; it is now a problem beside its row until the row is moved.
+"""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from mpp_studio.paradigms.models import Template
+from tests.web.browser import needs_chromium
+from tests.web.paradigms.editor_browser import choose, click, shot
+from tests.web.paradigms.test_editor_typing_browser import open_editor
+
+pytest_plugins = [
+    "tests.web.browser",
+    "tests.web.paradigms.editor_support",
+    "tests.web.paradigms.editor_browser",
+]
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_move_left_in_place_is_a_problem_until_the_word_moves(
+    live_server: object, page: Page, screenshots: Path, editor: object, det_template: Template
+) -> None:
+    open_editor(page, live_server, editor, det_template)
+    expect(page.locator("#preview .badge-ok")).to_have_text("no problems")
+
+    choose(page, "#bad-2-type", "move")  # `same: verb` becomes `move: verb`, still in its place
+    expect(page.locator("#bad-2-target")).to_have_value("verb")
+    row_problems = page.locator("#problems-bad-2")
+    expect(row_problems).to_contain_text("E_EDIT")
+    expect(row_problems).to_contain_text("'move: verb' leaves the word where it is")
+    expect(page.locator("#preview .badge-problem")).to_have_text("1 problem")
+    expect(page.locator("#preview .capacity")).to_contain_text("not counted")
+    page.locator("#row-bad-2").screenshot(path=screenshots / "editor-move-in-place.png")
+
+    click(page, "button[value='down bad 2']")  # the verb now comes after the full stop
+    expect(page.locator("#bad-3-type")).to_have_value("move")
+    expect(page.locator("#problems-bad-3")).to_be_empty()
+    expect(page.locator("#preview .badge-ok")).to_have_text("no problems")
+    expect(page.locator("#preview tr.pair td.edit").first).to_contain_text("move")
+    shot(page, screenshots / "editor-move-placed.png")
