@@ -14,11 +14,12 @@ Comments and the author's own layout are not part of a document: only the YAML v
 editor keeps them.
 """
 
+import re
 from typing import Any
 
 import yaml
 
-from generator.source import SourceError, load_yaml
+from generator.source import LocatedDict, SourceError, load_yaml
 from generator.template import OPTION_KEYS, POSITION_KEYS, TOP_KEYS
 
 # The order keys are written in (the engine's lists); keys a document has beyond these follow in
@@ -77,6 +78,35 @@ def position_from_text(text: str) -> Any:
         return plain(load_yaml(text))
     except SourceError as exc:
         raise DocumentError(str(exc), exc.line) from None
+
+
+def text_with_uid(text: str, uid: str) -> str:
+    """Return a template's YAML text naming another `uid`, everything else kept as written.
+
+    The `uid:` line is rewritten in place (a comment after it stays); a text whose uid is not on
+    a line of its own, or that has none, is written anew in the canonical layout.
+
+    Raises:
+        DocumentError: if the text is not a template document.
+    """
+    document = document_from_text(text)
+    data = load_yaml(text)
+    line = data.line_of("uid") if isinstance(data, LocatedDict) and "uid" in data else None
+    lines = text.splitlines(keepends=True)
+    if line is not None and 1 <= line <= len(lines):
+        found = _UID_LINE.match(lines[line - 1])
+        if found is not None:
+            value = yaml.dump(uid, Dumper=_Dumper, default_flow_style=True, width=_NO_WRAP)
+            value = value.removesuffix("\n...\n").rstrip("\n")
+            lines[line - 1] = f"uid: {value}{found.group('comment') or ''}{found.group('end')}"
+            return "".join(lines)
+    return document_to_text({"uid": uid, **{k: v for k, v in document.items() if k != "uid"}})
+
+
+# A top-level `uid:` line with a plain or quoted value and perhaps a comment.
+_UID_LINE = re.compile(
+    r"^uid:[ \t]*(?:'[^']*'|\"[^\"]*\"|[^#'\"\s][^#]*?)?(?P<comment>[ \t]+#.*?)?(?P<end>\r?\n?)$"
+)
 
 
 def plain(value: Any) -> Any:

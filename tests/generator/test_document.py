@@ -15,6 +15,7 @@ from generator.document import (
     document_to_text,
     position_from_text,
     position_to_text,
+    text_with_uid,
 )
 from generator.template import OPTION_KEYS, POSITION_KEYS, TOP_KEYS, template_from_text
 
@@ -167,11 +168,7 @@ def test_canonical_text_keeps_the_engines_content_hash(document: dict[str, Any])
     assert rewritten.content_hash == original.content_hash
 
 
-SHIPPED = sorted(
-    path
-    for path in LIBRARY.rglob("*.yaml")
-    if "uid:" in path.read_text(encoding="utf-8")
-)
+SHIPPED = sorted(path for path in LIBRARY.rglob("*.yaml") if "uid:" in path.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
@@ -266,3 +263,30 @@ def test_empty_text_is_an_empty_document() -> None:
 def test_position_to_text_is_one_line_that_reads_back(position: Any, text: str) -> None:
     assert position_to_text(position) == text
     assert position_from_text(text) == position
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("uid: det\nphenomenon: x\n", "uid: det_copy\nphenomenon: x\n"),
+        (
+            "# my paradigm\nuid: det   # named after BLiMP\ngood: []\n",
+            "# my paradigm\nuid: det_copy   # named after BLiMP\ngood: []\n",
+        ),
+        ("uid: 'det'\r\nbad: []\r\n", "uid: det_copy\r\nbad: []\r\n"),
+        ("phenomenon: x\nuid: det", "phenomenon: x\nuid: det_copy"),
+    ],
+)
+def test_text_with_uid_rewrites_only_the_uid_line(text: str, expected: str) -> None:
+    assert text_with_uid(text, "det_copy") == expected
+
+
+def test_text_with_uid_writes_a_text_without_its_own_uid_line_anew() -> None:
+    assert text_with_uid("{uid: det, phenomenon: x}\n", "det_copy") == "uid: det_copy\nphenomenon: x\n"
+    assert text_with_uid("phenomenon: x\n", "det_copy") == "uid: det_copy\nphenomenon: x\n"
+    assert document_from_text(text_with_uid("uid: a\n", "007"))["uid"] == "007"  # quoted, stays text
+
+
+def test_text_with_uid_refuses_what_is_not_a_template() -> None:
+    with pytest.raises(DocumentError):
+        text_with_uid("- a\n- b\n", "det_copy")

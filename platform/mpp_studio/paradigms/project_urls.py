@@ -15,6 +15,9 @@ urlpatterns: list = [
     path("templates/<id:template_id>/", editor.template_detail, name="template_detail"),
     path("templates/<id:template_id>/edit/", editor.template_edit, name="template_edit"),
     path(
+        "templates/<id:template_id>/duplicate/", editor.template_duplicate_view, name="template_duplicate"
+    ),
+    path(
         "templates/<id:template_id>/versions/<id:number>/",
         editor.template_version_detail,
         name="template_version",

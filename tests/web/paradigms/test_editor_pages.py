@@ -323,6 +323,79 @@ def test_restore_saves_an_old_text_as_a_new_version(
     assert versions[3].note == "Restored version 1" and "sg}" in versions[2].source_text
 
 
+# -- a new uid: rename or copy; Duplicate ----------------------------------------------------------
+
+
+def test_saving_with_a_new_uid_asks_rename_or_copy_and_saves_nothing(
+    signed_in: SignedIn, editor: object, project: object, det_template: Template
+) -> None:
+    fields = fields_of(DET_TEMPLATE, action="save", uid="det_deletion")
+    response = signed_in(editor).post(url("template_edit", project, det_template.pk), fields)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Nothing is saved yet." in html and 'value="save-rename"' in html and 'value="save-copy"' in html
+    assert 'name="uid" id="uid" value="det_deletion"' in html  # the form comes back as it was
+    assert det_template.versions.count() == 1 and Template.objects.count() == 1
+
+
+def test_rename_keeps_the_versions_under_the_new_uid(
+    signed_in: SignedIn, editor: object, project: object, det_template: Template
+) -> None:
+    fields = fields_of(DET_TEMPLATE, action="save-rename", uid="det_renamed")
+    response = signed_in(editor).post(url("template_edit", project, det_template.pk), fields, follow=True)
+    assert "Saved version 2 of det_renamed (renamed from det_noun_agreement)." in response.content.decode()
+    det_template.refresh_from_db()
+    assert det_template.uid == "det_renamed" and det_template.versions.count() == 2
+
+
+def test_save_as_new_template_leaves_the_original_as_it_was(
+    signed_in: SignedIn, editor: object, project: object, det_template: Template
+) -> None:
+    fields = fields_of(DET_TEMPLATE, action="save-copy", uid="det_deletion", note="the deletion one")
+    fields["good-3-words"] = "!"
+    response = signed_in(editor).post(url("template_edit", project, det_template.pk), fields, follow=True)
+    page = response.content.decode()
+    assert "Saved det_deletion as a new template (version 1); det_noun_agreement is unchanged." in page
+    det_template.refresh_from_db()
+    assert (
+        det_template.uid == "det_noun_agreement" and det_template.versions.get().source_text == DET_TEMPLATE
+    )
+    copy = Template.objects.get(uid="det_deletion")
+    assert copy.versions.get().number == 1 and '{id: stop, direct: "!"}' in copy.versions.get().source_text
+    assert response.redirect_chain[-1][0] == url("template_detail", project, copy.pk)
+
+
+def test_save_as_new_template_needs_a_uid_of_its_own(
+    signed_in: SignedIn, editor: object, project: object, det_template: Template
+) -> None:
+    response = signed_in(editor).post(
+        url("template_edit", project, det_template.pk), fields_of(DET_TEMPLATE, action="save-copy")
+    )
+    assert response.status_code == 200
+    assert "already has a template with uid &#x27;det_noun_agreement&#x27;" in response.content.decode()
+    assert Template.objects.count() == 1 and det_template.versions.count() == 1
+
+
+def test_duplicate_copies_the_latest_version_under_a_free_uid(
+    signed_in: SignedIn, editor: object, owner: object, project: object, det_template: Template
+) -> None:
+    text = "# notes stay\n" + DET_TEMPLATE.replace("pl}", "sg}")
+    template_save(project=project, source_text=text, user=owner, template=det_template)  # type: ignore[arg-type]
+    client = signed_in(editor)
+    first = client.post(url("template_duplicate", project, det_template.pk), follow=True)
+    second = client.post(url("template_duplicate", project, det_template.pk), follow=True)
+    copies = {t.uid: t for t in Template.objects.exclude(pk=det_template.pk)}
+    assert set(copies) == {"det_noun_agreement_copy", "det_noun_agreement_copy2"}
+    copy = copies["det_noun_agreement_copy"]
+    version = copy.versions.get()
+    assert version.source_text == text.replace("uid: det_noun_agreement", "uid: det_noun_agreement_copy")
+    assert version.note == "A copy of det_noun_agreement, version 2."
+    assert first.redirect_chain[-1][0] == url("template_edit", project, copy.pk)
+    assert "was copied as det_noun_agreement_copy" in first.content.decode()
+    assert "was copied as det_noun_agreement_copy2" in second.content.decode()
+    assert det_template.versions.count() == 2
+
+
 # -- the list and a template's page -----------------------------------------------------------------
 
 
@@ -406,6 +479,7 @@ EDITOR_POSTS = [
     ("template_editor_table", ()),
     ("template_editor_preview", ()),
     ("template_version_restore", (True, 1)),
+    ("template_duplicate", (True,)),
 ]
 
 
@@ -519,7 +593,13 @@ def test_editors_and_owners_open_every_page(
 @pytest.mark.parametrize(
     ("name", "args", "status"),
     [
-        (n, a, 302 if n in ("template_new", "template_edit", "template_version_restore") else 200)
+        (
+            n,
+            a,
+            302
+            if n in ("template_new", "template_edit", "template_version_restore", "template_duplicate")
+            else 200,
+        )
         for n, a in EDITOR_POSTS
     ],
 )
@@ -534,7 +614,7 @@ def test_editors_and_owners_post(
     status: int,
 ) -> None:
     user = request.getfixturevalue(role)
-    fields = fields_of(DET_TEMPLATE.replace("det_noun_agreement", f"det_{role}"), action="save")
+    fields = fields_of(DET_TEMPLATE.replace("det_noun_agreement", f"det_{role}"), action="save-rename")
     response = signed_in(user).post(_url(name, project, det_template, args), fields)
     assert response.status_code == status
 

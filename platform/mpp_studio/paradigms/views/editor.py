@@ -44,6 +44,7 @@ from mpp_studio.paradigms.services.editor import (
     template_version_restore,
 )
 from mpp_studio.paradigms.services.project_templates import template_save
+from mpp_studio.paradigms.services.template_lifecycle import template_duplicate
 
 # -- the template list and a template's page --------------------------------------------------------
 
@@ -129,6 +130,27 @@ def template_version_restore_view(
     return redirect("project_paradigms:template_detail", project.pk, version.template.pk)
 
 
+@login_required
+@require_POST
+def template_duplicate_view(request: HttpRequest, project_id: int, template_id: int) -> HttpResponse:
+    """Copy a template's latest version into a new template (editors) and open the copy's editor."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    template = template_get(project=project, template_id=template_id)
+    if template is None:
+        raise Http404("This project has no such template.")
+    try:
+        version = template_duplicate(template=template, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("project_paradigms:template_detail", project.pk, template.pk)
+    messages.success(
+        request,
+        f"{template.uid} was copied as {version.template.uid}; give the copy its own uid and edit it here. "
+        f"{template.uid} is unchanged.",
+    )
+    return redirect("project_paradigms:template_edit", project.pk, version.template.pk)
+
+
 # -- the editor pages -------------------------------------------------------------------------------
 
 
@@ -186,26 +208,38 @@ def _editor_post(request: HttpRequest, project: Project, template: Template | No
     """Handle the editor form posted without JavaScript (any button) or its Save button."""
     state = state_from_post(request.POST)
     action = str(request.POST.get("action", ""))
-    if action == "save":
-        return _save(request, project, template, state)
+    if action in SAVE_ACTIONS:
+        return _save(request, project, template, state, action)
     state, errors = state_after_action(state, action)
     preview, field_errors = _preview(project, state)
     return _editor_page(request, project, template, state, errors or field_errors, preview)
 
 
+# The editor's save buttons: "save" adds a version (and asks first when the uid changed),
+# "save-rename" adds one under the new uid, "save-copy" stores the form as a new template.
+SAVE_ACTIONS = ("save", "save-rename", "save-copy")
+
+
 def _save(
-    request: HttpRequest, project: Project, template: Template | None, state: EditorState
+    request: HttpRequest, project: Project, template: Template | None, state: EditorState, action: str
 ) -> HttpResponse:
     source_text, errors = source_text_from_state(state)
     if errors:
         messages.error(request, "Nothing was saved: the marked fields cannot be written as YAML yet.")
         return _editor_page(request, project, template, state, errors, None)
+    if template is not None and action == "save":
+        uid = (template_fields(source_text).uid or "").strip()
+        if uid and uid != template.uid:
+            # A changed uid may mean "rename" or "this is a new paradigm": the author says which.
+            preview, _ = _preview(project, state)
+            return _editor_page(request, project, template, state, [], preview, uid_choice=uid)
+    old_uid = template.uid if template is not None else ""
     try:
         version = template_save(
             project=project,
             source_text=source_text,
             user=request.user,
-            template=template,
+            template=None if action == "save-copy" else template,
             note=state.note.strip(),
         )
     except ValidationError as exc:
@@ -220,7 +254,13 @@ def _save(
         return _editor_page(request, project, template, state, failures, _preview(project, state)[0])
     problems = len(version.problems)
     note = f" It has {problems} problem{'s' if problems != 1 else ''} to fix." if problems else ""
-    messages.success(request, f"Saved version {version.number} of {version.template.uid}.{note}")
+    if template is not None and version.template.pk != template.pk:
+        saved = f"Saved {version.template.uid} as a new template (version 1); {old_uid} is unchanged."
+    elif old_uid and version.template.uid != old_uid:
+        saved = f"Saved version {version.number} of {version.template.uid} (renamed from {old_uid})."
+    else:
+        saved = f"Saved version {version.number} of {version.template.uid}."
+    messages.success(request, saved + note)
     return redirect("project_paradigms:template_detail", project.pk, version.template.pk)
 
 
@@ -280,8 +320,10 @@ def _editor_page(
     preview: EditorPreview | None,
     *,
     original_text: str = "",
+    uid_choice: str = "",
 ) -> HttpResponse:
     context = editor_page_context(
         request, project, template, state, errors, preview, original_text=original_text
     )
+    context["uid_choice"] = uid_choice
     return render(request, "paradigms/editor/editor.html", context)
