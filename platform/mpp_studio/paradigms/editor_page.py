@@ -192,6 +192,8 @@ def editor_page_context(
         rewritten=rewritten,
         table_url=reverse("project_paradigms:template_editor_table", args=[project.pk]),
         preview_url=reverse("project_paradigms:template_editor_preview", args=[project.pk]),
+        draft_url=reverse("project_paradigms:template_editor_draft", args=[project.pk]),
+        draft_discard_url=reverse("project_paradigms:template_editor_draft_discard", args=[project.pk]),
         page_url=(
             reverse("project_paradigms:template_edit", args=[project.pk, template.pk])
             if template is not None

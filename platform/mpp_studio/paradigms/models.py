@@ -127,6 +127,38 @@ class TemplateVersion(BaseModel):
         return f"{self.template.uid} v{self.number}"
 
 
+class TemplateDraft(BaseModel):
+    """What one person has typed in the editor of a template (or of a new one) and not yet saved
+    as a version: the editor's form fields, stored as they change and offered back on return.
+    A save of a version ends the draft."""
+
+    project = models.ForeignKey("accounts.Project", on_delete=models.CASCADE, related_name="+")
+    template = models.ForeignKey(
+        Template, on_delete=models.CASCADE, null=True, blank=True, related_name="drafts"
+    )  # None: the draft of a template not yet saved
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    fields = models.JSONField(default=dict)  # form field name -> value, as the browser posted them
+    # The template's latest version number when the draft was written (0: none).
+    base_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=("user", "template"),
+                condition=models.Q(template__isnull=False),
+                name="paradigms_draft_one_per_template",
+            ),
+            models.UniqueConstraint(
+                fields=("user", "project"),
+                condition=models.Q(template__isnull=True),
+                name="paradigms_draft_one_new_per_project",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"draft of {self.template.uid if self.template else 'a new template'} by {self.user_id}"
+
+
 class ZhoblimpImport(BaseModel):
     """A ZhoBLiMP project upload that a background job converts and stores (`paradigms.import_zhoblimp`).
 

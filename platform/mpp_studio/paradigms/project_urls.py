@@ -12,11 +12,13 @@ urlpatterns: list = [
     path("templates/new/", editor.template_new, name="template_new"),
     path("templates/editor/table/", editor.editor_table, name="template_editor_table"),
     path("templates/editor/preview/", editor.editor_preview_view, name="template_editor_preview"),
+    path("templates/editor/draft/", editor.editor_draft, name="template_editor_draft"),
+    path(
+        "templates/editor/draft/discard/", editor.editor_draft_discard, name="template_editor_draft_discard"
+    ),
     path("templates/<id:template_id>/", editor.template_detail, name="template_detail"),
     path("templates/<id:template_id>/edit/", editor.template_edit, name="template_edit"),
-    path(
-        "templates/<id:template_id>/duplicate/", editor.template_duplicate_view, name="template_duplicate"
-    ),
+    path("templates/<id:template_id>/duplicate/", editor.template_duplicate_view, name="template_duplicate"),
     path(
         "templates/<id:template_id>/versions/<id:number>/",
         editor.template_version_detail,

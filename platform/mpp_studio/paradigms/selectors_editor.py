@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
 from generator.document import DocumentError, document_from_text, plain
@@ -15,7 +16,7 @@ from mpp_studio.lexicon.engine import vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary
 from mpp_studio.paradigms.engine import template_fields
 from mpp_studio.paradigms.forms.editor import GRAMMARS, LEXICAL_TYPES, EditorState
-from mpp_studio.paradigms.models import Phrase, Template, TemplateVersion
+from mpp_studio.paradigms.models import Phrase, Template, TemplateDraft, TemplateVersion
 from mpp_studio.paradigms.project_engine import project_vocabulary_for, vocabulary_name
 from mpp_studio.paradigms.selectors import language_name, phenomenon_name
 
@@ -344,3 +345,10 @@ def _targets(choices: EditorChoices, state: EditorState) -> None:
     for number, row in enumerate(state.bad, start=1):
         if row.id and row.type in (*LEXICAL_TYPES, "direct", "phrase"):
             choices.bad_targets.append((f"bad.{row.id}", f"bad.{row.id} — bad position {number}"))
+
+
+def draft_get(
+    *, project: Project, template: Template | None, user: AbstractBaseUser | AnonymousUser
+) -> TemplateDraft | None:
+    """Return the user's draft of `template` (None: of a new template in `project`), if any."""
+    return TemplateDraft.objects.filter(project=project, template=template, user=user).first()

@@ -3,15 +3,17 @@
 The editor is one form (forms/editor.py). Without JavaScript each button posts the whole form to
 the page, which re-renders; with htmx the buttons post to `editor_table` (the form's body comes
 back) and every change posts to `editor_preview` (pairs, capacity and problems come back, each
-problem also swapped in beside its row). Only "Save version" stores anything.
+problem also swapped in beside its row). A moment after each change the form is also kept as the
+user's draft (`editor_draft`), offered back when the editor is opened again; only the save
+buttons store a version, and a version saved ends the draft.
 """
-
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from generator.document import DocumentError, document_from_text
@@ -30,14 +32,16 @@ from mpp_studio.paradigms.forms.editor import (
     state_from_post,
 )
 from mpp_studio.paradigms.forms.preview import MAX_SEED, PreviewForm
-from mpp_studio.paradigms.models import Template
+from mpp_studio.paradigms.models import Template, TemplateDraft
 from mpp_studio.paradigms.project_engine import project_vocabulary_for
 from mpp_studio.paradigms.selectors_editor import (
+    draft_get,
     project_template_groups,
     template_get,
     template_page_get,
     vocabulary_first,
 )
+from mpp_studio.paradigms.services.drafts import draft_discard, draft_save
 from mpp_studio.paradigms.services.editor import (
     EditorPreview,
     editor_preview,
@@ -161,11 +165,14 @@ def template_new(request: HttpRequest, project_id: int) -> HttpResponse:
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
     if request.method == "POST":
         return _editor_post(request, project, None)
+    restored = _draft_restored(request, project, None)
+    if restored is not None:
+        return restored
     vocabulary = vocabulary_first(project=project)
     state = new_state(
         vocabulary=vocabulary.name if vocabulary else "", language=vocabulary.language if vocabulary else ""
     )
-    return _editor_page(request, project, None, state, [], None)
+    return _editor_page(request, project, None, state, [], None, draft=_draft_offered(request, project, None))
 
 
 @login_required
@@ -181,6 +188,9 @@ def template_edit(request: HttpRequest, project_id: int, template_id: int) -> Ht
         raise Http404("This project has no such template.")
     if request.method == "POST":
         return _editor_post(request, project, template)
+    restored = _draft_restored(request, project, template)
+    if restored is not None:
+        return restored
     latest = template.latest_version()
     text = latest.source_text if latest is not None else ""
     errors: list[FieldError] = []
@@ -201,7 +211,38 @@ def template_edit(request: HttpRequest, project_id: int, template_id: int) -> Ht
     else:
         state = state_settle(state_from_document(document))
     preview, _ = _preview(project, state)
-    return _editor_page(request, project, template, state, errors, preview, original_text=text)
+    return _editor_page(
+        request,
+        project,
+        template,
+        state,
+        errors,
+        preview,
+        original_text=text,
+        draft=_draft_offered(request, project, template),
+    )
+
+
+def _draft_offered(request: HttpRequest, project: Project, template: Template | None) -> TemplateDraft | None:
+    """The user's draft of this editor, to offer back (None: there is none)."""
+    return draft_get(project=project, template=template, user=request.user)
+
+
+def _draft_restored(request: HttpRequest, project: Project, template: Template | None) -> HttpResponse | None:
+    """With `?draft=restore`: the editor showing the user's draft, still not saved (None: no draft)."""
+    if request.GET.get("draft") != "restore":
+        return None
+    draft = draft_get(project=project, template=template, user=request.user)
+    if draft is None:
+        messages.info(request, "There is no draft to restore: it was saved or discarded.")
+        return None
+    state = state_from_post(draft.fields)
+    state.seed = _seed_text(state)
+    preview, errors = _preview(project, state)
+    messages.info(
+        request, "Your draft is back in the form. It is kept as you edit; save it to make it a version."
+    )
+    return _editor_page(request, project, template, state, errors, preview, dirty=True)
 
 
 def _editor_post(request: HttpRequest, project: Project, template: Template | None) -> HttpResponse:
@@ -212,7 +253,7 @@ def _editor_post(request: HttpRequest, project: Project, template: Template | No
         return _save(request, project, template, state, action)
     state, errors = state_after_action(state, action)
     preview, field_errors = _preview(project, state)
-    return _editor_page(request, project, template, state, errors or field_errors, preview)
+    return _editor_page(request, project, template, state, errors or field_errors, preview, dirty=True)
 
 
 # The editor's save buttons: "save" adds a version (and asks first when the uid changed),
@@ -226,13 +267,13 @@ def _save(
     source_text, errors = source_text_from_state(state)
     if errors:
         messages.error(request, "Nothing was saved: the marked fields cannot be written as YAML yet.")
-        return _editor_page(request, project, template, state, errors, None)
+        return _editor_page(request, project, template, state, errors, None, dirty=True)
     if template is not None and action == "save":
         uid = (template_fields(source_text).uid or "").strip()
         if uid and uid != template.uid:
             # A changed uid may mean "rename" or "this is a new paradigm": the author says which.
             preview, _ = _preview(project, state)
-            return _editor_page(request, project, template, state, [], preview, uid_choice=uid)
+            return _editor_page(request, project, template, state, [], preview, uid_choice=uid, dirty=True)
     old_uid = template.uid if template is not None else ""
     try:
         version = template_save(
@@ -251,7 +292,9 @@ def _save(
             for message in texts
         ]
         messages.error(request, "Nothing was saved: " + " ".join(f.message for f in failures))
-        return _editor_page(request, project, template, state, failures, _preview(project, state)[0])
+        preview, _ = _preview(project, state)
+        return _editor_page(request, project, template, state, failures, preview, dirty=True)
+    draft_discard(project=project, template=template, user=request.user)
     problems = len(version.problems)
     note = f" It has {problems} problem{'s' if problems != 1 else ''} to fix." if problems else ""
     if template is not None and version.template.pk != template.pk:
@@ -286,7 +329,49 @@ def editor_preview_view(request: HttpRequest, project_id: int) -> HttpResponse:
     return render(request, "paradigms/editor/_preview_response.html", context)
 
 
+@login_required
+@require_POST
+def editor_draft(request: HttpRequest, project_id: int) -> HttpResponse:
+    """The editor's form as it is now, kept as the user's draft (`draft_of`: the template's id,
+    empty for a new template); answers with a short status line."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    template = _draft_template(project, request.POST.get("draft_of", ""))
+    try:
+        draft = draft_save(project=project, template=template, user=request.user, fields=request.POST.dict())
+    except ValidationError as exc:
+        return HttpResponse(" ".join(exc.messages), status=413, content_type="text/plain; charset=utf-8")
+    kept_at = timezone.localtime(draft.updated_at).strftime("%H:%M:%S")
+    return HttpResponse(f"Draft kept at {kept_at}", content_type="text/plain; charset=utf-8")
+
+
+@login_required
+@require_POST
+def editor_draft_discard(request: HttpRequest, project_id: int) -> HttpResponse:
+    """Drop the user's draft of a template (`draft_of`) and open its editor on the latest version."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    template = _draft_template(project, request.POST.get("draft_of", ""))
+    draft_discard(project=project, template=template, user=request.user)
+    messages.info(request, "The draft was discarded.")
+    if template is None:
+        return redirect("project_paradigms:template_new", project.pk)
+    return redirect("project_paradigms:template_edit", project.pk, template.pk)
+
+
+def _draft_template(project: Project, draft_of: str) -> Template | None:
+    """The template a draft belongs to: `draft_of` is its id, or empty for a new template."""
+    if not draft_of:
+        return None
+    template = template_get(project=project, template_id=int(draft_of)) if draft_of.isdigit() else None
+    if template is None:
+        raise Http404("This project has no such template.")
+    return template
+
+
 # -- helpers ----------------------------------------------------------------------------------------
+
+
+def _seed_text(state: EditorState) -> str:
+    return str(_seed(state) or 0)
 
 
 def _seed(state: EditorState) -> int | None:
@@ -321,9 +406,13 @@ def _editor_page(
     *,
     original_text: str = "",
     uid_choice: str = "",
+    draft: TemplateDraft | None = None,
+    dirty: bool = False,
 ) -> HttpResponse:
+    """The editor page. `draft`: a draft to offer back; `dirty`: the form holds what no version
+    has (a restored draft, a form posted back), so leaving asks first from the start."""
     context = editor_page_context(
         request, project, template, state, errors, preview, original_text=original_text
     )
-    context["uid_choice"] = uid_choice
+    context.update(uid_choice=uid_choice, draft=draft, dirty=dirty)
     return render(request, "paradigms/editor/editor.html", context)

@@ -118,4 +118,60 @@
     // The preview the new body asks for was made from the values the request carried.
     if (carried && window.htmx) window.htmx.trigger(document.getElementById("editor-form"), "editor-refresh");
   });
+
+  // Drafts, and leaving. A moment after each change the form is kept on the server as the
+  // user's draft (offered back when the editor is opened again), and leaving the page while the
+  // form holds what no saved version has asks first. Saving a version ends both.
+  var form = document.getElementById("editor-form");
+  if (!form || !form.getAttribute("data-draft-url")) return;
+  var draftUrl = form.getAttribute("data-draft-url");
+  var unsaved = form.getAttribute("data-dirty") === "true";
+  var submitting = false;
+  var draftTimer = null;
+  var status = form.querySelector(".draft-status");
+
+  function say(text) {
+    if (status) status.textContent = text;
+  }
+
+  function keepDraft() {
+    draftTimer = null;
+    fetch(draftUrl, { method: "POST", body: new FormData(form), credentials: "same-origin" })
+      .then(function (response) {
+        return response.text().then(function (text) {
+          say(response.ok ? text + "; not saved as a version yet." : text || "The draft could not be kept.");
+        });
+      })
+      .catch(function () {
+        say("The draft could not be kept (no connection): your changes are still in this form.");
+      });
+  }
+
+  function changed() {
+    unsaved = true;
+    if (draftTimer) clearTimeout(draftTimer);
+    draftTimer = setTimeout(keepDraft, 800);
+  }
+
+  form.addEventListener("input", changed);
+  form.addEventListener("change", changed);
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (isBodySwap(event)) changed();  // a row added, removed, moved or retyped
+  });
+  form.addEventListener("submit", function () {
+    submitting = true;
+  });
+  window.addEventListener("beforeunload", function (event) {
+    if (!unsaved || submitting) return;
+    event.preventDefault();
+    event.returnValue = "";  // the browser asks "Leave site? Changes you made may not be saved."
+  });
+  // Leaving at once after a change: the last change still reaches the draft.
+  window.addEventListener("pagehide", function () {
+    if (draftTimer && navigator.sendBeacon) {
+      clearTimeout(draftTimer);
+      draftTimer = null;
+      navigator.sendBeacon(draftUrl, new FormData(form));
+    }
+  });
 })();
