@@ -72,6 +72,8 @@ class GenerationStats:
     produced: int = 0
     attempts: int = 0
     rejected: Counter[str] = field(default_factory=Counter)
+    # With `as_many_as_possible`: why the run stopped before `n` (the E_SHORTFALL it would raise).
+    short: Problem | None = None
 
 
 @lru_cache(maxsize=1024)
@@ -204,37 +206,70 @@ class Generator:
 
     # -- generation --------------------------------------------------------------------------
     def pairs(
-        self, n: int, seed: int, *, unique: str | None = None, stats: GenerationStats | None = None
+        self,
+        n: int,
+        seed: int,
+        *,
+        unique: str | None = None,
+        stats: GenerationStats | None = None,
+        as_many_as_possible: bool = False,
     ) -> Iterator[Pair]:
         """Yield `n` unique pairs, reproducibly for a seed.
 
+        With `as_many_as_possible`, a template that cannot make `n` yields as many as it can
+        (at most its capacity) and stops; `stats.short` then says why, as the error would.
+
         Raises:
-            GenerationError: E_SHORTFALL if the template cannot yield `n` unique pairs.
+            GenerationError: E_SHORTFALL if the template cannot yield `n` unique pairs (only
+                without `as_many_as_possible`).
         """
         # A run that reached the reuse cap removed the capped items from the plans; the next run
         # starts from the full vocabulary, so the same seed always gives the same pairs.
         self._restore_items()
+        run_stats = stats if stats is not None else GenerationStats()
         try:
-            yield from self._run(n, seed, unique, stats if stats is not None else GenerationStats())
+            yield from self._run(n, seed, unique, run_stats, as_many_as_possible)
+        except GenerationError as exc:
+            if not as_many_as_possible or exc.problem.code != E.E_SHORTFALL:
+                raise
+            run_stats.short = exc.problem
         finally:
             self._restore_items()
 
-    def _run(self, n: int, seed: int, unique: str | None, stats: GenerationStats) -> Iterator[Pair]:
+    def _run(
+        self, n: int, seed: int, unique: str | None, stats: GenerationStats, as_many_as_possible: bool
+    ) -> Iterator[Pair]:
         template = self.template
         policy = unique or template.options.unique
         name = Path(template.file).name if template.file else template.uid
         capacity = self.capacity(policy)
+        target = n
         if capacity.complete and capacity.count < n:
-            raise GenerationError(
-                Problem(
-                    E.E_SHORTFALL,
-                    f"{template.uid} can make at most {capacity.count:,} different "
-                    f"{'pairs' if policy == 'pair' else policy + ' sentences'} with vocabulary "
-                    f"'{self.vocabulary.name}', but {n:,} were asked for: add words to the vocabulary, "
-                    "loosen the constraints, or ask for fewer",
-                    name,
-                )
+            beyond = Problem(
+                E.E_SHORTFALL,
+                f"{template.uid} can make at most {capacity.count:,} different "
+                f"{'pairs' if policy == 'pair' else policy + ' sentences'} with vocabulary "
+                f"'{self.vocabulary.name}', but {n:,} were asked for: add words to the vocabulary, "
+                "loosen the constraints, or ask for fewer",
+                name,
             )
+            if not as_many_as_possible or capacity.count == 0:
+                raise GenerationError(beyond)
+            # Try for every pair the template can make; the run then ends with this problem,
+            # after the pairs, which the caller keeps.
+            target = capacity.count
+        else:
+            beyond = None
+        yield from self._sample(target, n, seed, policy, name, stats)
+        if beyond is not None:
+            raise GenerationError(beyond)
+
+    def _sample(
+        self, n: int, asked: int, seed: int, policy: str, name: str, stats: GenerationStats
+    ) -> Iterator[Pair]:
+        """Yield `n` unique pairs (`asked` is the number asked for, more when the capacity is
+        lower), or raise the E_SHORTFALL of a run whose tries ran out."""
+        template = self.template
         rng = random.Random(derive_seed(seed, template.uid))
         budget = max(MIN_ATTEMPTS, n * template.options.attempts_per_pair)
         seen = DigestSet()
@@ -243,7 +278,7 @@ class Generator:
         id_prefix = f"{template.uid}:{template.content_hash}:{self.vocabulary.version}:{seed}:"
         while stats.produced < n:
             if stats.attempts >= budget:
-                raise GenerationError(self._shortfall(name, n, stats))
+                raise GenerationError(self._shortfall(name, asked, stats))
             stats.attempts += 1
             structure = choose_structure(template, self.need, rng)
             plan = self.plan(structure)
@@ -276,7 +311,7 @@ class Generator:
                     stats.rejected["reuse_cap"] += 1
                     self._exhaust(full)
                     if not self._any_structure_usable():
-                        raise GenerationError(self._shortfall(name, n, stats))
+                        raise GenerationError(self._shortfall(name, asked, stats))
                     continue
                 uses.update(used)
             seen.add(digest)

@@ -7,7 +7,7 @@ import pytest
 
 from generator import errors as E
 from generator.errors import GenerationError
-from generator.generate import Generator
+from generator.generate import GenerationStats, Generator
 from generator.inflection import inflect
 from tests.generator.builders import agreement_template, build, generator_for
 from vocab.lexicon import Vocabulary, make_item
@@ -120,6 +120,59 @@ bad:
     with pytest.raises(GenerationError) as caught:
         list(generator.pairs(3, 0))
     assert "can make at most 2 different good sentences" in str(caught.value)
+
+
+SHORT = (
+    HEAD
+    + """\
+good:
+  - {id: noun, lexical: {pos: NN, animate: "0"}}
+bad:
+  - {id: other, lexical: {pos: NN, animate: "1"}}
+"""
+)
+
+
+def test_as_many_as_possible_makes_every_pair_the_capacity_allows_and_says_why_it_stopped(
+    en_vocab: Vocabulary,
+) -> None:
+    generator = generator_for(SHORT, en_vocab)
+    stats = GenerationStats()
+    made = list(generator.pairs(10, 0, stats=stats, as_many_as_possible=True))
+    assert len(made) == 3 == generator.capacity("good").count
+    assert stats.short is not None and stats.short.code == E.E_SHORTFALL
+    assert "at most 3 different good sentences" in stats.short.message
+    # The same pairs as asking for exactly the capacity: the seed decides them, not the count.
+    assert [(p.good, p.bad) for p in made] == [(p.good, p.bad) for p in generator.pairs(3, 0)]
+    # Enough capacity: the flag changes nothing.
+    enough = GenerationStats()
+    assert len(list(generator.pairs(2, 0, stats=enough, as_many_as_possible=True))) == 2
+    assert enough.short is None
+
+
+def test_without_as_many_as_possible_a_short_template_makes_nothing(en_vocab: Vocabulary) -> None:
+    made: list[object] = []
+    with pytest.raises(GenerationError) as caught:
+        made.extend(generator_for(SHORT, en_vocab).pairs(10, 0))
+    assert caught.value.problem.code == E.E_SHORTFALL and made == []
+
+
+def test_as_many_as_possible_keeps_what_tries_made_when_they_run_out() -> None:
+    items = [
+        make_item(id="bat1", form="bat", lemma="bat", pos="NN", features={"animate": "1"}),
+        make_item(id="bat2", form="bat", lemma="bat", pos="NN", features={"animate": "1"}),
+        make_item(id="red", form="red", pos="JJ", features={"animate": "1"}),
+    ]
+    text = HEAD + (
+        "good:\n  - {id: adj, lexical: {pos: JJ}}\n"
+        "  - {id: noun, matched: adj, on: animate, lexical: {pos: NN}}\n"
+        "bad:\n  - {move: noun}\n  - {same: adj}\n"
+    )
+    stats = GenerationStats()
+    generator = generator_for(text, Vocabulary(items, name="homographs", language="en"))
+    made = list(generator.pairs(5, 0, stats=stats, as_many_as_possible=True))
+    assert len(made) == 1
+    assert stats.short is not None and "made only 1 of 5 unique pairs" in stats.short.message
 
 
 def test_generate_shortfall_reports_reasons_when_capacity_overestimates() -> None:
