@@ -10,6 +10,7 @@ sentence, and the repeated-word rule removes some), and it is exact where the re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,6 +35,17 @@ class Capacity:
         if self.exact:
             return f"{self.count:,}"
         return f"at most {self.count:,}"
+
+
+def capacity_bound(described: str) -> int | None:
+    """Return the most pairs a capacity in words (`Capacity.describe`) allows, or None when it
+    sets no bound (a count over part of the structures, or no count)."""
+    found = _BOUND.fullmatch(described.strip())
+    return int(found.group(1).replace(",", "")) if found else None
+
+
+# `Capacity.describe` of a complete count: "1,008" (exact) or "at most 1,008".
+_BOUND = re.compile(r"(?:at most )?(\d{1,3}(?:,\d{3})*|\d+)")
 
 
 def policy_slots(plan: Plan, unique: str) -> list[int]:

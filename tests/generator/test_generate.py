@@ -6,6 +6,7 @@ import orjson
 import pytest
 
 from generator import errors as E
+from generator.capacity import Capacity, capacity_bound
 from generator.errors import GenerationError
 from generator.generate import GenerationStats, Generator
 from generator.inflection import inflect
@@ -457,3 +458,21 @@ def test_generate_substitution_narrowed_to_one_side_is_a_deletion_or_insertion()
     assert added.edit_types() == ["insertion"]
     _, good_span, bad_span, _ = removed.critical_region[0]
     assert (good_span.tokens, bad_span.tokens) == ((2, 3), (2, 2))
+
+
+@pytest.mark.parametrize(
+    ("capacity", "bound"),
+    [
+        (Capacity(1008, exact=True, complete=True, structures=1), 1008),
+        (Capacity(1008, exact=False, complete=True, structures=1), 1008),
+        (Capacity(12, exact=True, complete=True, structures=1), 12),
+        (Capacity(2_500_000, exact=True, complete=True, structures=3), 2_500_000),
+        (Capacity(500, exact=False, complete=False, structures=9), None),  # "at least": no bound
+    ],
+)
+def test_capacity_bound_reads_back_what_describe_writes(capacity: Capacity, bound: int | None) -> None:
+    assert capacity_bound(capacity.describe()) == bound
+
+
+def test_capacity_bound_of_no_count_is_none() -> None:
+    assert capacity_bound("") is None and capacity_bound("not counted") is None

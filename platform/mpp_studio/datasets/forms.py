@@ -24,8 +24,8 @@ class DatasetCreateForm(forms.Form):
         min_value=1,
         max_value=MAX_PAIRS_PER_PARADIGM,
         initial=1_000,
-        help_text=f"From 1 to {MAX_PAIRS_PER_PARADIGM:,}. A paradigm that cannot make this many "
-        "different pairs stops with the reason; the others go on.",
+        help_text=f"From 1 to {MAX_PAIRS_PER_PARADIGM:,}. The paradigms chosen that cannot make "
+        "this many different pairs are named before anything is generated.",
     )
     seed = forms.IntegerField(
         label="Seed",
@@ -39,6 +39,13 @@ class DatasetCreateForm(forms.Form):
         choices=UNIQUE_CHOICES,
         required=False,
         help_text="What must differ between any two pairs of a paradigm.",
+    )
+
+    as_many_as_possible = forms.BooleanField(
+        required=False,
+        label="As many as possible",
+        help_text="A paradigm that cannot make this many different pairs makes all it can and is "
+        "done; without this it stops with the reason (its pairs are kept, and it can be retried).",
     )
 
     balanced_words_only = forms.BooleanField(

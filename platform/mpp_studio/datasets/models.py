@@ -117,7 +117,12 @@ class DatasetParadigm(BaseModel):
     # (out of memory before its first chunk) is stopped after MAX_ATTEMPTS (services.generation).
     attempts = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    problems = models.JSONField(default=list, blank=True)  # why it failed, as Problem dicts
+    # Why it failed, as Problem dicts; for a paradigm done with fewer pairs than requested
+    # (`as_many_as_possible`), why it could make no more.
+    problems = models.JSONField(default=list, blank=True)
+    # Make as many pairs as the template can when that is fewer than requested (done, not
+    # failed), instead of failing the paradigm.
+    as_many_as_possible = models.BooleanField(default=False)
 
     class Meta:
         ordering = ("dataset", "uid")
@@ -127,6 +132,11 @@ class DatasetParadigm(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.dataset} / {self.uid}"
+
+    @property
+    def is_short(self) -> bool:
+        """Done with fewer pairs than requested: all the template could make."""
+        return self.status == self.Status.DONE and self.produced < self.requested
 
 
 class Pair(models.Model):

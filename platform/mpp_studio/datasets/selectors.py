@@ -9,6 +9,7 @@ from django.db.models import Count, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
+from generator.capacity import capacity_bound
 from generator.errors import TemplateError
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.engine import snapshot_items
@@ -198,6 +199,12 @@ class TemplateChoice:
     @property
     def available(self) -> bool:
         return not self.reason
+
+    @property
+    def capacity_bound(self) -> int | None:
+        """The most different pairs its version could make when it was saved (None: no bound
+        known); the dataset's own check counts again with the vocabulary as it is now."""
+        return capacity_bound(self.version.capacity_text) if self.version is not None else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,11 @@ class DatasetCreateInputSerializer(InputSerializer):
         default=False,
         help_text="Leave out vocabulary items marked balanced=0 by a frequency balance (Zorro-style).",
     )
+    as_many_as_possible = serializers.BooleanField(
+        default=False,
+        help_text="A paradigm that cannot make pairs_per_paradigm different pairs makes all it can and "
+        "is done (its problems say why no more); otherwise it fails with the reason.",
+    )
 
 
 class TemplateVersionRefSerializer(serializers.Serializer):
@@ -71,7 +76,10 @@ class ParadigmOutputSerializer(serializers.Serializer):
     requested = serializers.IntegerField()
     produced = serializers.IntegerField()
     status = serializers.CharField()
-    problems = ProblemSerializer(many=True)
+    problems = ProblemSerializer(
+        many=True, help_text="Why it failed; for a paradigm done short of `requested`, why it made no more."
+    )
+    as_many_as_possible = serializers.BooleanField()
     generator_version = serializers.CharField()
 
 

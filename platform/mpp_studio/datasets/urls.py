@@ -18,6 +18,11 @@ urlpatterns = [
     path("datasets/<id:dataset_id>/pairs/<id:pair_id>/", views.pair_detail, name="pair_detail"),
     path("datasets/<id:dataset_id>/export/", views.dataset_export, name="dataset_export"),
     path("datasets/<id:dataset_id>/cancel/", views.dataset_cancel_view, name="dataset_cancel"),
+    path(
+        "datasets/<id:dataset_id>/paradigms/<id:paradigm_id>/retry/",
+        views.paradigm_retry_view,
+        name="paradigm_retry",
+    ),
     path("datasets/<id:dataset_id>/delete/", views.dataset_delete_view, name="dataset_delete"),
     # The jobs app's status partial (`datasets:job_status`): the jobs app has no URL mount of its own.
     path("", include("mpp_studio.jobs.urls")),

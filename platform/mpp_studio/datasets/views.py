@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -16,7 +16,7 @@ from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.datasets.display import pair_view
 from mpp_studio.datasets.downloads import EXPORT_LABELS, export_response, exportable
 from mpp_studio.datasets.forms import DatasetCreateForm
-from mpp_studio.datasets.models import Dataset
+from mpp_studio.datasets.models import Dataset, DatasetParadigm
 from mpp_studio.datasets.report import report_rows
 from mpp_studio.datasets.selectors import (
     dataset_get,
@@ -30,9 +30,11 @@ from mpp_studio.datasets.selectors import (
     template_choices,
 )
 from mpp_studio.datasets.services import (
+    ShortParadigms,
     dataset_cancel,
     dataset_create,
     dataset_delete,
+    dataset_paradigm_retry,
     dataset_require_generated,
 )
 from mpp_studio.paradigms.models import Template
@@ -66,8 +68,11 @@ def dataset_new(request: HttpRequest, project_id: int) -> HttpResponse:
     groups = template_choices(project=project)
     ids = [c.template.pk for g in groups for c in g.choices if c.available]
     form = DatasetCreateForm(request.POST or None, template_ids=ids)
+    short: list[tuple[str, int]] = []
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        # The answer to "these paradigms are short": make as many as each can, or go on (they fail).
+        when_short = request.POST.get("when_short", "")
         try:
             dataset = dataset_create(
                 project=project,
@@ -78,8 +83,12 @@ def dataset_new(request: HttpRequest, project_id: int) -> HttpResponse:
                 seed=data["seed"],
                 unique=data["unique"],
                 balanced_words_only=data["balanced_words_only"],
+                as_many_as_possible=data["as_many_as_possible"] or when_short == "as-many",
+                refuse_short=when_short not in ("as-many", "fail"),
                 created_by=request.user,
             )
+        except ShortParadigms as exc:
+            short = exc.short
         except ValidationError as exc:
             for field, errors in exc.message_dict.items():
                 for error in errors:
@@ -96,7 +105,15 @@ def dataset_new(request: HttpRequest, project_id: int) -> HttpResponse:
     return render(
         request,
         "datasets/new.html",
-        _context(request, project, form=form, groups=groups, chosen=chosen, available=len(ids)),
+        _context(
+            request,
+            project,
+            form=form,
+            groups=groups,
+            chosen=chosen,
+            available=len(ids),
+            short=short,
+        ),
     )
 
 
@@ -196,6 +213,28 @@ def dataset_cancel_view(request: HttpRequest, project_id: int, dataset_id: int) 
         messages.success(request, "Generation cancelled; the pairs stored so far are kept.")
     else:
         messages.info(request, "The generation had already finished.")
+    return redirect("datasets:dataset_detail", project_id=project.pk, dataset_id=dataset.pk)
+
+
+@login_required
+@require_POST
+def paradigm_retry_view(
+    request: HttpRequest, project_id: int, dataset_id: int, paradigm_id: int
+) -> HttpResponse:
+    """Generate a failed paradigm again, alone (`as_many_as_possible`: keep all it can make)."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    dataset = dataset_get(project=project, dataset_id=dataset_id)
+    paradigm = get_object_or_404(DatasetParadigm, dataset=dataset, pk=paradigm_id)
+    as_many = request.POST.get("as_many_as_possible") == "true"
+    try:
+        dataset_paradigm_retry(paradigm=paradigm, as_many_as_possible=as_many, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        how = ", making as many pairs as it can" if as_many else ""
+        messages.success(
+            request, f"{paradigm.uid} is being generated again{how}; the pairs it stored are kept."
+        )
     return redirect("datasets:dataset_detail", project_id=project.pk, dataset_id=dataset.pk)
 
 

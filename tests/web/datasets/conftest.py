@@ -87,7 +87,14 @@ def make_dataset(project: object, templates: dict[str, object], editor: object) 
     """Return a function creating a dataset (generation queued, not run) of the given templates."""
     from mpp_studio.datasets.services import dataset_create
 
-    def make(*keys: str, n: int = 10, seed: int = 0, unique: str = "", name: str = "Agreement set") -> object:
+    def make(
+        *keys: str,
+        n: int = 10,
+        seed: int = 0,
+        unique: str = "",
+        name: str = "Agreement set",
+        **options: bool,
+    ) -> object:
         return dataset_create(
             project=project,  # type: ignore[arg-type]
             name=name,
@@ -96,6 +103,7 @@ def make_dataset(project: object, templates: dict[str, object], editor: object) 
             seed=seed,
             unique=unique,
             created_by=editor,  # type: ignore[arg-type]
+            **options,
         )
 
     return make

@@ -52,7 +52,7 @@ def test_new_page_groups_templates_and_disables_broken_ones_with_the_reason(
     html = client_for(editor).get(reverse("datasets:dataset_new", args=(project.pk,))).content.decode()  # type: ignore[attr-defined]
     assert "en · subject_verb_agreement" in html and "zh · classifiers" in html
     broken = templates["broken"].pk  # type: ignore[attr-defined]
-    assert re.search(rf'value="{broken}"\s+disabled', html)
+    assert re.search(rf'value="{broken}"[^>]*\s+disabled', html)
     assert "Cannot be chosen: version 1 has problems — line 9:" in html and "dual" in html
     assert "capacity 16" in html and 'lang="zh"' in html
 
@@ -173,6 +173,76 @@ def test_detail_shows_a_failed_paradigm_and_the_job_reason(
     assert "Why it failed:" in html and "1 of 2 paradigms failed:" in html
     assert "paradigm-badge-failed" in html and "can make at most 11 different good sentences" in html
     assert "Exports hold the 12 pairs that were stored." in html
+
+
+def _new_dataset_form(templates: dict[str, object], n: int, **extra: str) -> dict[str, object]:
+    return {
+        "name": "Short ones",
+        "templates": [templates["en"].pk, templates["zh"].pk],  # type: ignore[attr-defined]
+        "pairs_per_paradigm": n,
+        "seed": 0,
+        "unique": "",
+        **extra,
+    }
+
+
+def test_new_dataset_names_the_short_paradigms_first_and_the_author_chooses(
+    project: object, templates: dict[str, object], editor: object
+) -> None:
+    url = reverse("datasets:dataset_new", args=(project.pk,))  # type: ignore[attr-defined]
+    client = client_for(editor)
+    form = client.get(url).content.decode()
+    assert f'data-uid="zh_classifier_noun" data-capacity="{ZH_CAPACITY}"' in form  # the live warning's data
+
+    with mock.patch("mpp_studio.datasets.tasks.generate_paradigm.delay"):
+        asked = client.post(url, _new_dataset_form(templates, ZH_CAPACITY + 1))
+        html = asked.content.decode()
+        assert asked.status_code == 200 and not Dataset.objects.exists()
+        assert "Nothing is generated yet." in html
+        assert f"<code>zh_classifier_noun</code>: at most {ZH_CAPACITY}" in html
+        assert "en_sv_agreement</code>: at most" not in html
+        assert 'value="as-many"' in html and 'value="fail"' in html
+
+        chosen = client.post(url, _new_dataset_form(templates, ZH_CAPACITY + 1, when_short="as-many"))
+        assert chosen.status_code == 302
+        dataset = Dataset.objects.get()
+        assert all(p.as_many_as_possible for p in dataset.paradigms.all())
+
+        anyway = client.post(url, _new_dataset_form(templates, ZH_CAPACITY + 1, when_short="fail", name="B"))
+        assert anyway.status_code == 302
+        assert not any(p.as_many_as_possible for p in Dataset.objects.get(name="B").paradigms.all())
+
+        ticked = client.post(
+            url, _new_dataset_form(templates, ZH_CAPACITY + 1, as_many_as_possible="on", name="C")
+        )
+        assert ticked.status_code == 302
+
+
+def test_a_failed_paradigm_is_retried_from_the_dataset_page(
+    make_dataset: Callable[..., Dataset], editor: object, viewer: object
+) -> None:
+    dataset = make_dataset("en", "zh", n=ZH_CAPACITY + 1)
+    run_generation(dataset)
+    zh = dataset.paradigms.get(uid="zh_classifier_noun")
+    html = client_for(editor).get(page("dataset_detail", dataset)).content.decode()
+    retry_url = page("paradigm_retry", dataset, zh.pk)
+    assert f'action="{retry_url}"' in html and "Retry, making as many as it can" in html
+    assert retry_url not in client_for(viewer).get(page("dataset_detail", dataset)).content.decode()
+    assert client_for(viewer).post(retry_url).status_code == 403
+
+    with mock.patch("mpp_studio.datasets.tasks.generate_paradigm.delay"):
+        response = client_for(editor).post(retry_url, {"as_many_as_possible": "true"}, follow=True)
+    assert (
+        "zh_classifier_noun is being generated again, making as many pairs as it can"
+        in response.content.decode()
+    )
+    run_generation(dataset)
+    zh.refresh_from_db()
+    assert (zh.status, zh.produced) == ("done", ZH_CAPACITY)
+    done = client_for(viewer).get(page("dataset_detail", dataset)).content.decode()
+    assert "all it can make" in done and "Made fewer than asked, all they can make" in done
+    again = client_for(editor).post(retry_url, follow=True).content.decode()
+    assert "Only a paradigm that failed can be retried" in again
 
 
 def test_status_partial_is_the_live_part_alone(make_dataset: Callable[..., Dataset], editor: object) -> None:

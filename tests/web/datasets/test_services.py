@@ -307,8 +307,73 @@ def test_a_shortfall_fails_that_paradigm_with_the_engine_reason_and_keeps_the_ot
     assert job.message.startswith(
         "1 of 2 paradigms failed:\nzh_classifier_noun: zh_classifier_noun can make at most"
     )
-    assert job.message.endswith(f"The {ZH_CAPACITY + 1} pairs stored are kept.")
+    assert job.message.endswith(
+        f"The {ZH_CAPACITY + 1} pairs stored are kept; a failed paradigm can be retried alone."
+    )
     assert Pair.objects.filter(paradigm=en).count() == ZH_CAPACITY + 1
+
+
+def test_as_many_as_possible_makes_all_a_short_paradigm_can_and_finishes_the_dataset(
+    make_dataset: MakeDataset,
+) -> None:
+    dataset = make_dataset("en", "zh", n=ZH_CAPACITY + 4, as_many_as_possible=True)
+    run_generation(dataset, chunk_size=4)
+    zh = dataset.paradigms.get(uid="zh_classifier_noun")
+    assert (zh.status, zh.produced, zh.requested) == ("done", ZH_CAPACITY, ZH_CAPACITY + 4) and zh.is_short
+    assert zh.problems[0]["code"] == "E_SHORTFALL"  # why it made no more, beside the count
+    assert dataset.paradigms.get(uid="en_sv_agreement").problems == []
+    job = Job.objects.get(pk=dataset.job_id)
+    assert job.status == "done"
+    assert job.message.endswith(
+        f"Made fewer than asked, all they can make: zh_classifier_noun ({ZH_CAPACITY} of {ZH_CAPACITY + 4})."
+    )
+
+
+def test_refuse_short_names_each_short_paradigm_and_stores_nothing(make_dataset: MakeDataset) -> None:
+    from mpp_studio.datasets.services import ShortParadigms
+
+    with pytest.raises(ShortParadigms) as caught:
+        make_dataset("en", "zh", n=ZH_CAPACITY + 1, refuse_short=True)
+    assert caught.value.short == [("zh_classifier_noun", ZH_CAPACITY)]
+    assert f"zh_classifier_noun ({ZH_CAPACITY})" in caught.value.message_dict["pairs_per_paradigm"][0]
+    assert not Dataset.objects.exists()
+    # Enough pairs, or the author's choice: created.
+    assert make_dataset("en", "zh", n=ZH_CAPACITY, refuse_short=True, name="fits").paradigms.count() == 2
+    chosen = make_dataset("zh", n=ZH_CAPACITY + 1, refuse_short=True, as_many_as_possible=True, name="all")
+    assert chosen.paradigms.get().as_many_as_possible
+
+
+def test_a_failed_paradigm_is_retried_alone_under_a_new_job(
+    make_dataset: MakeDataset, editor: object
+) -> None:
+    from mpp_studio.datasets.services import dataset_paradigm_retry
+
+    dataset = make_dataset("en", "zh", n=ZH_CAPACITY + 1)
+    run_generation(dataset)
+    zh = dataset.paradigms.get(uid="zh_classifier_noun")
+    en = dataset.paradigms.get(uid="en_sv_agreement")
+    first_job = dataset.job_id
+    en_pairs = list(
+        Pair.objects.filter(paradigm=en).order_by("index").values_list("sentence_good", flat=True)
+    )
+
+    with pytest.raises(ValidationError):
+        dataset_paradigm_retry(paradigm=en)  # only a failed paradigm
+    retried = dataset_paradigm_retry(paradigm=zh, as_many_as_possible=True, user=editor)  # type: ignore[arg-type]
+    assert (retried.status, retried.problems, retried.as_many_as_possible) == ("pending", [], True)
+    dataset.refresh_from_db()
+    assert dataset.job_id != first_job and Job.objects.get(pk=dataset.job_id).status == "queued"
+    assert Job.objects.get(pk=first_job).status == "failed"  # the old job's record stays
+
+    run_generation(dataset)
+    zh.refresh_from_db()
+    assert (zh.status, zh.produced) == ("done", ZH_CAPACITY)
+    assert Job.objects.get(pk=dataset.job_id).status == "done"
+    # The other paradigm was not touched.
+    again = list(Pair.objects.filter(paradigm=en).order_by("index").values_list("sentence_good", flat=True))
+    assert again == en_pairs
+    with pytest.raises(ValidationError):
+        dataset_paradigm_retry(paradigm=zh)  # done now
 
 
 def test_pairs_made_before_a_shortfall_are_kept(make_dataset: MakeDataset) -> None:

@@ -4,6 +4,7 @@ importing released datasets as read-only ones."""
 from mpp_studio.datasets.services.datasets import (
     JOB_KIND,
     MAX_PAIRS_PER_PARADIGM,
+    ShortParadigms,
     dataset_cancel,
     dataset_create,
     dataset_delete,
@@ -14,6 +15,7 @@ from mpp_studio.datasets.services.generation import (
     dataset_finish_if_complete,
     dataset_paradigm_fail,
     dataset_paradigm_generate,
+    dataset_paradigm_retry,
 )
 from mpp_studio.datasets.services.imports import (
     IMPORT_FORMATS,
@@ -30,6 +32,7 @@ __all__ = [
     "JOB_KIND",
     "MAX_PAIRS_PER_PARADIGM",
     "PAIRS_PER_RUN",
+    "ShortParadigms",
     "UploadedFile",
     "dataset_cancel",
     "dataset_create",
@@ -39,6 +42,7 @@ __all__ = [
     "dataset_import_start",
     "dataset_paradigm_fail",
     "dataset_paradigm_generate",
+    "dataset_paradigm_retry",
     "dataset_read_only_message",
     "dataset_require_generated",
 ]

@@ -45,9 +45,16 @@ def dataset_create(
     unique: str = "",
     description: str = "",
     balanced_words_only: bool = False,
+    as_many_as_possible: bool = False,
+    refuse_short: bool = False,
     created_by: AbstractBaseUser | AnonymousUser | None = None,
 ) -> Dataset:
     """Create a dataset of the templates' newest versions and queue its generation.
+
+    A paradigm whose template can make fewer different pairs than asked for fails with the
+    reason, keeping the others; with `as_many_as_possible` it makes all it can and is done.
+    `refuse_short` (the web form, until the author chose) stores nothing when some paradigm is
+    known to be short, and names each with what it can make (`ShortParadigms`).
 
     Each paradigm records the newest template version, the project phrase texts it uses and a
     snapshot of its vocabulary as they are now; generation reads only those. With
@@ -61,6 +68,7 @@ def dataset_create(
     Raises:
         ValidationError: keyed by field (`name`, `templates`, `pairs_per_paradigm`, `seed`,
             `unique`); a template that cannot generate is named with its first problem.
+        ShortParadigms: with `refuse_short`, the paradigms that cannot make that many pairs.
     """
     errors: dict[str, list[str]] = {}
     name = name.strip()
@@ -107,6 +115,10 @@ def dataset_create(
         recorded.append((template, version, check))
     if errors:
         raise ValidationError(errors)
+    if refuse_short and not as_many_as_possible:
+        short = paradigms_short(recorded, pairs_per_paradigm=pairs_per_paradigm, unique=unique)
+        if short:
+            raise ShortParadigms(short, pairs_per_paradigm)
     # One snapshot per vocabulary, made before the dataset's transaction (reading every item and
     # writing its copy takes seconds; its own short transaction, reused by content hash).
     snapshots: dict[int, VocabularySnapshot] = {}
@@ -126,8 +138,44 @@ def dataset_create(
             seed=seed,
             unique=unique,
             balanced_words_only=balanced_words_only,
+            as_many_as_possible=as_many_as_possible,
             created_by=created_by,
         )
+
+
+class ShortParadigms(ValidationError):
+    """Paradigms that cannot make the pairs asked for: (uid, how many it can make) each."""
+
+    def __init__(self, short: list[tuple[str, int]], pairs_per_paradigm: int) -> None:
+        self.short = short
+        named = ", ".join(f"{uid} ({count:,})" for uid, count in short)
+        super().__init__(
+            {
+                "pairs_per_paradigm": [
+                    f"{len(short)} paradigm{'s' if len(short) != 1 else ''} can make fewer than "
+                    f"{pairs_per_paradigm:,} different pairs: {named}. Choose to make as many as each "
+                    "can, ask for fewer pairs, or leave them out."
+                ]
+            }
+        )
+
+
+def paradigms_short(
+    recorded: Sequence[tuple[Template, TemplateVersion, ProjectTemplateCheck]],
+    *,
+    pairs_per_paradigm: int,
+    unique: str,
+) -> list[tuple[str, int]]:
+    """Return (uid, capacity) of each checked template known to make fewer different pairs (under
+    the dataset's uniqueness) than asked for; a capacity only counted in part is not known."""
+    short = []
+    for template, _version, check in recorded:
+        if check.generator is None:
+            continue
+        capacity = check.generator.capacity(unique or None)
+        if capacity.complete and capacity.count < pairs_per_paradigm:
+            short.append((template.uid, capacity.count))
+    return short
 
 
 def _dataset_store(
@@ -142,6 +190,7 @@ def _dataset_store(
     seed: int,
     unique: str,
     balanced_words_only: bool,
+    as_many_as_possible: bool,
     created_by: AbstractBaseUser | AnonymousUser | None,
 ) -> Dataset:
     """Store the checked dataset, its paradigms and job; queue the generation on commit."""
@@ -177,6 +226,7 @@ def _dataset_store(
             phenomenon=check.parsed.phenomenon,
             language=check.parsed.language,
             requested=pairs_per_paradigm,
+            as_many_as_possible=as_many_as_possible,
             template_hash=check.parsed.content_hash,
             generator_version=GENERATOR_VERSION,
         )

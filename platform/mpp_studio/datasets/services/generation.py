@@ -9,7 +9,10 @@ duplicates.
 
 No-data-loss invariant: every pair stored stays stored. A paradigm that falls short
 (E_SHORTFALL) keeps the pairs made before the engine gave up and is marked failed with the
-engine's reason; the other paradigms of the dataset are not touched.
+engine's reason; the other paradigms of the dataset are not touched. A paradigm asked to make
+as many as it can (`as_many_as_possible`) is done instead, with the reason it made no more. A
+failed paradigm can be generated again alone (`dataset_paradigm_retry`), continuing from the
+pairs it stored.
 """
 
 import dataclasses
@@ -17,19 +20,22 @@ import logging
 from collections.abc import Iterable
 from typing import Literal
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.db.models import F, Sum
 
 from generator import GENERATOR_VERSION
 from generator import errors as E
 from generator.errors import GenerationError, Problem, TemplateError
-from generator.generate import Generator
+from generator.generate import GenerationStats, Generator
 from mpp_studio.datasets.engine import paradigm_generator, template_file_name
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.datasets.problem_text import problem_summary
+from mpp_studio.datasets.services.datasets import JOB_KIND
 from mpp_studio.jobs.retrying import DATABASE_ERRORS, when_database_answers
 from mpp_studio.jobs.selectors import job_is_open
-from mpp_studio.jobs.services import job_fail, job_finish, job_progress, job_start
+from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
 from mpp_studio.paradigms.engine import E_ENGINE, engine_failure_message
 from vocab.errors import VocabularyError
 
@@ -93,9 +99,12 @@ def dataset_paradigm_generate(
         dataset_finish_if_complete(dataset_id=dataset.pk)
         return False
 
+    stats = GenerationStats()
     try:
         generator = paradigm_generator(paradigm)
-        outcome = _store_pairs(paradigm, generator, chunk_size=chunk_size, pairs_per_run=pairs_per_run)
+        outcome = _store_pairs(
+            paradigm, generator, chunk_size=chunk_size, pairs_per_run=pairs_per_run, stats=stats
+        )
     except DATABASE_ERRORS:
         _forget_attempt(paradigm)  # a database outage is not a dead worker: the task retries
         raise
@@ -128,17 +137,28 @@ def dataset_paradigm_generate(
         if outcome == "stopped":
             return False
         produced = Pair.objects.filter(paradigm=paradigm).count()
+        # Made as many as it could: why no more is kept beside the count.
+        notes = [stats.short.to_dict()] if stats.short is not None and produced < paradigm.requested else []
         DatasetParadigm.objects.filter(pk=paradigm.pk, status=DatasetParadigm.Status.PENDING).update(
-            status=DatasetParadigm.Status.DONE, produced=produced, generator_version=GENERATOR_VERSION
+            status=DatasetParadigm.Status.DONE,
+            produced=produced,
+            problems=notes,
+            generator_version=GENERATOR_VERSION,
         )
     dataset_finish_if_complete(dataset_id=dataset.pk)
     return False
 
 
 def _store_pairs(
-    paradigm: DatasetParadigm, generator: Generator, *, chunk_size: int, pairs_per_run: int
+    paradigm: DatasetParadigm,
+    generator: Generator,
+    *,
+    chunk_size: int,
+    pairs_per_run: int,
+    stats: GenerationStats,
 ) -> Outcome:
-    """Store the pairs not yet stored, chunk by chunk, and say how the run ended."""
+    """Store the pairs not yet stored, chunk by chunk, and say how the run ended (`stats`: the
+    engine's account of the run, with why it stopped short when it made all it could)."""
     dataset = paradigm.dataset
     seed = dataset.seed
     stored = set(Pair.objects.filter(paradigm=paradigm).values_list("index", flat=True))
@@ -147,7 +167,14 @@ def _store_pairs(
     new = 0
     chunk: list[Pair] = []
     try:
-        for pair in generator.pairs(paradigm.requested, seed, unique=dataset.unique or None):
+        pairs = generator.pairs(
+            paradigm.requested,
+            seed,
+            unique=dataset.unique or None,
+            stats=stats,
+            as_many_as_possible=paradigm.as_many_as_possible,
+        )
+        for pair in pairs:
             if pair.index in stored:
                 continue
             chunk.append(
@@ -243,11 +270,16 @@ def dataset_finish_if_complete(*, dataset_id: int) -> None:
     count = f"{len(paradigms)} paradigm{'s' if len(paradigms) != 1 else ''}"
     job_progress(job_id=dataset.job_id, done=total)
     failed = [p for p in paradigms if p.status == DatasetParadigm.Status.FAILED]
+    short = [p for p in paradigms if p.is_short]
+    fewer = (
+        " Made fewer than asked, all they can make: "
+        + ", ".join(f"{p.uid} ({p.produced:,} of {p.requested:,})" for p in short)
+        + "."
+        if short
+        else ""
+    )
     if not failed:
-        job_finish(
-            job_id=dataset.job_id,
-            message=f"Generated {total:,} pairs in {count}.",
-        )
+        job_finish(job_id=dataset.job_id, message=f"Generated {total:,} pairs in {count}.{fewer}")
         return
     reasons = "\n".join(
         f"{p.uid}: {problem_summary(p.problems, empty='it failed without a reason (please report this)')}"
@@ -255,5 +287,53 @@ def dataset_finish_if_complete(*, dataset_id: int) -> None:
     )
     job_fail(
         job_id=dataset.job_id,
-        message=(f"{len(failed)} of {count} failed:\n{reasons}\nThe {total:,} pairs stored are kept."),
+        message=(
+            f"{len(failed)} of {count} failed:\n{reasons}\nThe {total:,} pairs stored are kept; "
+            f"a failed paradigm can be retried alone.{fewer}"
+        ),
     )
+
+
+def dataset_paradigm_retry(
+    *,
+    paradigm: DatasetParadigm,
+    as_many_as_possible: bool = False,
+    user: AbstractBaseUser | AnonymousUser | None = None,
+) -> DatasetParadigm:
+    """Generate a failed paradigm again, alone, from the template version, phrases and vocabulary
+    snapshot it recorded; it continues from the pairs it stored (the same seed makes the same
+    pairs). With `as_many_as_possible` it is done with all it can make rather than failing again.
+
+    The dataset gets a new job when its last one has ended (done, failed or cancelled).
+
+    Raises:
+        ValidationError: the paradigm did not fail, or its dataset was imported (no generation).
+    """
+    dataset = paradigm.dataset
+    if dataset.is_imported or paradigm.template_version_id is None:
+        raise ValidationError(f"{paradigm.uid} was imported, not generated: there is nothing to retry.")
+    with transaction.atomic():
+        retried = DatasetParadigm.objects.filter(pk=paradigm.pk, status=DatasetParadigm.Status.FAILED).update(
+            status=DatasetParadigm.Status.PENDING,
+            attempts=0,
+            problems=[],
+            as_many_as_possible=as_many_as_possible or paradigm.as_many_as_possible,
+        )
+        if not retried:
+            raise ValidationError(f"Only a paradigm that failed can be retried; {paradigm.uid} did not.")
+        if dataset.job_id is None or not job_is_open(job_id=dataset.job_id):
+            total = DatasetParadigm.objects.filter(dataset=dataset).aggregate(n=Sum("requested"))["n"] or 0
+            job = job_create(
+                project=dataset.project,
+                kind=JOB_KIND,
+                created_by=user,
+                total=total,
+                message=f"Waiting to generate {paradigm.uid} again.",
+            )
+            Dataset.objects.filter(pk=dataset.pk).update(job=job)
+            dataset.job = job
+        from mpp_studio.datasets.tasks import generate_paradigm as generate_paradigm_task
+
+        generate_paradigm_task.delay_on_commit(paradigm.pk)
+    paradigm.refresh_from_db()
+    return paradigm

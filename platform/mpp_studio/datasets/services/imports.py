@@ -174,9 +174,7 @@ def _source_format(result: ReadResult) -> str:
     return Dataset.SourceFormat.MIXED if formats else ""
 
 
-def _check_request(
-    *, name: str, files: Sequence[UploadedFile], source_format: str, zorro_order: str
-) -> None:
+def _check_request(*, name: str, files: Sequence[UploadedFile], source_format: str, zorro_order: str) -> None:
     """Refuse what can be told before reading: the fields, the number of files, their size.
 
     Raises:
@@ -257,8 +255,7 @@ def dataset_import_start(
             import_format=source_format,
             zorro_order=zorro_order,
             source_files=[
-                {"file": upload.name, "format": "", "pairs": 0, "errors": 0, "warnings": 0}
-                for upload in kept
+                {"file": upload.name, "format": "", "pairs": 0, "errors": 0, "warnings": 0} for upload in kept
             ],
             created_by=created_by if created_by is not None and created_by.is_authenticated else None,
         )
