@@ -146,7 +146,8 @@ def dataset_pairs(request: HttpRequest, project_id: int, dataset_id: int) -> Htt
     if uid and uid not in {p.uid for p in paradigms}:
         uid = ""
     pairs = pair_pages(dataset=dataset, paradigms=paradigms, uid=uid)
-    page = Paginator(pairs, PAIRS_PER_PAGE).get_page(request.GET.get("page"))
+    paginator = Paginator(pairs, PAIRS_PER_PAGE)  # type: ignore[arg-type]  # it only counts and slices pairs
+    page = paginator.get_page(request.GET.get("page"))
     context = _context(
         request,
         project,

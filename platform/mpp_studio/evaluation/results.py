@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models.expressions import Combinable
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Dataset, Pair
@@ -548,15 +549,17 @@ def item_rows(
 
 def _item_condition(
     config: ScoreConfig, outcome: str, search: str, reduction: Reduction, tie_tolerance: float
-) -> Q | None:
+) -> Q | Combinable | None:
     """Return the condition on pairs of an item filter (None: every pair)."""
-    condition = Q()
+    # An empty Q combined with an expression is that expression, not a Q.
+    condition: Q | Combinable = Q()
     recorded = PairScore.objects.filter(config=config, pair=OuterRef("pk"))
     if outcome == "unscored":
         condition &= ~Exists(recorded)
     elif outcome:
+        outcomes = with_outcome(recorded, reduction, tie_tolerance)
         condition &= Exists(
-            with_outcome(recorded, reduction, tie_tolerance).filter(outcome=OUTCOME_CODES[outcome])
+            outcomes.filter(outcome=OUTCOME_CODES[outcome])  # type: ignore[misc]  # with_outcome's annotation
         )
     if search:
         condition &= Q(sentence_good__icontains=search) | Q(sentence_bad__icontains=search)
@@ -568,7 +571,7 @@ def _item_counts(
     paradigms: Sequence[ParadigmSize],
     outcome: str,
     search: str,
-    condition: Q | None,
+    condition: Q | Combinable | None,
     reduction: Reduction,
     tie_tolerance: float,
 ) -> dict[int, int]:
@@ -601,7 +604,7 @@ _PageRow = tuple[ParadigmSize, tuple[object, ...]]
 def _paradigm_slice(
     paradigms: Sequence[ParadigmSize],
     counts: dict[int, int],
-    condition: Q | None,
+    condition: Q | Combinable | None,
     start: int,
     take: int,
     triplets: bool,

@@ -233,9 +233,9 @@ def triplet_list_view(request: HttpRequest, project_id: int, run_id: int) -> Htt
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     run = run_get(project=project, run_id=run_id)
     chosen = triplet_filter(request.GET)
-    page = Paginator(triplet_pages(run=run, chosen=chosen), TRIPLETS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    triplets = triplet_pages(run=run, chosen=chosen)
+    paginator = Paginator(triplets, TRIPLETS_PER_PAGE)  # type: ignore[arg-type]  # it only counts and slices
+    page = paginator.get_page(request.GET.get("page"))
     context = page_context(
         request,
         project,

@@ -2,6 +2,7 @@
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -171,8 +172,8 @@ class ItemForm(forms.Form):
         help_text="A stable id recorded with every pair; leave blank to use the form.",
     )
 
-    def __init__(self, *args: object, schema: FeatureSchema, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, schema: FeatureSchema, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.schema = schema
         for index, (name, spec) in enumerate(schema.features.items()):
             self.fields[feature_field_name(name)] = _feature_field(spec, schema.multi_separator, index)

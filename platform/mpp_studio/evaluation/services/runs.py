@@ -10,11 +10,11 @@ configuration, configuration by configuration so that a worker keeps one model l
 import re
 from collections.abc import Sequence
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import RequestUser
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.evaluation.engine import DEFAULT_TOKEN_BUDGET
 from mpp_studio.evaluation.models import (
@@ -40,8 +40,6 @@ MAX_CHUNK_SIZE = 100_000
 MAX_TOKEN_BUDGET = 1_048_576
 MAX_TIE_TOLERANCE = 10.0
 DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
-
-User = AbstractBaseUser | AnonymousUser | None
 
 
 def _add(errors: dict[str, list[str]], field: str, message: str) -> None:
@@ -107,7 +105,7 @@ def run_create(
     token_budget: int = DEFAULT_TOKEN_BUDGET,
     device: str = "auto",
     chunk_size: int = CHUNK_SIZE,
-    created_by: User = None,
+    created_by: RequestUser | None = None,
 ) -> ScoringRun:
     """Create a run scoring each dataset with each model, and queue its chunks.
 
@@ -250,7 +248,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def run_cancel(*, run: ScoringRun, user: User = None) -> bool:
+def run_cancel(*, run: ScoringRun, user: RequestUser | None = None) -> bool:
     """Cancel the run's job; its chunks stop before scoring and the scores stored stay.
     Return whether it was queued or running."""
     if run.job_id is None:
