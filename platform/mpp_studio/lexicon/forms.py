@@ -198,7 +198,7 @@ class ItemForm(forms.Form):
     def feature_fields(self) -> list[forms.BoundField]:
         return [self[feature_field_name(name)] for name in self.schema.features]
 
-    def item_values(self) -> dict[str, object]:
+    def item_values(self) -> dict[str, Any]:
         """Return the service's keyword arguments: texts and features (name -> text or list)."""
         data = self.cleaned_data
         return {
@@ -258,7 +258,7 @@ class FeatureForm(forms.Form):
             "description": spec.description,
         }
 
-    def feature_values(self) -> dict[str, object]:
+    def feature_values(self) -> dict[str, Any]:
         """Return the service's keyword arguments."""
         data = self.cleaned_data
         return {

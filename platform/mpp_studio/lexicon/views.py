@@ -296,9 +296,9 @@ def _item_page(
     if request.method == "POST" and form.is_valid():
         try:
             if item is None:
-                saved = vocabulary_item_create(vocabulary=vocabulary, **form.item_values())  # type: ignore[arg-type]
+                saved = vocabulary_item_create(vocabulary=vocabulary, **form.item_values())
             else:
-                saved = vocabulary_item_update(item=item, **form.item_values())  # type: ignore[arg-type]
+                saved = vocabulary_item_update(item=item, **form.item_values())
         except ValidationError as exc:
             form.add_service_errors(exc)
         else:

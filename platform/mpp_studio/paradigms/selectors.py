@@ -234,7 +234,7 @@ def template_latest_versions_attach(templates: Sequence[Template]) -> None:
     ).select_related("created_by")
     by_template = {version.template_id: version for version in versions}
     for template in templates:
-        template.prefetched_latest_version = by_template.get(template.pk)  # type: ignore[attr-defined]
+        template.prefetched_latest_version = by_template.get(template.pk)  # type: ignore[attr-defined]  # for the list serializer
 
 
 def phrase_usage_get(*, project: Project) -> dict[str, list[Template]]:

@@ -66,10 +66,10 @@ def config_ensure(*, model: LanguageModel, method: str, dtype: str, score_eos: b
     replaced weights make a new configuration instead of reusing old scores.
     """
     settings = ScorerSettings(
-        method=method,  # type: ignore[arg-type]
+        method=method,  # type: ignore[arg-type]  # a ScoreConfig.Method value, checked by run_create
         model=model.source,
         revision=model.revision or None,
-        dtype=dtype,  # type: ignore[arg-type]
+        dtype=dtype,  # type: ignore[arg-type]  # a ScoreConfig.DType value, checked by run_create
         score_eos=score_eos,
         language=model.language,
         fingerprint=_fingerprint(model),

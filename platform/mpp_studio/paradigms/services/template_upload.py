@@ -363,6 +363,7 @@ def _text(file: _File) -> str:
 
 
 def _problem_text(problem: dict[str, object]) -> str:
+    line = problem.get("line")
     return str(
         Problem(
             code=str(problem.get("code", "")),
@@ -370,6 +371,6 @@ def _problem_text(problem: dict[str, object]) -> str:
             template=str(problem.get("template") or ""),
             grammar=str(problem.get("grammar") or ""),
             position=str(problem.get("position") or ""),
-            line=problem["line"] if isinstance(problem.get("line"), int) else None,  # type: ignore[arg-type]
+            line=line if isinstance(line, int) else None,
         )
     )
