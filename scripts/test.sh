@@ -22,6 +22,8 @@ echo "== ruff check"
 .venv/bin/ruff check .
 echo "== mypy (engines, strict)"
 .venv/bin/mypy mpp generator triplets study scoring formats vocab
+echo "== mypy (platform, django-stubs)"
+.venv/bin/mypy -p mpp_studio
 echo "== lint-imports"
 .venv/bin/lint-imports
 

@@ -8,7 +8,9 @@ import importlib
 import importlib.util
 import re
 import sys
+import tokenize
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,9 @@ PLATFORM_ROOT = REPO_ROOT / "platform"
 ENGINES = ("mpp", "generator", "triplets", "study", "scoring", "formats", "vocab")
 NOT_ENGINES = ("tests",)  # top-level packages that are not shipped code
 PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+# A platform ignore names the error codes it silences, then says why in a comment of its own:
+# `# type: ignore[attr-defined]  # set by ProjectRolePermission`.
+EXPLAINED_IGNORE = re.compile(r"type:\s*ignore\[[a-z-]+(,\s*[a-z-]+)*\]\s*#\s*\S")
 
 
 def test_platform_folder_is_not_a_package() -> None:
@@ -146,3 +151,55 @@ def test_no_app_imports_another_apps_views() -> None:
             if other_app and parts[2].startswith("views"):
                 crossing.append(f"{path.relative_to(REPO_ROOT)} imports {module}")
     assert crossing == []
+
+
+def _comments(path: Path) -> Iterator[tuple[int, str]]:
+    with path.open("rb") as source:
+        for token in tokenize.tokenize(source.readline):
+            if token.type == tokenize.COMMENT:
+                yield token.start[0], token.string
+
+
+def _unexplained_ignore(comment: str) -> bool:
+    return bool(re.search(r"type:\s*ignore", comment)) and not EXPLAINED_IGNORE.search(comment)
+
+
+@pytest.mark.parametrize(
+    ("comment", "unexplained"),
+    [
+        ("# type: ignore[attr-defined]  # set by ProjectRolePermission", False),
+        ("# type: ignore[assignment,misc]  # the stand-in without redis", False),
+        ("# type: ignore", True),
+        ("# type: ignore  # the stubs are wrong", True),
+        ("# type: ignore[arg-type]", True),
+        ("# type: ignore[arg-type]  #", True),
+        ("# type:ignore[]  # why", True),
+        ("# the words type and ignore, not a pragma", False),
+    ],
+)
+def test_unexplained_ignore_is_told_apart(comment: str, unexplained: bool) -> None:
+    assert _unexplained_ignore(comment) is unexplained
+
+
+def test_platform_type_ignores_name_their_code_and_reason() -> None:
+    """Every `# type: ignore` in platform/ names its error codes, so that mypy still reports any
+    other error on that line, and says after them why the code is right and mypy is not."""
+    unexplained = [
+        f"{path.relative_to(REPO_ROOT)}:{line}: {comment}"
+        for path in sorted(PLATFORM_ROOT.rglob("*.py"))
+        for line, comment in _comments(path)
+        if _unexplained_ignore(comment)
+    ]
+    assert unexplained == []
+
+
+def test_platform_is_type_checked() -> None:
+    """scripts/test.sh runs mypy on the platform with the Django and DRF plugins, every function
+    body checked and every ignore needed."""
+    mypy = PYPROJECT["tool"]["mypy"]
+    assert {"mypy_django_plugin.main", "mypy_drf_plugin.main"} <= set(mypy["plugins"])
+    assert PYPROJECT["tool"]["django-stubs"]["django_settings_module"] == "mpp_studio.settings.test"
+    (platform,) = [o for o in mypy["overrides"] if o["module"] == ["mpp_studio.*"]]
+    assert platform["check_untyped_defs"] and platform["warn_unused_ignores"]
+    commands = (REPO_ROOT / "scripts" / "test.sh").read_text().splitlines()
+    assert ".venv/bin/mypy -p mpp_studio" in commands

@@ -9,7 +9,9 @@ class ApiDocsView(SpectacularSwaggerSplitView):
     """The Swagger UI page. `OPTIONS` lists its methods: the view's HTML renderer has no template
     for an OPTIONS answer and raised (a 500)."""
 
-    def options(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:  # type: ignore[override]
+    def options(  # type: ignore[override]  # a plain HttpResponse, without DRF's renderers
+        self, request: HttpRequest, *args: object, **kwargs: object
+    ) -> HttpResponse:
         """Return the methods this page answers."""
         return HttpResponse(headers={"Allow": "GET, HEAD, OPTIONS"})
 

@@ -45,17 +45,18 @@ from mpp_studio.accounts.services import (
     project_delete,
     project_update,
 )
+from mpp_studio.accounts.users import signed_in_user
 
 TAG = "Projects and members"
 
 
 def _project_with_counts(request: Request, project: Project) -> Project:
-    return project_list_with_counts_for_user(user=request.user).get(pk=project.pk)
+    return project_list_with_counts_for_user(user=signed_in_user(request)).get(pk=project.pk)
 
 
 def _with_url(request: Request, invitation: Invitation) -> Invitation:
     path = reverse("accounts:invitation", args=[invitation.token])
-    invitation.url = request.build_absolute_uri(path)
+    invitation.url = request.build_absolute_uri(path)  # type: ignore[attr-defined]  # for the serializer
     return invitation
 
 
@@ -65,7 +66,7 @@ class ProjectListApi(GenericAPIView):
     serializer_class = ProjectOutputSerializer
 
     def get_queryset(self) -> QuerySet[Project]:
-        return project_list_with_counts_for_user(user=self.request.user)
+        return project_list_with_counts_for_user(user=signed_in_user(self.request))
 
     @extend_schema(tags=[TAG], responses=ProjectOutputSerializer(many=True))
     def get(self, request: Request) -> Response:
@@ -76,7 +77,7 @@ class ProjectListApi(GenericAPIView):
     def post(self, request: Request) -> Response:
         data = ProjectInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        project = project_create(created_by=request.user, **data.validated_data)
+        project = project_create(created_by=signed_in_user(request), **data.validated_data)
         return Response(
             ProjectOutputSerializer(_project_with_counts(request, project)).data,
             status=status.HTTP_201_CREATED,
@@ -184,7 +185,9 @@ class InvitationListApi(GenericAPIView):
     def post(self, request: Request, project_id: int) -> Response:
         data = InvitationInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        invitation = invitation_create(project=self.project, created_by=request.user, **data.validated_data)
+        invitation = invitation_create(
+            project=self.project, created_by=signed_in_user(request), **data.validated_data
+        )
         return Response(
             InvitationOutputSerializer(_with_url(request, invitation)).data, status=status.HTTP_201_CREATED
         )
@@ -216,7 +219,7 @@ class InvitationAcceptApi(APIView):
     @extend_schema(tags=[TAG], request=None, responses=InvitationAcceptOutputSerializer)
     def post(self, request: Request, token: str) -> Response:
         invitation = invitation_get_by_token(token=token)
-        membership, used = invitation_accept(invitation=invitation, user=request.user)
+        membership, used = invitation_accept(invitation=invitation, user=signed_in_user(request))
         return Response(
             InvitationAcceptOutputSerializer(
                 {

@@ -1,6 +1,6 @@
 """Forms of the accounts pages: sign-up, project details, member roles, invitations."""
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -18,16 +18,17 @@ class SignupForm(UserCreationForm):
         help_text="Only used to tell you about your account; never shown to other members.",
     )
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # the stubs leave out the form's Meta
         model = get_user_model()
         fields = ("username", "email")
 
     def _post_clean(self) -> None:
-        super()._post_clean()
+        super()._post_clean()  # type: ignore[misc]  # ModelForm's private hook, not in the stubs
         # Django reports a weak password under the repeat field; when both were typed the same,
-        # the problem is the password itself, so say it there.
-        if "password2" in self._errors and self.data.get("password1") == self.data.get("password2"):
-            self._errors["password1"] = self._errors.pop("password2")
+        # the problem is the password itself, so say it there. (`errors` is `_errors` here: the
+        # form is being cleaned.)
+        if "password2" in self.errors and self.data.get("password1") == self.data.get("password2"):
+            self.errors["password1"] = self.errors.pop("password2")
 
     def clean_email(self) -> str:
         email: str = self.cleaned_data["email"].strip()
@@ -72,7 +73,7 @@ class DeleteConfirmForm(forms.Form):
 
     confirm_name = forms.CharField(label="Type the project’s name to confirm", strip=True)
 
-    def __init__(self, *args: object, project: Project, **kwargs: object) -> None:
+    def __init__(self, *args: Any, project: Project, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.project = project
 

@@ -33,7 +33,7 @@ class RateLimitedLoginView(LoginView):
     """Django's sign-in page; too many attempts from one client or a locked user name answer 429
     with the form and a message in plain words."""
 
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         """Return the sign-in answer, or the form with a 429 message when limited or locked."""
         wait = login_rate_wait(request)
         if wait is not None:

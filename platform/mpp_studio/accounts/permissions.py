@@ -34,6 +34,6 @@ class ProjectRolePermission(BasePermission):
         project: Project = project_get_for_user(
             user=request.user, project_id=int(project_id), needed=needed_role(request, view)
         )
-        view.project = project  # type: ignore[attr-defined]
+        view.project = project  # type: ignore[attr-defined]  # the project views read it
 
         return True

@@ -1,30 +1,34 @@
 """Reads that every page and API endpoint uses to find a project and check the user's role."""
 
+from typing import cast
+
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db.models import Case, Count, OuterRef, QuerySet, Subquery, Value, When
+from django.db.models import Case, Count, Model, OuterRef, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.http import Http404
 from rest_framework.authtoken.models import Token
 
 from mpp_studio.accounts.models import Invitation, Membership, Project
 from mpp_studio.accounts.roles import RANK, Role, role_allows
+from mpp_studio.accounts.users import RequestUser
 
 
-def project_list_for_user(*, user: object) -> QuerySet[Project]:
+def project_list_for_user(*, user: RequestUser) -> QuerySet[Project]:
     """Return the projects the user is a member of."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return Project.objects.none()
     return Project.objects.filter(memberships__user=user).order_by("name", "id")
 
 
-def role_of(*, user: object, project: Project) -> str | None:
+def role_of(*, user: RequestUser, project: Project) -> str | None:
     """Return the user's role in the project, or None if they are not a member."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return None
     return Membership.objects.filter(project=project, user=user).values_list("role", flat=True).first()
 
 
-def project_get_for_user(*, user: object, project_id: int, needed: str = Role.VIEWER) -> Project:
+def project_get_for_user(*, user: RequestUser, project_id: int, needed: str = Role.VIEWER) -> Project:
     """Return the project if the user's role allows `needed`.
 
     Raises:
@@ -41,7 +45,7 @@ def project_get_for_user(*, user: object, project_id: int, needed: str = Role.VI
     return project
 
 
-def project_list_with_counts_for_user(*, user: object) -> QuerySet[Project]:
+def project_list_with_counts_for_user(*, user: User) -> QuerySet[Project]:
     """Return the user's projects, each annotated with `role` (the user's) and the counts
     `vocabulary_count`, `template_count`, `phrase_count` and `dataset_count`."""
     role = Membership.objects.filter(project=OuterRef("pk"), user=user).values("role")[:1]
@@ -54,10 +58,11 @@ def project_list_with_counts_for_user(*, user: object) -> QuerySet[Project]:
     )
 
 
-def _count(relation: str) -> Subquery:
+def _count(relation: str) -> Coalesce:
     # One subquery per relation: joining four relations and counting distinct rows would multiply
     # the rows (vocabularies x templates x ...) before counting.
-    related = Project._meta.get_field(relation).related_model
+    # A reverse relation's related_model is the model class (never "self" or None).
+    related = cast(type[Model], Project._meta.get_field(relation).related_model)
     rows = (
         related._default_manager.filter(project=OuterRef("pk"))
         .order_by()
@@ -123,9 +128,9 @@ def invitation_list_open(*, project: Project) -> QuerySet[Invitation]:
     )
 
 
-def invitation_list_open_for_owner(*, user: object) -> QuerySet[Invitation]:
+def invitation_list_open_for_owner(*, user: RequestUser) -> QuerySet[Invitation]:
     """Return the open invitations of every project the user owns, newest first."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return Invitation.objects.none()
     owned = Membership.objects.filter(user=user, role=Role.OWNER).values("project")
     return (
@@ -162,8 +167,8 @@ def invitation_get(*, project: Project, invitation_id: int, open_only: bool = Fa
     return invitation
 
 
-def token_get(*, user: object) -> Token | None:
+def token_get(*, user: RequestUser) -> Token | None:
     """Return the user's API token, or None if they have not made one."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return None
     return Token.objects.filter(user=user).first()

@@ -5,7 +5,7 @@ invitation can raise a member's role but never lower it.
 """
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -16,13 +16,13 @@ from mpp_studio.accounts.roles import RANK, Role
 
 
 @transaction.atomic
-def user_signup(*, username: str, email: str, password: str) -> AbstractBaseUser:
+def user_signup(*, username: str, email: str, password: str) -> User:
     """Create a user; the caller has already validated the name, address and password."""
     return get_user_model().objects.create_user(username=username, email=email, password=password)
 
 
 @transaction.atomic
-def project_create(*, name: str, description: str = "", created_by: AbstractBaseUser) -> Project:
+def project_create(*, name: str, description: str = "", created_by: User) -> Project:
     """Create a project with its creator as owner.
 
     Raises:
@@ -112,9 +112,7 @@ def membership_remove(*, membership: Membership) -> None:
 
 
 @transaction.atomic
-def invitation_create(
-    *, project: Project, role: str, note: str = "", created_by: AbstractBaseUser
-) -> Invitation:
+def invitation_create(*, project: Project, role: str, note: str = "", created_by: User) -> Invitation:
     """Create an invitation link to the project for `role`.
 
     Raises:
@@ -143,7 +141,7 @@ def invitation_revoke(*, invitation: Invitation) -> Invitation:
 
 
 @transaction.atomic
-def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> tuple[Membership, bool]:
+def invitation_accept(*, invitation: Invitation, user: User) -> tuple[Membership, bool]:
     """Accept the invitation for `user`: make them a member with its role, or raise their role.
 
     A member whose role is already as high or higher keeps it, and the link stays open for the
@@ -177,14 +175,14 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> tupl
 
 
 @transaction.atomic
-def token_get_or_create(*, user: AbstractBaseUser) -> Token:
+def token_get_or_create(*, user: User) -> Token:
     """Return the user's API token, creating one if they have none."""
     token, _ = Token.objects.get_or_create(user=user)
     return token
 
 
 @transaction.atomic
-def token_regenerate(*, user: AbstractBaseUser) -> Token:
+def token_regenerate(*, user: User) -> Token:
     """Replace the user's API token with a new one; the old one stops working."""
     Token.objects.filter(user=user).delete()
     return Token.objects.create(user=user)

@@ -41,6 +41,7 @@ from mpp_studio.accounts.services import (
     token_regenerate,
     user_signup,
 )
+from mpp_studio.accounts.users import signed_in_user
 
 
 def project_landing_url(project: Project) -> str:
@@ -92,13 +93,14 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The signed-in user's projects with their role and what each holds, and open invitations."""
-    projects = list(project_list_with_counts_for_user(user=request.user))
+    user = signed_in_user(request)
+    projects = list(project_list_with_counts_for_user(user=user))
     invitations = [
         (invitation, request.build_absolute_uri(reverse("accounts:invitation", args=[invitation.token])))
-        for invitation in invitation_list_open_for_owner(user=request.user)
+        for invitation in invitation_list_open_for_owner(user=user)
     ]
     for project in projects:
-        project.landing_url = project_landing_url(project)
+        project.landing_url = project_landing_url(project)  # type: ignore[attr-defined]  # for the template
     return render(request, "accounts/dashboard.html", {"projects": projects, "invitations": invitations})
 
 
@@ -112,7 +114,7 @@ def project_new(request: HttpRequest) -> HttpResponse:
     form = ProjectForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            project = project_create(created_by=request.user, **form.cleaned_data)
+            project = project_create(created_by=signed_in_user(request), **form.cleaned_data)
         except ValidationError as error:
             form.add_error(None, error)
         else:
@@ -249,7 +251,7 @@ def member_remove(request: HttpRequest, project_id: int, user_id: int) -> HttpRe
 def project_leave(request: HttpRequest, project_id: int) -> HttpResponse:
     """Leave the project (any member except its only owner)."""
     project = project_get_for_user(user=request.user, project_id=project_id)
-    membership = membership_get(project=project, user_id=request.user.pk)
+    membership = membership_get(project=project, user_id=signed_in_user(request).pk)
     try:
         membership_remove(membership=membership)
     except ValidationError:
@@ -271,7 +273,9 @@ def invitation_new(request: HttpRequest, project_id: int) -> HttpResponse:
     form = InvitationForm(request.POST)
     if form.is_valid():
         try:
-            invitation = invitation_create(project=project, created_by=request.user, **form.cleaned_data)
+            invitation = invitation_create(
+                project=project, created_by=signed_in_user(request), **form.cleaned_data
+            )
         except ValidationError as error:
             form.add_error(None, error)
         else:
@@ -349,11 +353,12 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 def api_token(request: HttpRequest) -> HttpResponse:
     """The user's API token: shown, created or replaced by a new one."""
     if request.method == "POST":
+        user = signed_in_user(request)
         if request.POST.get("action") == "regenerate":
-            token_regenerate(user=request.user)
+            token_regenerate(user=user)
             messages.success(request, "A new token was made; the old one no longer works.")
         else:
-            token_get_or_create(user=request.user)
+            token_get_or_create(user=user)
             messages.success(request, "Your API token was created.")
         return redirect("accounts:token")
     token = token_get(user=request.user)

@@ -6,7 +6,8 @@ body that says so, never an HTML page or a traceback.
 """
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -43,12 +44,12 @@ def _flatten(detail: object, field: str = "") -> list[dict[str, object]]:
     return [{"field": field, "message": str(detail)}]
 
 
-def errors_response(errors: list[dict[str, object]], status_code: int) -> Response:
+def errors_response(errors: Sequence[Mapping[str, object]], status_code: int) -> Response:
     """Return the API's error body with the given status."""
     return Response({"errors": errors}, status=status_code)
 
 
-def api_exception_handler(exc: Exception, context: Mapping[str, object]) -> Response | None:
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Return every API error in the project's JSON layout (DRF's EXCEPTION_HANDLER); a database
     that cannot be reached is a 503 that says so (core.database_outage)."""
     if is_database_down(exc):
@@ -75,16 +76,16 @@ def api_exception_handler(exc: Exception, context: Mapping[str, object]) -> Resp
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
-    response = exception_handler(exc, context)  # type: ignore[arg-type]
-    if response is not None:
-        response.data = {
+    handled = exception_handler(exc, context)
+    if handled is not None:
+        handled.data = {
             "errors": _flatten(
-                response.data.get("detail", response.data)
-                if isinstance(response.data, dict) and "detail" in response.data
-                else response.data
+                handled.data.get("detail", handled.data)
+                if isinstance(handled.data, dict) and "detail" in handled.data
+                else handled.data
             )
         }
-        return response
+        return handled
     logger.exception("unexpected API error")
     return errors_response(
         [{"field": "", "message": "Something went wrong on the server; the error was logged."}],
@@ -96,11 +97,12 @@ class QueryFormatNegotiation(BaseContentNegotiation):
     """Answers in JSON whatever `?format=` says: on export endpoints it names the file's
     format, not a renderer (DRF would otherwise answer 404 for an unknown renderer)."""
 
-    def select_parser(self, request: Request, parsers: list[BaseParser]) -> BaseParser | None:
-        return parsers[0] if parsers else None
+    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser | None:
+        return next(iter(parsers), None)
 
     def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
-        return renderers[0], str(renderers[0].media_type)
+        renderer = next(iter(renderers))  # a view has at least one renderer
+        return renderer, str(renderer.media_type)
 

@@ -114,9 +114,12 @@ class InputSerializer(serializers.Serializer):
             form = html.is_html_input(data)
             if form:
                 data = _form_nulls(data, self._writable_fields)
-            errors: dict[str, object] = {}
+            # What DRF's ValidationError takes: messages, lists of them, and dicts keyed by a
+            # list's indices.
+            errors: dict[str, Any] = {}
             for field in self._writable_fields:
                 name = field.field_name
+                assert name is not None  # the serializer has bound its fields
                 if name not in data:
                     continue
                 value = data.get(name)

@@ -29,7 +29,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 try:  # installed wherever REDIS_URL can be set
     from redis.exceptions import RedisError
 except ImportError:  # pragma: no cover
-    RedisError = OSError  # type: ignore[assignment,misc]
+    RedisError = OSError  # type: ignore[assignment,misc]  # the stand-in without redis
 
 logger = logging.getLogger(__name__)
 

@@ -48,7 +48,9 @@ class ApiErrorSerializer(serializers.Serializer):
 
 
 class ApiErrorsSerializer(serializers.Serializer):
-    errors = ApiErrorSerializer(many=True)
+    errors = ApiErrorSerializer(  # type: ignore[assignment]  # a declared field, not Serializer.errors
+        many=True
+    )
 
 
 def error_response(schema: AutoSchema, code: str, description: str, direction: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -41,9 +41,9 @@ class StoredUpload:
         return {"name": self.name, "path": self.path, "size": self.size}
 
     @classmethod
-    def from_dict(cls, data: dict[str, object]) -> "StoredUpload":
+    def from_dict(cls, data: dict[str, Any]) -> "StoredUpload":
         """Return the upload a row's record names."""
-        return cls(str(data["name"]), str(data["path"]), int(data["size"]))  # type: ignore[call-overload]
+        return cls(str(data["name"]), str(data["path"]), int(data["size"]))
 
     def open(self) -> IO[bytes]:
         """Return the kept file, open for reading bytes."""

@@ -10,6 +10,7 @@ from pathlib import PurePath
 from django import forms
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent, ValidationError
+from django.core.files import File
 from rest_framework import serializers
 
 # Django's defaults, used where a setting is absent.
@@ -83,16 +84,16 @@ def request_limit_problem(exc: BaseException) -> tuple[int, str] | None:
 class NamedFileField(forms.FileField):
     """A form file field whose "empty file" error names the file."""
 
-    def to_python(self, data: object) -> object:
+    def to_python(self, data: File | None) -> File | None:
         if data is not None and getattr(data, "name", None) and getattr(data, "size", None) == 0:
-            raise ValidationError(empty_file_message(data.name), code="empty")  # type: ignore[attr-defined]
+            raise ValidationError(empty_file_message(data.name), code="empty")
         return super().to_python(data)
 
 
 class NamedUploadField(serializers.FileField):
     """An API file field whose "empty file" error names the file."""
 
-    def to_internal_value(self, data: object) -> object:
+    def to_internal_value(self, data: File) -> File:
         if getattr(data, "name", None) and getattr(data, "size", None) == 0:
-            raise serializers.ValidationError(empty_file_message(data.name))  # type: ignore[attr-defined]
+            raise serializers.ValidationError(empty_file_message(data.name))
         return super().to_internal_value(data)

@@ -31,6 +31,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     """Return the answer to an unhandled error (the project's handler500): the database-outage
     503 when the database could not be reached, else Django's plain 500 page."""
     exc = sys.exc_info()[1]  # handler500 runs inside the `except` that caught the error
-    if is_database_down(exc):
-        return unavailable_response(request, exc)  # type: ignore[arg-type]
+    if exc is not None and is_database_down(exc):
+        return unavailable_response(request, exc)
     return defaults.server_error(request)

@@ -136,7 +136,7 @@ class DatasetImportApi(APIView):
 
 def _detail(project: Project, dataset: Dataset) -> object:
     dataset = _with_counts(project, dataset)
-    dataset.paradigm_rows = list(dataset_paradigms(dataset=dataset))  # type: ignore[attr-defined]
+    dataset.paradigm_rows = list(dataset_paradigms(dataset=dataset))  # type: ignore[attr-defined]  # for the serializer
     return DatasetDetailOutputSerializer(dataset).data
 
 

@@ -1,5 +1,7 @@
 """The form that asks for a new dataset; the service checks the templates and stores it."""
 
+from typing import Any, cast
+
 from django import forms
 
 from mpp_studio.datasets.models import Dataset
@@ -56,9 +58,9 @@ class DatasetCreateForm(forms.Form):
         "are used whole.",
     )
 
-    def __init__(self, *args: object, template_ids: list[int], **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["templates"].choices = [(pk, str(pk)) for pk in template_ids]  # type: ignore[attr-defined]
+    def __init__(self, *args: Any, template_ids: list[int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["templates"]).choices = [(pk, str(pk)) for pk in template_ids]
         self.fields["templates"].error_messages["invalid_choice"] = (
             "%(value)s is not a paradigm that can be chosen here (it may have problems, or belong to "
             "another project)."

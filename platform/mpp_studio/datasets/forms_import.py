@@ -1,5 +1,7 @@
 """The form that uploads released-dataset files to import; the service reads and stores them."""
 
+from typing import Any
+
 from django import forms
 
 from formats.zorro import ORDERS
@@ -24,7 +26,7 @@ class DatasetImportForm(forms.Form):
     description = forms.CharField(
         required=False, label="Description", widget=forms.Textarea(attrs={"rows": 2})
     )
-    files = MultipleFileField(
+    files = MultipleFileField(  # type: ignore[assignment]  # a declared field, not BaseForm.files
         label="Files",
         widget=MultipleFileInput(attrs={"accept": ".jsonl,.json,.txt,.zip"}),
         error_messages={"required": "Choose at least one file to import."},
@@ -39,8 +41,8 @@ class DatasetImportForm(forms.Form):
         "(used by BabyLM) puts the grammatical one first. Only Zorro files use this.",
     )
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.fields["files"].help_text = (
             "BLiMP or ZhoBLiMP <code>.jsonl</code> files, Zorro <code>.txt</code> files named "
             "<code>phenomenon-paradigm.txt</code>, or a <code>.zip</code> of them; several at once if "

@@ -54,9 +54,9 @@ def counts_settled(dataset: Dataset) -> bool:
 
     Generation and imports keep them after every chunk they store; a triplet run sets them
     when its job ends, so while that job is open the pairs are counted instead."""
-    if dataset.origin in (Dataset.Origin.GENERATED, Dataset.Origin.IMPORTED) or dataset.job_id is None:
+    if dataset.origin in (Dataset.Origin.GENERATED, Dataset.Origin.IMPORTED) or dataset.job is None:
         return True
-    return bool(dataset.job.finished)  # type: ignore[union-attr]
+    return bool(dataset.job.finished)
 
 
 def dataset_pair_count(*, dataset: Dataset) -> int:
@@ -229,14 +229,14 @@ def template_choices(*, project: Project) -> list[TemplateGroup]:
         latest.setdefault(version.template_id, version)
     choices = []
     for template in templates.order_by("language", "phenomenon", "uid"):
-        version = latest.get(template.pk)
-        if version is None:
+        newest = latest.get(template.pk)
+        if newest is None:
             reason = "it has no saved version yet"
-        elif version.problems:
-            reason = f"version {version.number} has problems — {problem_summary(version.problems)}"
+        elif newest.problems:
+            reason = f"version {newest.number} has problems — {problem_summary(newest.problems)}"
         else:
             reason = ""
-        choices.append(TemplateChoice(template, version, reason))
+        choices.append(TemplateChoice(template, newest, reason))
     return [
         TemplateGroup(language, phenomenon, list(group))
         for (language, phenomenon), group in groupby(

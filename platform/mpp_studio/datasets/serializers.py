@@ -106,7 +106,9 @@ class ImportFileSerializer(serializers.Serializer):
     file = serializers.CharField()
     format = serializers.CharField(help_text='"" when the format could not be told.')
     pairs = serializers.IntegerField()
-    errors = serializers.IntegerField(help_text="Items skipped.")
+    errors = serializers.IntegerField(  # type: ignore[assignment]  # a declared field, not Serializer.errors
+        help_text="Items skipped."
+    )
     warnings = serializers.IntegerField(help_text="Items kept with a note.")
 
 

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
@@ -42,10 +43,11 @@ from mpp_studio.paradigms.models import Template
 PAIRS_PER_PAGE = 50
 
 
-def page_context(request: HttpRequest, project: object, **extra: object) -> dict[str, object]:
+def page_context(request: HttpRequest, project: Project, **extra: object) -> dict[str, object]:
     """Return the context every dataset page shares: the project's, the tab, and `can_edit`."""
-    context = project_context(request, project, active_tab="datasets", **extra)  # type: ignore[arg-type]
-    context["can_edit"] = role_allows(context["role"], Role.EDITOR)  # type: ignore[arg-type]
+    context = project_context(request, project, active_tab="datasets", **extra)
+    role = context["role"]
+    context["can_edit"] = isinstance(role, str) and role_allows(role, Role.EDITOR)
     return context
 
 
@@ -117,7 +119,7 @@ def dataset_new(request: HttpRequest, project_id: int) -> HttpResponse:
     )
 
 
-def _detail_context(request: HttpRequest, project: object, dataset: Dataset) -> dict[str, object]:
+def _detail_context(request: HttpRequest, project: Project, dataset: Dataset) -> dict[str, object]:
     paradigms = list(dataset_paradigms(dataset=dataset))
     return _context(
         request,
@@ -163,7 +165,8 @@ def dataset_pairs(request: HttpRequest, project_id: int, dataset_id: int) -> Htt
     if uid and uid not in {p.uid for p in paradigms}:
         uid = ""
     pairs = pair_pages(dataset=dataset, paradigms=paradigms, uid=uid)
-    page = Paginator(pairs, PAIRS_PER_PAGE).get_page(request.GET.get("page"))
+    paginator = Paginator(pairs, PAIRS_PER_PAGE)  # type: ignore[arg-type]  # Paginator only counts and slices it
+    page = paginator.get_page(request.GET.get("page"))
     context = _context(
         request,
         project,

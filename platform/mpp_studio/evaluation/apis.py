@@ -7,6 +7,8 @@ registering models and creating, cancelling or deleting runs the editor role; no
 404. Bad parameters are 400 with a message per field, never a server error.
 """
 
+from typing import Any
+
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpResponseBase
@@ -54,7 +56,7 @@ def _project(view: APIView) -> Project:
     return view.project  # type: ignore[attr-defined]  # set by ProjectRolePermission
 
 
-def _query(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, object]:
+def _query(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
     """Return the validated query parameters (400 with a message per field otherwise)."""
     data = serializer_class(data=request.query_params)
     data.is_valid(raise_exception=True)
@@ -159,7 +161,7 @@ class LanguageModelSeriesApi(APIView):
 
 def _run_detail(project: Project, run: ScoringRun) -> object:
     run = run_get(project=project, run_id=run.pk)
-    run.chunk_counts = run_chunk_counts(run=run)  # type: ignore[attr-defined]
+    run.chunk_counts = run_chunk_counts(run=run)  # type: ignore[attr-defined]  # for the serializer
     return s.RunDetailOutputSerializer(run).data
 
 
@@ -251,7 +253,7 @@ class LeaderboardApi(APIView):
     def get(self, request: Request, project_id: int, dataset_id: int) -> Response:
         dataset = dataset_get(project=_project(self), dataset_id=dataset_id)
         query = _query(s.ResultsQuerySerializer, request)
-        board = results.leaderboard(dataset, **query)  # type: ignore[arg-type]
+        board = results.leaderboard(dataset, **query)
         return Response(s.LeaderboardSerializer(board).data)
 
 
@@ -265,7 +267,7 @@ class ParadigmTableApi(APIView):
         project = _project(self)
         dataset = dataset_get(project=project, dataset_id=dataset_id)
         config = config_get(project=project, config_id=config_id)
-        rows = results.paradigm_table(dataset, config, **_query(s.ParadigmQuerySerializer, request))  # type: ignore[arg-type]
+        rows = results.paradigm_table(dataset, config, **_query(s.ParadigmQuerySerializer, request))
         return Response(s.ParadigmRowSerializer(rows, many=True).data)
 
 
@@ -283,10 +285,10 @@ class ReportApi(APIView):
         dataset = dataset_get(project=project, dataset_id=dataset_id)
         config = config_get(project=project, config_id=config_id)
         query = _query(s.ParadigmQuerySerializer, request)
-        report = results.pair_report(dataset, config, **query)  # type: ignore[arg-type]
+        report = results.pair_report(dataset, config, **query)
         triplets = None
         if is_triplet_dataset(dataset):
-            found = triplet_report(dataset, config, tie_tolerance=float(query["tie_tolerance"]))  # type: ignore[arg-type]
+            found = triplet_report(dataset, config, tie_tolerance=float(query["tie_tolerance"]))
             triplets = found.to_dict() if found is not None else None
         return Response(
             {
@@ -312,11 +314,11 @@ class TripletReportApi(APIView):
         except results.ResultsError as exc:
             return _results_error(exc)
         ids = query.pop("configs")
-        configs = _configs(project, ids, "configs") if ids else list(dataset_configs(dataset=dataset))  # type: ignore[arg-type]
+        configs = _configs(project, ids, "configs") if ids else list(dataset_configs(dataset=dataset))
         entries = []
         for config in configs:
             try:
-                found = triplet_report(dataset, config, **query)  # type: ignore[arg-type]
+                found = triplet_report(dataset, config, **query)
             except results.ResultsError as exc:
                 return _results_error(exc)
             entries.append(
@@ -338,7 +340,7 @@ class ItemListApi(APIView):
         dataset = dataset_get(project=project, dataset_id=dataset_id)
         config = config_get(project=project, config_id=config_id)
         try:
-            page = results.item_rows(dataset, config, **_query(s.ItemsQuerySerializer, request))  # type: ignore[arg-type]
+            page = results.item_rows(dataset, config, **_query(s.ItemsQuerySerializer, request))
         except results.ResultsError as exc:
             return _results_error(exc)
         return Response(s.ItemPageSerializer(page).data)
@@ -352,8 +354,8 @@ class CompareApi(APIView):
         project = _project(self)
         dataset = dataset_get(project=project, dataset_id=dataset_id)
         query = _query(s.CompareQuerySerializer, request)
-        configs = _configs(project, query.pop("configs"), "configs")  # type: ignore[arg-type]
-        comparison = results.compare(dataset, configs, **query)  # type: ignore[arg-type]
+        configs = _configs(project, query.pop("configs"), "configs")
+        comparison = results.compare(dataset, configs, **query)
         return Response(s.ComparisonSerializer(comparison).data)
 
 
@@ -368,7 +370,7 @@ class LearningCurveApi(APIView):
         series = str(query.pop("series"))
         if not LanguageModel.objects.filter(project=project, series=series).exists():
             raise ValidationError({"series": [f"This project has no checkpoint series '{series}'."]})
-        curve = results.learning_curve(project, series, dataset, **query)  # type: ignore[arg-type]
+        curve = results.learning_curve(project, series, dataset, **query)
         return Response(s.LearningCurveSerializer(curve).data)
 
 
@@ -397,9 +399,9 @@ class ExportApi(APIView):
             except results.ResultsError as exc:
                 return _results_error(exc, "what")  # a triplet export of a dataset without triplets
         if query["what"] in ("items", "triplets"):
-            configs = [config_get(project=project, config_id=int(query["config"]))]  # type: ignore[call-overload]
+            configs = [config_get(project=project, config_id=int(query["config"]))]
         elif query["configs"]:
-            configs = _configs(project, query["configs"], "configs")  # type: ignore[arg-type]
+            configs = _configs(project, query["configs"], "configs")
         else:
             configs = list(dataset_configs(dataset=dataset))
         try:
@@ -409,7 +411,7 @@ class ExportApi(APIView):
                 str(query["format"]),
                 configs,
                 reduction=str(query["reduction"]),
-                tie_tolerance=float(query["tie_tolerance"]),  # type: ignore[arg-type]
+                tie_tolerance=float(query["tie_tolerance"]),
             )
         except results.ResultsError as exc:
             return _results_error(exc)

@@ -3,6 +3,7 @@ of the results pages (reduction, configurations, item filters, exports). The ser
 the rest and their messages land on the fields they name."""
 
 from pathlib import Path
+from typing import Any, cast
 
 from django import forms
 
@@ -154,16 +155,16 @@ class RunForm(forms.Form):
 
     def __init__(
         self,
-        *args: object,
+        *args: Any,
         models: list[LanguageModel],
         series: list[str],
         datasets: list[tuple[int, str]],
-        **kwargs: object,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["language_models"].choices = [(m.pk, m.name) for m in models]  # type: ignore[attr-defined]
-        self.fields["series"].choices = [(s, s) for s in series]  # type: ignore[attr-defined]
-        self.fields["datasets"].choices = datasets  # type: ignore[attr-defined]
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["language_models"]).choices = [(m.pk, m.name) for m in models]
+        cast(forms.ChoiceField, self.fields["series"]).choices = [(s, s) for s in series]
+        cast(forms.ChoiceField, self.fields["datasets"]).choices = datasets
         self.fields["language_models"].error_messages["invalid_choice"] = (
             "%(value)s is not a model of this project."
         )
@@ -192,9 +193,9 @@ class CompareForm(forms.Form):
         error_messages={"required": "Choose at least two configurations to compare."},
     )
 
-    def __init__(self, *args: object, configs: list[ScoreConfig], **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["configs"].choices = [(c.pk, c.label) for c in configs]  # type: ignore[attr-defined]
+    def __init__(self, *args: Any, configs: list[ScoreConfig], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["configs"]).choices = [(c.pk, c.label) for c in configs]
         self.fields["configs"].error_messages["invalid_choice"] = (
             "%(value)s is not a configuration scored on this dataset."
         )

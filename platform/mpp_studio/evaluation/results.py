@@ -21,8 +21,10 @@ The BLiSS metrics of learner triplet datasets are in triplet_results.py.
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models.expressions import Combinable
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Dataset, Pair
@@ -548,15 +550,17 @@ def item_rows(
 
 def _item_condition(
     config: ScoreConfig, outcome: str, search: str, reduction: Reduction, tie_tolerance: float
-) -> Q | None:
+) -> Q | Combinable | None:
     """Return the condition on pairs of an item filter (None: every pair)."""
-    condition = Q()
+    # An empty Q combined with an expression is that expression, not a Q.
+    condition: Q | Combinable = Q()
     recorded = PairScore.objects.filter(config=config, pair=OuterRef("pk"))
     if outcome == "unscored":
         condition &= ~Exists(recorded)
     elif outcome:
+        outcomes = with_outcome(recorded, reduction, tie_tolerance)
         condition &= Exists(
-            with_outcome(recorded, reduction, tie_tolerance).filter(outcome=OUTCOME_CODES[outcome])
+            outcomes.filter(outcome=OUTCOME_CODES[outcome])  # type: ignore[misc]  # with_outcome's annotation
         )
     if search:
         condition &= Q(sentence_good__icontains=search) | Q(sentence_bad__icontains=search)
@@ -568,7 +572,7 @@ def _item_counts(
     paradigms: Sequence[ParadigmSize],
     outcome: str,
     search: str,
-    condition: Q | None,
+    condition: Q | Combinable | None,
     reduction: Reduction,
     tie_tolerance: float,
 ) -> dict[int, int]:
@@ -595,13 +599,13 @@ def _item_counts(
 
 
 # A page's pair: its paradigm and (pk, index, good text, bad text[, the record's artificial sentence]).
-_PageRow = tuple[ParadigmSize, tuple[object, ...]]
+_PageRow = tuple[ParadigmSize, tuple[Any, ...]]
 
 
 def _paradigm_slice(
     paradigms: Sequence[ParadigmSize],
     counts: dict[int, int],
-    condition: Q | None,
+    condition: Q | Combinable | None,
     start: int,
     take: int,
     triplets: bool,
@@ -635,7 +639,7 @@ def _scored_rows(
     config: ScoreConfig, rows: Sequence[_PageRow], reduction: Reduction, tie_tolerance: float
 ) -> list[ScoredPair]:
     """Return a page's pairs with their sentence keys, recorded scores and outcomes."""
-    ids = [int(row[0]) for _, row in rows]  # type: ignore[call-overload]
+    ids = [int(row[0]) for _, row in rows]
     numbers = recorded_numbers(config, ids)
     keys = {
         pair_id: (good, bad, third)
@@ -645,7 +649,7 @@ def _scored_rows(
     }
     out = []
     for paradigm, row in rows:
-        pk, index, good_text, bad_text = int(row[0]), int(row[1]), str(row[2]), str(row[3])  # type: ignore[call-overload]
+        pk, index, good_text, bad_text = int(row[0]), int(row[1]), str(row[2]), str(row[3])
         good_key, bad_key, third_key = keys.get(pk, ("", "", None))
         third = artificial_sentence(row[4]) if len(row) > 4 else None
         third_text = third.text if third is not None else ""
@@ -668,18 +672,18 @@ def _scored_rows(
     return out
 
 
-def _sentence_view(text: str, score: float | None, data: dict[str, object] | None) -> SentenceView:
+def _sentence_view(text: str, score: float | None, data: dict[str, Any] | None) -> SentenceView:
     if data is None:
         return SentenceView(text, score, None, [], [])
-    tokens_raw = list(data.get("tokens") or [])  # type: ignore[call-overload]
-    spans = [tuple(s) for s in data.get("token_spans") or []]  # type: ignore[attr-defined]
-    logprobs = [float(x) for x in data.get("logprobs") or []]  # type: ignore[attr-defined]
+    tokens_raw = list(data.get("tokens") or [])
+    spans = [tuple(s) for s in data.get("token_spans") or []]
+    logprobs = [float(x) for x in data.get("logprobs") or []]
     tokens = [
         TokenView(str(token), text[start:end] or str(token), int(start), int(end), lp, 0.0 - lp)
         for token, (start, end), lp in zip(tokens_raw, spans, logprobs, strict=False)
     ]
-    word_spans = [tuple(s) for s in data.get("word_spans") or []]  # type: ignore[attr-defined]
-    word_lps = [float(x) for x in data.get("word_logprobs") or []]  # type: ignore[attr-defined]
+    word_spans = [tuple(s) for s in data.get("word_spans") or []]
+    word_lps = [float(x) for x in data.get("word_logprobs") or []]
     words = [
         WordView(text[start:end], int(start), int(end), lp, 0.0 - lp)
         for (start, end), lp in zip(word_spans, word_lps, strict=False)

@@ -48,7 +48,7 @@ class LanguageModelOutputSerializer(serializers.ModelSerializer):
 
 class LanguageModelInputSerializer(InputSerializer):
     name = serializers.CharField(max_length=200)
-    source = serializers.CharField(
+    source = serializers.CharField(  # type: ignore[assignment]  # a declared field, not Field.source
         max_length=1000,
         required=False,
         allow_blank=True,
@@ -86,7 +86,9 @@ class SeriesOutputSerializer(serializers.Serializer):
 
 class ScoreConfigOutputSerializer(serializers.ModelSerializer):
     model_name = serializers.CharField(source="language_model.name", read_only=True)
-    label = serializers.CharField(read_only=True)
+    label = serializers.CharField(  # type: ignore[assignment]  # a declared field, not Field.label
+        read_only=True
+    )
 
     class Meta:
         model = ScoreConfig
@@ -170,7 +172,8 @@ class RunOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ScoringRun
-        fields = (
+        # Any length: the detail serializer's Meta extends it.
+        fields: tuple[str, ...] = (
             "id",
             "name",
             "job",

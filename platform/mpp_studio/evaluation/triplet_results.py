@@ -173,11 +173,19 @@ def score_triplets(triplets: Sequence[TripletRef], config: ScoreConfig) -> list[
         corrected, learner = scores.get(t.pair.good_key), scores.get(t.pair.bad_key)
         artificial = scores.get(t.pair.artificial_key)
         trio = (corrected, learner, artificial)
-        if any(s is None for s in trio):
+        if corrected is None or learner is None or artificial is None:
             out.append(ScoredTriplet(t, None, None, None, *(s.n_tokens if s else None for s in trio)))
             continue
         out.append(
-            ScoredTriplet(t, _bpt(corrected), _bpt(learner), _bpt(artificial), *(s.n_tokens for s in trio))  # type: ignore[union-attr]
+            ScoredTriplet(
+                t,
+                _bpt(corrected),
+                _bpt(learner),
+                _bpt(artificial),
+                corrected.n_tokens,
+                learner.n_tokens,
+                artificial.n_tokens,
+            )
         )
     return out
 

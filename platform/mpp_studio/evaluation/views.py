@@ -5,6 +5,8 @@ cancel button. The results pages are in views_results.py.
 Viewers read; editors register models and create or cancel runs; non-members get 404.
 """
 
+from collections.abc import Sequence
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -139,7 +141,7 @@ def series_register_view(request: HttpRequest, project_id: int) -> HttpResponse:
 def _dataset_choices(project: Project) -> list[tuple[int, str]]:
     choices = []
     for dataset in dataset_list(project=project):
-        label = f"{dataset.name} ({dataset.pair_count or 0:,} pairs)"  # type: ignore[attr-defined]
+        label = f"{dataset.name} ({dataset.pair_count or 0:,} pairs)"  # type: ignore[attr-defined]  # dataset_list annotates it
         if dataset.job is not None and not dataset.job.finished:
             label += " · still being generated"
         choices.append((dataset.pk, label))
@@ -206,7 +208,7 @@ def run_new_view(request: HttpRequest, project_id: int) -> HttpResponse:
     )
 
 
-def _run_name(models: list[LanguageModel], datasets: list[object], method: str) -> str:
+def _run_name(models: list[LanguageModel], datasets: Sequence[object], method: str) -> str:
     names = [m.name for m in models] or [f"{method or 'unigram'} baseline"]
     who = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more"
     what = [str(getattr(d, "name", d)) for d in datasets]

@@ -269,7 +269,11 @@ def items_view(request: HttpRequest, project_id: int, dataset_id: int, config_id
     defaults = dataset_defaults(dataset)
     form = ItemFilterForm(request.GET)
     form.is_valid()  # the fields that fail are reported, and their defaults used
-    problems = [f"{form.fields[f].label}: {' '.join(e)}" for f, e in form.errors.items() if f in form.fields]
+    problems = [
+        f"{form.fields[f].label}: {' '.join(e)}"  # type: ignore[arg-type]  # an ErrorList yields str
+        for f, e in form.errors.items()
+        if f in form.fields
+    ]
     data = dict(form.cleaned_data)
     reduction = _reduction(form, defaults.reduction, [])
     unit = str(data.get("unit") or "bits")
@@ -354,7 +358,10 @@ def export_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpR
     back = reverse("evaluation:results", args=(project.pk, dataset.pk))
     form = ExportForm(request.GET)
     if not form.is_valid():
-        problems = [f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()]
+        problems = [
+            f"{name}: {' '.join(errors)}"  # type: ignore[arg-type]  # an ErrorList yields str
+            for name, errors in form.errors.items()
+        ]
         messages.error(request, "That download cannot be made. " + " ".join(problems))
         return redirect(back)
     data = form.cleaned_data

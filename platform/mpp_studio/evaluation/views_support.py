@@ -55,7 +55,8 @@ OVERALL = "overall"
 def page_context(request: HttpRequest, project: Project, **extra: object) -> dict[str, object]:
     """Return the context every scoring page shares: the project's, the tab, and `can_edit`."""
     context = project_context(request, project, active_tab=TAB, **extra)
-    context["can_edit"] = role_allows(context["role"], Role.EDITOR)  # type: ignore[arg-type]
+    role = context["role"]
+    context["can_edit"] = isinstance(role, str) and role_allows(role, Role.EDITOR)
     return context
 
 

@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 try:  # redis is installed wherever REDIS_URL can be set; the embedded broker raises OSError
     from redis.exceptions import RedisError
 except ImportError:  # pragma: no cover
-    RedisError = OSError  # type: ignore[assignment,misc]
+    RedisError = OSError  # type: ignore[assignment,misc]  # the stand-in without redis
 
 # What a send raises when the broker cannot be reached (kombu wraps most of them in its own
 # OperationalError once its publish retries are spent).

@@ -5,12 +5,12 @@ the user cancelled) call them safely. A finished job (done, failed or cancelled)
 changed again: a late or redelivered task cannot turn a cancelled job back into a running one.
 """
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import F, QuerySet
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import RequestUser, signed_in_or_none
 from mpp_studio.jobs.models import Job
 
 MESSAGE_LIMIT = 4_000  # a failure that lists many paradigms stays readable on the page
@@ -25,7 +25,7 @@ def job_create(
     *,
     project: Project,
     kind: str,
-    created_by: AbstractBaseUser | AnonymousUser | None = None,
+    created_by: RequestUser | None = None,
     total: int = 0,
     unit: str = Job.ProgressUnit.COUNT,
     message: str = "",
@@ -39,7 +39,7 @@ def job_create(
         progress_total=total,
         progress_unit=unit,
         message=_short(message),
-        created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+        created_by=signed_in_or_none(created_by),
     )
     job.full_clean()
     job.save()
@@ -104,7 +104,7 @@ def job_fail(*, job_id: int, message: str) -> bool:
     )
 
 
-def job_cancel(*, job_id: int, user: AbstractBaseUser | AnonymousUser | None = None) -> bool:
+def job_cancel(*, job_id: int, user: RequestUser | None = None) -> bool:
     """Cancel an open job; its tasks stop at their next step. Return whether this call cancelled it.
 
     Work already stored stays stored.

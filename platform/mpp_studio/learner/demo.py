@@ -4,7 +4,7 @@ one finished triplet run made in this process (no worker or broker needed)."""
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.jobs.models import Job
@@ -25,7 +25,7 @@ class DemoOutcome:
     action: str
 
 
-def demo_learner_ensure(*, project: Project, user: AbstractBaseUser, folder: Path) -> DemoOutcome:
+def demo_learner_ensure(*, project: Project, user: User, folder: Path) -> DemoOutcome:
     """Return the project's demo corpus with a finished run, uploading the corpus from `folder`
     and making its triplets when absent (a run that did not finish is made again)."""
     corpus = LearnerCorpus.objects.filter(project=project, name=DEMO_CORPUS_NAME).order_by("pk").first()

@@ -1,6 +1,8 @@
 """The forms of the learner pages: uploading a corpus and starting a triplet run. The services
 check everything again; the forms give each field its label, default and help."""
 
+from typing import Any
+
 from django import forms
 
 from mpp_studio.core.uploads import NamedFileField
@@ -62,8 +64,8 @@ class CorpusUploadForm(forms.Form):
         help_text="The metadata table's id column; empty: essay_id or sentence_id.",
     )
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.fields["file"].help_text = (
             "An ERRANT <code>.m2</code> file, or a tab- or comma-separated table with a header row "
             f"and one learner sentence and its correction a row. Files up to {_limit()}, UTF-8."

@@ -185,7 +185,7 @@ def triplet_pages(*, run: TripletRun, chosen: TripletFilter | None = None) -> Tr
 
 def _finished(run: TripletRun) -> bool:
     # The run's paradigms hold their triplet counts (`produced`) once its job has ended.
-    return run.job_id is None or bool(run.job.finished)  # type: ignore[union-attr]
+    return run.job is None or bool(run.job.finished)
 
 
 def run_error_types(*, run: TripletRun) -> list[tuple[str, int]]:

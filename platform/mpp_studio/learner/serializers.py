@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from mpp_studio.core.api_input import InputSerializer
+from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.datasets.serializers import JobOutputSerializer
 from mpp_studio.learner.exports import bliss_record
 from mpp_studio.learner.models import LearnerCorpus, TripletRun
@@ -24,7 +25,8 @@ class LearnerCorpusOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = LearnerCorpus
-        fields = (
+        # Any length: the detail serializer's Meta extends it.
+        fields: tuple[str, ...] = (
             "id",
             "name",
             "source_format",
@@ -51,12 +53,15 @@ class LearnerCorpusDetailOutputSerializer(LearnerCorpusOutputSerializer):
 
 class TripletRunOutputSerializer(serializers.ModelSerializer):
     job = JobOutputSerializer(read_only=True, allow_null=True)
-    dataset = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)  # type: ignore[var-annotated]
+    dataset: "serializers.PrimaryKeyRelatedField[Dataset]" = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True
+    )
     triplets = serializers.IntegerField(source="triplet_total", read_only=True, allow_null=True)
 
     class Meta:
         model = TripletRun
-        fields = (
+        # Any length: the detail serializer's Meta extends it.
+        fields: tuple[str, ...] = (
             "id",
             "corpus",
             "seed",
@@ -96,5 +101,5 @@ class TripletOutputSerializer(serializers.Serializer):
     record = serializers.SerializerMethodField(help_text="The BLiSS record, as exported.")
 
     @extend_schema_field(OpenApiTypes.OBJECT)
-    def get_record(self, pair: object) -> dict[str, object]:
-        return bliss_record(pair)  # type: ignore[arg-type]
+    def get_record(self, pair: Pair) -> dict[str, object]:
+        return bliss_record(pair)

@@ -16,13 +16,13 @@ import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
 
 from formats.record import MAX_ISSUES_PER_FILE, ImportIssue, IssueList
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import RequestUser, signed_in_or_none
 from mpp_studio.core.stored_uploads import (
     StoredUpload,
     uploads_discard,
@@ -82,8 +82,6 @@ SLOTS = 64
 MAX_ATTEMPTS = 3
 LANGUAGE = "en"
 
-User = AbstractBaseUser | AnonymousUser | None
-
 DEFAULT_COLUMNS = {
     "learner": "learner",
     "corrected": "corrected",
@@ -91,10 +89,6 @@ DEFAULT_COLUMNS = {
     "essay_id": "essay_id",
 }
 JOIN_KEYS = {"essay_id": "essay id", "pair_id": "sentence id"}
-
-
-def _user(user: User) -> AbstractBaseUser | None:
-    return user if user is not None and user.is_authenticated else None
 
 
 # -- Upload ---------------------------------------------------------------------------------------
@@ -225,7 +219,7 @@ def corpus_upload_start(
     file: Upload,
     metadata_file: Upload | None = None,
     options: ReadOptions | None = None,
-    created_by: User = None,
+    created_by: RequestUser | None = None,
     dispatch: bool = True,
 ) -> LearnerCorpus:
     """Keep an M2 file or a parallel TSV/CSV table (with an optional metadata table joined on the
@@ -273,7 +267,7 @@ def corpus_upload_start(
             read_settings=options.to_dict(),
             job=job,
             uploads={key: upload.to_dict() for (key, _), upload in zip(files, kept, strict=True)},
-            created_by=_user(created_by),
+            created_by=signed_in_or_none(created_by),
         )
         corpus.full_clean()
         corpus.save()
@@ -560,7 +554,7 @@ def run_create(
     strict: bool = True,
     max_tries: int = 20,
     chunk_size: int = CHUNK_SIZE,
-    created_by: User = None,
+    created_by: RequestUser | None = None,
     dispatch: bool = True,
 ) -> TripletRun:
     """Create a triplet run over the corpus: its dataset (origin learner), job and chunks, and
@@ -600,7 +594,7 @@ def run_create(
         pairs_per_paradigm=0,
         origin=Dataset.Origin.LEARNER,
         job=job,
-        created_by=_user(created_by),
+        created_by=signed_in_or_none(created_by),
     )
     dataset.full_clean()
     dataset.save()
@@ -612,7 +606,7 @@ def run_create(
         chunk_size=chunk_size,
         job=job,
         dataset=dataset,
-        created_by=_user(created_by),
+        created_by=signed_in_or_none(created_by),
     )
     run.full_clean()
     run.save()
@@ -711,19 +705,20 @@ def _forget_attempt(chunk: TripletChunk) -> None:
 
 def _make_attempt(chunk: TripletChunk, run: TripletRun, where: str) -> None:
     """Make and store a chunk whose attempt has been counted (see make_triplets_chunk)."""
-    assert run.job_id is not None
+    job_id = run.job_id
+    assert job_id is not None
     if chunk.attempts + 1 > MAX_ATTEMPTS:
         job_fail(
-            job_id=run.job_id,
+            job_id=job_id,
             message=f"The worker stopped {MAX_ATTEMPTS} times while making {where} (it may run out of "
             "memory): start a new run with fewer pairs per task. The triplets of the chunks finished "
             "before are kept.",
         )
         return
-    job_progress(job_id=run.job_id, done=_done(run), message=f"Making triplets: {where}.")
+    job_progress(job_id=job_id, done=_done(run), message=f"Making triplets: {where}.")
     if run.dataset is None:
         job_fail(
-            job_id=run.job_id, message="The run's dataset was deleted, so its triplets cannot be stored."
+            job_id=job_id, message="The run's dataset was deleted, so its triplets cannot be stored."
         )
         return
     records = list(
@@ -732,22 +727,18 @@ def _make_attempt(chunk: TripletChunk, run: TripletRun, where: str) -> None:
         ).order_by("index")
     )
     pairs = [learner_pair(r) for r in records]
+
+    def progress(stage: str) -> None:
+        job_progress(job_id=job_id, done=_done(run), message=f"Making triplets: {where}, {stage}.")
+
     try:
-        result = run_pipeline(
-            pairs,
-            run_settings(run),
-            progress=lambda stage: job_progress(
-                job_id=run.job_id,  # type: ignore[arg-type]
-                done=_done(run),
-                message=f"Making triplets: {where}, {stage}.",
-            ),
-        )
+        result = run_pipeline(pairs, run_settings(run), progress=progress)
     except DATABASE_ERRORS:
         raise  # from the progress callback: the task retries; never the engine's fault
     except Exception as exc:  # the engine's own bug: fail in words rather than retry for ever
         logger.exception("triplet chunk %s of run %s failed", chunk.index, run.pk)
         job_fail(
-            job_id=run.job_id,
+            job_id=job_id,
             message=f"Making triplets failed on {where}: {type(exc).__name__}: {exc}. "
             "The error was logged; please report it. The triplets of the chunks finished before are kept.",
         )
@@ -760,7 +751,7 @@ def _make_attempt(chunk: TripletChunk, run: TripletRun, where: str) -> None:
         for t in result.triplets
     }
     _store(chunk, run.dataset, result.triplets, result.report, sources)
-    job_progress(job_id=run.job_id, done=_done(run))
+    job_progress(job_id=job_id, done=_done(run))
     run_finish_if_complete(run_id=run.pk)
 
 

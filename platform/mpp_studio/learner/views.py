@@ -48,7 +48,8 @@ TRIPLETS_PER_PAGE = 25
 def page_context(request: HttpRequest, project: Project, **extra: object) -> dict[str, object]:
     """Return the context every learner page shares: the project's, the tab, and `can_edit`."""
     context = project_context(request, project, active_tab=TAB, **extra)
-    context["can_edit"] = role_allows(context["role"], Role.EDITOR)  # type: ignore[arg-type]
+    role = context["role"]
+    context["can_edit"] = isinstance(role, str) and role_allows(role, Role.EDITOR)
     return context
 
 
@@ -233,9 +234,9 @@ def triplet_list_view(request: HttpRequest, project_id: int, run_id: int) -> Htt
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     run = run_get(project=project, run_id=run_id)
     chosen = triplet_filter(request.GET)
-    page = Paginator(triplet_pages(run=run, chosen=chosen), TRIPLETS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    triplets = triplet_pages(run=run, chosen=chosen)
+    paginator = Paginator(triplets, TRIPLETS_PER_PAGE)  # type: ignore[arg-type]  # Paginator only counts and slices it
+    page = paginator.get_page(request.GET.get("page"))
     context = page_context(
         request,
         project,

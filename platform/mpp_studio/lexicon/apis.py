@@ -5,7 +5,8 @@ Viewers read; editors write (the default `ProjectRolePermission` loads `self.pro
 lookup is scoped to the project. Errors are `{"errors": [{"field": ..., "message": ...}]}`.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
@@ -68,7 +69,9 @@ class VocabularyErrorSerializer(serializers.Serializer):
 
 
 class VocabularyErrorsSerializer(serializers.Serializer):
-    errors = VocabularyErrorSerializer(many=True)
+    errors = VocabularyErrorSerializer(  # type: ignore[assignment]  # a declared field, not Serializer.errors
+        many=True
+    )
 
 
 PAGE_PARAMETER = OpenApiParameter("page", int, description="A page number (50 results a page).")
@@ -130,7 +133,7 @@ class ProjectApi(APIView):
         return vocabulary_get(project=self.project, vocabulary_id=vocabulary_id)
 
 
-def _text(pattern: str, **kwargs: object) -> serializers.CharField:
+def _text(pattern: str, **kwargs: Any) -> serializers.CharField:
     """Return a text field whose pattern (lexicon.validation's, of what the services store) the
     schema shows and the field checks."""
     message = "Keep it on one line, without control characters" + (" or '/'." if "/" in pattern else ".")
@@ -139,7 +142,7 @@ def _text(pattern: str, **kwargs: object) -> serializers.CharField:
     return serializers.CharField(validators=[RegexValidator(pattern, message=message)], **kwargs)
 
 
-def language_field(**kwargs: object) -> serializers.CharField:
+def language_field(**kwargs: Any) -> serializers.CharField:
     """Return the field of a vocabulary's language code (blank: not given), as the services'
     language_check reads it; the vocabulary imports take it too."""
     return _text(LANGUAGE_PATTERN, max_length=35, required=False, allow_blank=True, **kwargs)
@@ -274,7 +277,9 @@ class ItemListApi(ProjectApi):
         )
         items = vocabulary_items_filter(vocabulary=vocabulary, item_filter=item_filter)
         paginator = StrictPageNumberPagination()
-        page = paginator.paginate_queryset(items, request, view=self)
+        page = paginator.paginate_queryset(
+            items, request, view=self  # type: ignore[arg-type]  # DRF pages lists too
+        )
         return paginator.get_paginated_response(VocabularyItemOutputSerializer(page, many=True).data)
 
     @extend_schema(
@@ -332,9 +337,10 @@ class _FormatIgnoringNegotiation(DefaultContentNegotiation):
     """Answers in JSON whatever `?format=` says: here the parameter picks the file, not a renderer."""
 
     def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
-        return renderers[0], renderers[0].media_type
+        renderer = next(iter(renderers))  # a view has at least one renderer
+        return renderer, renderer.media_type
 
 
 class VocabularyExportApi(ProjectApi):
@@ -368,7 +374,7 @@ class VocabularyExportApi(ProjectApi):
             ]
             return errors_response(rows, status.HTTP_400_BAD_REQUEST)
         response = HttpResponse(export.text, content_type=export.content_type)
-        response["Content-Disposition"] = content_disposition_header(
-            as_attachment=True, filename=export.file_name
-        )
+        disposition = content_disposition_header(as_attachment=True, filename=export.file_name)
+        assert disposition is not None  # None only for an inline response without a file name
+        response["Content-Disposition"] = disposition
         return response

@@ -2,6 +2,7 @@
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -171,8 +172,8 @@ class ItemForm(forms.Form):
         help_text="A stable id recorded with every pair; leave blank to use the form.",
     )
 
-    def __init__(self, *args: object, schema: FeatureSchema, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, schema: FeatureSchema, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.schema = schema
         for index, (name, spec) in enumerate(schema.features.items()):
             self.fields[feature_field_name(name)] = _feature_field(spec, schema.multi_separator, index)
@@ -197,7 +198,7 @@ class ItemForm(forms.Form):
     def feature_fields(self) -> list[forms.BoundField]:
         return [self[feature_field_name(name)] for name in self.schema.features]
 
-    def item_values(self) -> dict[str, object]:
+    def item_values(self) -> dict[str, Any]:
         """Return the service's keyword arguments: texts and features (name -> text or list)."""
         data = self.cleaned_data
         return {
@@ -257,7 +258,7 @@ class FeatureForm(forms.Form):
             "description": spec.description,
         }
 
-    def feature_values(self) -> dict[str, object]:
+    def feature_values(self) -> dict[str, Any]:
         """Return the service's keyword arguments."""
         data = self.cleaned_data
         return {

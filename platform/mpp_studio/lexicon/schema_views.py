@@ -81,12 +81,12 @@ def _feature_page(
     if request.method == "POST" and form.is_valid():
         try:
             if feature is None:
-                vocabulary_feature_add(vocabulary=vocabulary, **form.feature_values())  # type: ignore[arg-type]
+                vocabulary_feature_add(vocabulary=vocabulary, **form.feature_values())
             else:
                 vocabulary_feature_update(
                     vocabulary=vocabulary,
                     feature=feature,
-                    **form.feature_values(),  # type: ignore[arg-type]
+                    **form.feature_values(),
                 )
         except SchemaChangeRefused as exc:
             refused = exc

@@ -4,6 +4,7 @@ import re
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from django.db import models
 
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
 
@@ -21,7 +22,9 @@ VOCABULARY_NAME_PATTERN = rf"^[^{_CC}/]*[^{_CC}/\s][^{_CC}/]*$"
 
 def field_limit(model: type[Vocabulary] | type[VocabularyItem], field: str) -> int:
     """Return the max_length of a model's character field."""
-    limit = model._meta.get_field(field).max_length
+    model_field = model._meta.get_field(field)
+    assert isinstance(model_field, models.Field)  # a column, not a relation
+    limit = model_field.max_length
     assert limit is not None
     return limit
 

@@ -214,7 +214,7 @@ def _item_filter(request: HttpRequest, vocabulary: Vocabulary) -> tuple[ItemFilt
 def _query_without_page(request: HttpRequest) -> str:
     query = request.GET.copy()
     query.pop("page", None)
-    for key in [k for k, v in query.items() if not v.strip()]:
+    for key in [k for k, v in query.items() if isinstance(v, str) and not v.strip()]:
         query.pop(key)
     return query.urlencode()
 
@@ -255,7 +255,7 @@ def vocabulary_detail(request: HttpRequest, project_id: int, vocabulary_id: int)
         export_formats=list(EXPORT_FORMATS),
     )
     htmx = getattr(request, "htmx", None)
-    partial = bool(htmx) and not htmx.history_restore_request
+    partial = bool(htmx and not htmx.history_restore_request)
     template = "lexicon/_item_table.html" if partial else "lexicon/vocabulary_detail.html"
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))
@@ -278,9 +278,9 @@ def vocabulary_export_view(
         messages.error(request, f"The vocabulary cannot be exported: {exc}")
         return redirect(vocabulary_url(vocabulary))
     response = HttpResponse(export.text, content_type=export.content_type)
-    response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=export.file_name
-    )
+    disposition = content_disposition_header(as_attachment=True, filename=export.file_name)
+    assert disposition is not None  # None only for an inline response without a file name
+    response["Content-Disposition"] = disposition
     return response
 
 
@@ -296,9 +296,9 @@ def _item_page(
     if request.method == "POST" and form.is_valid():
         try:
             if item is None:
-                saved = vocabulary_item_create(vocabulary=vocabulary, **form.item_values())  # type: ignore[arg-type]
+                saved = vocabulary_item_create(vocabulary=vocabulary, **form.item_values())
             else:
-                saved = vocabulary_item_update(item=item, **form.item_values())  # type: ignore[arg-type]
+                saved = vocabulary_item_update(item=item, **form.item_values())
         except ValidationError as exc:
             form.add_service_errors(exc)
         else:

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
+from mpp_studio.accounts.users import signed_in_user
 from mpp_studio.core.api_errors import errors_response
 from mpp_studio.paradigms.apis_imports import LibraryImportJobOutputSerializer
 from mpp_studio.paradigms.models import Phrase, Template
@@ -118,7 +119,7 @@ class TemplateListApi(_ProjectApi):
             phenomenon=request.query_params.get("phenomenon", "").strip(),
         )
         page = self.paginate_queryset(templates)
-        template_latest_versions_attach(page)
+        template_latest_versions_attach(page or [])
         return self.get_paginated_response(TemplateListOutputSerializer(page, many=True).data)
 
     @extend_schema(
@@ -132,7 +133,9 @@ class TemplateListApi(_ProjectApi):
     def post(self, request: Request, project_id: int) -> Response:
         data = TemplateCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        version = template_create_valid(project=self.project, user=request.user, **data.validated_data)
+        version = template_create_valid(
+            project=self.project, user=signed_in_user(request), **data.validated_data
+        )
         return Response(TemplateDetailOutputSerializer(version.template).data, status=status.HTTP_201_CREATED)
 
 
@@ -184,7 +187,7 @@ class TemplateVersionListApi(_ProjectApi):
         data = TemplateVersionCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         version = template_save(
-            project=self.project, template=template, user=request.user, **data.validated_data
+            project=self.project, template=template, user=signed_in_user(request), **data.validated_data
         )
         return Response(TemplateVersionCreateOutputSerializer(version).data, status=status.HTTP_201_CREATED)
 
@@ -263,7 +266,10 @@ class PhraseListApi(_ProjectApi):
 
     @extend_schema(tags=[PHRASES_TAG], responses=PhraseOutputSerializer(many=True))
     def get(self, request: Request, project_id: int) -> Response:
-        page = self.paginate_queryset(phrase_list_get(project=self.project))
+        rows = phrase_list_get(project=self.project)
+        page: list[PhraseRow] = (
+            self.paginate_queryset(rows) or []  # type: ignore[arg-type]  # DRF pages lists too
+        )
         return self.get_paginated_response(
             PhraseOutputSerializer([_row_body(r) for r in page], many=True).data
         )

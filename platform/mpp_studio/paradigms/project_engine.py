@@ -147,7 +147,11 @@ def project_template_check(
                 )
             problem = Problem(E.E_VOCABULARY, message, label, line=fields.vocabulary_line, key="vocabulary")
             return ProjectTemplateCheck(fields, parsed, [problem], "", None, None)
-        lexicon = planned if planned is not None else _engine_vocabulary(vocabulary, lexicons)  # type: ignore[arg-type]
+        if planned is not None:
+            lexicon = planned
+        else:
+            assert vocabulary is not None  # neither was answered above
+            lexicon = _engine_vocabulary(vocabulary, lexicons)
         generator = Generator(parsed, lexicon)
         capacity_text = generator.capacity().describe() if capacity else ""
     except TemplateError as exc:

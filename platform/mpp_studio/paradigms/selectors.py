@@ -13,6 +13,7 @@ from generator.phrase_usage import phrase_graph, template_phrase_names
 from generator.template import phrases_from_texts
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role
+from mpp_studio.accounts.users import RequestUser
 from mpp_studio.paradigms.models import LibraryTemplate, Phrase, Template, TemplateVersion
 from mpp_studio.paradigms.project_engine import project_phrase_texts, project_template_check
 
@@ -233,7 +234,7 @@ def template_latest_versions_attach(templates: Sequence[Template]) -> None:
     ).select_related("created_by")
     by_template = {version.template_id: version for version in versions}
     for template in templates:
-        template.prefetched_latest_version = by_template.get(template.pk)  # type: ignore[attr-defined]
+        template.prefetched_latest_version = by_template.get(template.pk)  # type: ignore[attr-defined]  # for the list serializer
 
 
 def phrase_usage_get(*, project: Project) -> dict[str, list[Template]]:
@@ -347,9 +348,9 @@ def library_templates_get(*, ids: Iterable[int]) -> list[LibraryTemplate]:
     )
 
 
-def projects_editable_by(*, user: object) -> QuerySet[Project]:
+def projects_editable_by(*, user: RequestUser) -> QuerySet[Project]:
     """Return the projects in which the user may change content (editor or owner), by name."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return Project.objects.none()
     return (
         Project.objects.filter(memberships__user=user, memberships__role__in=(Role.EDITOR, Role.OWNER))

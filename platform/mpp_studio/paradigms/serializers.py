@@ -166,7 +166,9 @@ class PreviewRegionSerializer(serializers.Serializer):
     type = serializers.CharField(help_text="substitution, insertion, deletion, move or copy.")
     good = PreviewSpanSerializer()
     bad = PreviewSpanSerializer()
-    source = PreviewSpanSerializer(required=False, help_text="Moves and copies: where the word comes from.")
+    source = PreviewSpanSerializer(  # type: ignore[assignment]  # a declared field, not Field.source
+        required=False, help_text="Moves and copies: where the word comes from."
+    )
 
 
 class PreviewPairSerializer(serializers.Serializer):
@@ -219,9 +221,9 @@ class PhraseOutputSerializer(serializers.Serializer):
 def _phrase_name(**kwargs: Any) -> serializers.CharField:
     """Return the phrase-name field: the services' rule (NAME_PATTERN), which the schema shows."""
     rule = RegexValidator(NAME_PATTERN, message=f"'%(value)s' cannot name a phrase: use {NAME_RULE}.")
-    return serializers.CharField(
-        max_length=Phrase._meta.get_field("name").max_length, validators=[rule], **kwargs
-    )
+    limit = Phrase._meta.get_field("name").max_length
+    assert limit is not None  # the model's CharField sets one
+    return serializers.CharField(max_length=limit, validators=[rule], **kwargs)
 
 
 class PhraseInputSerializer(InputSerializer):
@@ -262,7 +264,7 @@ class LibraryTemplateOutputSerializer(serializers.Serializer):
     phenomenon = serializers.CharField()
     language = serializers.CharField()
     description = serializers.CharField()
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # a declared field, not Field.source
     example_good = serializers.CharField()
     example_bad = serializers.CharField()
     file_name = serializers.CharField()
@@ -347,4 +349,6 @@ class ParadigmErrorSerializer(serializers.Serializer):
 
 
 class ParadigmErrorsSerializer(serializers.Serializer):
-    errors = ParadigmErrorSerializer(many=True)
+    errors = ParadigmErrorSerializer(  # type: ignore[assignment]  # a declared field, not Serializer.errors
+        many=True
+    )

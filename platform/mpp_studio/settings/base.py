@@ -255,7 +255,8 @@ if REDIS_URL:
 else:
     CELERY_DIR = VAR_DIR / "celery"
     CELERY_BROKER_URL = "filesystem://"
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # Folder names for the filesystem transport, seconds for Redis (below): one setting, two shapes.
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, str | int] = {
         # Producers write where the worker reads: one folder for both directions.
         "data_folder_in": str(CELERY_DIR / "queue"),
         "data_folder_out": str(CELERY_DIR / "queue"),

@@ -48,7 +48,7 @@ class AnalysisRules:
                 min_items_answered=self.min_items_answered,
                 include_incomplete=self.include_incomplete,
             ),
-            tie=self.tie,  # type: ignore[arg-type]
+            tie=self.tie,  # type: ignore[arg-type]  # "half" or "fail", as rules_from_data checks
             flags=FlagSettings(paradigm_rules=(paradigm_preset(self.preset, self.threshold),)),
             bootstrap_resamples=BOOTSTRAP_RESAMPLES,
             seed=seed,
@@ -82,7 +82,7 @@ INCLUDE_WORDS = {"true": True, "on": True, "1": True, "false": False, "off": Fal
 def _number(data: dict[str, Any], name: str, label: str, *, whole: bool = False) -> float | int | None:
     """Return the rule's value: its default when the key is absent, None (off) when blank."""
     if name not in data:
-        return RULE_DEFAULTS[name]  # type: ignore[return-value]
+        return RULE_DEFAULTS[name]  # type: ignore[return-value]  # a numeric rule's default
     raw = data[name]
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None
@@ -117,7 +117,9 @@ def rules_from_data(data: dict[str, Any]) -> AnalysisRules:
         min_catch_accuracy=_number(data, "min_catch_accuracy", "Catch-trial accuracy"),
         min_median_rt_ms=_number(data, "min_median_rt_ms", "Fastest median response time"),
         max_left_share_deviation=_number(data, "max_left_share_deviation", "Position bias"),
-        min_items_answered=_number(data, "min_items_answered", "Fewest items", whole=True),  # type: ignore[arg-type]
+        min_items_answered=_number(  # type: ignore[arg-type]  # whole=True: an int or None
+            data, "min_items_answered", "Fewest items", whole=True
+        ),
         include_incomplete=include,
         preset=preset,
         threshold=_number(data, "threshold", "Paradigm threshold"),

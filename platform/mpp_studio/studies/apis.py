@@ -46,5 +46,5 @@ class StudyDetailApi(APIView):
     def get(self, request: Request, project_id: int, study_id: int) -> Response:
         study = study_get(project=_project(self), study_id=study_id)
         needed = StudyDesign.from_dict(study.design).participants_per_list() if study.design else 0
-        study.list_rows = list_status(study=study, needed_per_list=needed)  # type: ignore[attr-defined]
+        study.list_rows = list_status(study=study, needed_per_list=needed)  # type: ignore[attr-defined]  # for the serializer
         return Response(s.StudyDetailOutputSerializer(study).data)

@@ -1,7 +1,7 @@
 """The study settings form: datasets, the design's settings, the participant texts and how the
 study runs. The services check everything again (the engine says what a design cannot do)."""
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -115,7 +115,7 @@ class StudyForm(forms.ModelForm):
 
     def __init__(self, *args: Any, project: Project, frozen: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["datasets"].queryset = dataset_choices(project=project)  # type: ignore[attr-defined]
+        cast(DatasetChoiceField, self.fields["datasets"]).queryset = dataset_choices(project=project)
         self.fields["seed"].validators += [MinValueValidator(0), MaxValueValidator(MAX_SEED)]
         for name in ("items_per_paradigm", "n_lists", "target_responses", "replication", "lease_ttl_minutes"):
             self.fields[name].validators.append(MinValueValidator(1))

@@ -217,9 +217,9 @@ def start_view(request: HttpRequest, slug: str) -> HttpResponseBase:
             # The consent was given and stays given: the page comes back with it ticked and one
             # button that sends it again. Nobody reads and ticks the consent twice.
             context = _context(study, params=params, busy=True)
-            response = render(request, "studies/participant/consent.html", context, status=503)
-            response["Retry-After"] = str(BUSY_RETRY_AFTER_S)
-            return response
+            busy = render(request, "studies/participant/consent.html", context, status=503)
+            busy["Retry-After"] = str(BUSY_RETRY_AFTER_S)
+            return busy
         return _problem_page(request, study, ParticipantProblem("busy", 503))
     except ParticipantProblem as problem:
         if problem.code == "already_done":

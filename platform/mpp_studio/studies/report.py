@@ -320,8 +320,8 @@ def _provenance(study: Study, analysis: StudyAnalysis) -> Provenance:
         for uid, version in versions.items()
     }
     uses: set[tuple[str, str, str]] = set()  # (paradigm, position, word)
-    for word in analysis.word_flags:
-        uses.update((p, word.position, word.word) for p in word.paradigms)
+    for flag in analysis.word_flags:
+        uses.update((p, flag.position, flag.word) for p in flag.paradigms)
     for item in analysis.item_flags:
         uses.update((item.paradigm, w.position, w.word) for w in item.words)
     positions: dict[tuple[str, str], str] = {}

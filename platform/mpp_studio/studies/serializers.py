@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from mpp_studio.datasets.models import Dataset
 from mpp_studio.studies.models import Study
 
 
@@ -10,11 +11,14 @@ class StudyOutputSerializer(serializers.ModelSerializer):
     status = serializers.CharField(read_only=True, help_text='"draft", "open" or "closed".')
     task = serializers.CharField(read_only=True, help_text='"2afc" or "rank3".')
     language = serializers.CharField(read_only=True, help_text='"en" or "zh".')
-    datasets = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    datasets: "serializers.PrimaryKeyRelatedField[Dataset]" = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True
+    )
 
     class Meta:
         model = Study
-        fields = (
+        # Any length: the detail serializer's Meta extends it.
+        fields: tuple[str, ...] = (
             "id",
             "name",
             "status",

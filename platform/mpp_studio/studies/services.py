@@ -15,8 +15,9 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeGuard
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
@@ -229,7 +230,7 @@ def _fill_texts(study: Study) -> None:
 
 
 def study_create(
-    *, project: Project, datasets: Sequence[Dataset], created_by: object = None, **fields: Any
+    *, project: Project, datasets: Sequence[Dataset], created_by: User | None = None, **fields: Any
 ) -> Study:
     """Return a new draft study of the project with its design built from `datasets` (which
     must belong to the project). Empty instructions and consent get the language's defaults.
@@ -493,7 +494,7 @@ class SaveOutcome:
     completed: bool
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -541,7 +542,7 @@ def response_save(
     if participation.status == Participation.Status.WITHDRAWN:
         raise ParticipantProblem("withdrawn_text", 403)
     index = payload.get("trial_index")
-    if not _is_int(index) or not 0 <= index < participation.trial_count:  # type: ignore[operator]
+    if not _is_int(index) or not 0 <= index < participation.trial_count:
         raise ParticipantProblem("error_title", 400, "trial_index is not a trial of this session")
     existing = Response.objects.filter(participation=participation, trial_index=index).first()
     if existing is not None:
@@ -551,7 +552,7 @@ def response_save(
     expected = next_trial_index(participation)
     if index != expected:
         raise ParticipantProblem("error_title", 409, f"the next trial to answer is {expected}")
-    trial = schedule_of(participation).trials[index]  # type: ignore[index]
+    trial = schedule_of(participation).trials[index]
     choice, ranking, confidence, correct = _check_answer(trial, payload)
     try:
         with transaction.atomic():

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -59,7 +60,7 @@ def revalidation_create(
     study: Study,
     paradigms: Sequence[str],
     datasets: Sequence[Dataset] | None = None,
-    created_by: object = None,
+    created_by: User | None = None,
     now: datetime | None = None,
 ) -> Study:
     """Return a new draft study with the same settings as `study`, whose items come only from

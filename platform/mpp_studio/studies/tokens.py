@@ -41,7 +41,7 @@ def participation_from_token(*, study: Study, token: str) -> Participation:
         raise ParticipantProblem("bad_link", 403)
     if payload.get("s") != study.pk:
         raise ParticipantProblem("wrong_participant", 403)
-    participation = Participation.objects.filter(
+    participation = Participation.objects.filter(  # type: ignore[misc]  # a missing "p" matches none
         pk=payload.get("p"), study=study, token_id=str(payload.get("t"))
     ).first()
     if participation is None:

@@ -19,6 +19,7 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
+from mpp_studio.accounts.users import signed_in_user
 from mpp_studio.studies.forms import StudyForm
 from mpp_studio.studies.models import Study
 from mpp_studio.studies.selectors import list_status, study_get, study_list
@@ -43,7 +44,8 @@ PROLIFIC_QUERY = "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSIO
 def page_context(request: HttpRequest, project: Project, **extra: object) -> dict[str, object]:
     """Return the context every study page shares: the project's, the tab, and `can_edit`."""
     context = project_context(request, project, active_tab=TAB, **extra)
-    context["can_edit"] = role_allows(context["role"], Role.EDITOR)  # type: ignore[arg-type]
+    role = context["role"]
+    context["can_edit"] = isinstance(role, str) and role_allows(role, Role.EDITOR)
     return context
 
 
@@ -81,7 +83,10 @@ def study_new_view(request: HttpRequest, project_id: int) -> HttpResponse:
         data = form.cleaned_data
         try:
             study = study_create(
-                project=project, datasets=list(data["datasets"]), created_by=request.user, **_fields(data)
+                project=project,
+                datasets=list(data["datasets"]),
+                created_by=signed_in_user(request),
+                **_fields(data),
             )
         except ValidationError as error:
             _add_errors(form, error)

@@ -9,7 +9,7 @@ non-members get 404.
 
 import csv
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -19,7 +19,8 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
-from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response as ApiResponse
 from rest_framework.views import APIView
@@ -27,6 +28,7 @@ from rest_framework.views import APIView
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
+from mpp_studio.accounts.users import signed_in_user
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.studies.analysis_rules import INCLUDE_WORDS, RULE_FIELDS, AnalysisRules, rules_from_data
 from mpp_studio.studies.models import Study
@@ -58,7 +60,7 @@ class _Echo:
         return value
 
 
-def _csv_lines(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> Iterator[str]:
+def _csv_lines(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> Iterator[str]:
     writer = csv.writer(_Echo())
     yield "\ufeff" + writer.writerow(columns)  # a BOM so spreadsheet programs read UTF-8
     for row in rows:
@@ -235,7 +237,7 @@ def study_analysis_rules_view(request: HttpRequest, project_id: int, study_id: i
 @require_GET
 def study_analysis_export_view(
     request: HttpRequest, project_id: int, study_id: int, what: str
-) -> HttpResponse:
+) -> HttpResponse | StreamingHttpResponse:
     """Download the analysis: a CSV (responses in tidy long format, participants, items,
     paradigms, phenomena, words) or the whole analysis as JSON."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
@@ -255,14 +257,15 @@ def study_analysis_export_view(
         response["Content-Disposition"] = f'attachment; filename="{stem}.json"'
         return response
     analysis = report.analysis
-    columns, rows = {
+    exports: dict[str, tuple[Sequence[str], Callable[[], Iterable[Mapping[str, Any]]]]] = {
         "responses": (RESPONSE_COLUMNS, lambda: response_rows(report)),
         "participants": (PARTICIPANT_COLUMNS, analysis.participant_rows),
         "items": (ITEM_COLUMNS, analysis.item_rows),
         "paradigms": (GROUP_COLUMNS, analysis.paradigm_rows),
         "phenomena": (GROUP_COLUMNS, analysis.phenomenon_rows),
         "words": (WORD_COLUMNS, analysis.word_rows),
-    }[what]
+    }
+    columns, rows = exports[what]
     participant_columns = tuple("participant_key" if c == "participant_id" else c for c in columns)
     renamed = (
         ({("participant_key" if k == "participant_id" else k): v for k, v in row.items()} for row in rows())
@@ -309,7 +312,7 @@ def study_revalidate_view(request: HttpRequest, project_id: int, study_id: int) 
             study=study,
             paradigms=request.POST.getlist("paradigms"),
             datasets=datasets,
-            created_by=request.user,
+            created_by=signed_in_user(request),
         )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))

@@ -260,8 +260,9 @@ def validation_section(validation: object) -> list[str]:
     """
     if not isinstance(validation, dict) or not validation.get("paradigms"):
         return []
-    rule = validation.get("rule") if isinstance(validation.get("rule"), dict) else {}
-    people = validation.get("participants") if isinstance(validation.get("participants"), dict) else {}
+    rule_found, people_found = validation.get("rule"), validation.get("participants")
+    rule = rule_found if isinstance(rule_found, dict) else {}
+    people = people_found if isinstance(people_found, dict) else {}
     metric = "micro accuracy" if rule.get("metric") == "micro" else "share of items the majority got right"
     threshold = rule.get("threshold")
     rule_text = f"{rule.get('name') or 'threshold'}: {metric} at least {_share(threshold)}"

@@ -7,12 +7,12 @@ one generation task per paradigm once the transaction has committed.
 
 from collections.abc import Sequence
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from generator import GENERATOR_VERSION
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import RequestUser, signed_in_or_none
 from mpp_studio.core.stored_uploads import StoredUpload, uploads_discard
 from mpp_studio.datasets.engine import phrase_texts_used
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
@@ -47,7 +47,7 @@ def dataset_create(
     balanced_words_only: bool = False,
     as_many_as_possible: bool = False,
     refuse_short: bool = False,
-    created_by: AbstractBaseUser | AnonymousUser | None = None,
+    created_by: RequestUser | None = None,
 ) -> Dataset:
     """Create a dataset of the templates' newest versions and queue its generation.
 
@@ -191,7 +191,7 @@ def _dataset_store(
     unique: str,
     balanced_words_only: bool,
     as_many_as_possible: bool,
-    created_by: AbstractBaseUser | AnonymousUser | None,
+    created_by: RequestUser | None,
 ) -> Dataset:
     """Store the checked dataset, its paradigms and job; queue the generation on commit."""
     job = job_create(
@@ -210,7 +210,7 @@ def _dataset_store(
         unique=unique,
         balanced_words_only=balanced_words_only,
         job=job,
-        created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+        created_by=signed_in_or_none(created_by),
     )
     dataset.full_clean()
     dataset.save()
@@ -241,7 +241,7 @@ def _dataset_store(
     return dataset
 
 
-def dataset_cancel(*, dataset: Dataset, user: AbstractBaseUser | AnonymousUser | None = None) -> bool:
+def dataset_cancel(*, dataset: Dataset, user: RequestUser | None = None) -> bool:
     """Cancel the dataset's generation; the pairs stored so far stay. Return whether it was running."""
     if dataset.job_id is None:
         return False

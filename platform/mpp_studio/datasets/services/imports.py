@@ -13,17 +13,17 @@ whatever the size: pairs are never held all at once.
 import zipfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import IO
+from typing import IO, cast
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from formats.record import ImportedPair, ImportIssue, ReadResult
 from formats.sources import FORMATS, is_zip, stream_pairs
-from formats.zorro import ORDERS
+from formats.zorro import ORDERS, Order
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import RequestUser, signed_in_or_none
 from mpp_studio.core.stored_uploads import (
     StoredUpload,
     uploads_discard,
@@ -214,7 +214,7 @@ def dataset_import_start(
     source_format: str = "auto",
     zorro_order: str = "bad-first",
     description: str = "",
-    created_by: AbstractBaseUser | AnonymousUser | None = None,
+    created_by: RequestUser | None = None,
 ) -> Dataset:
     """Keep the uploaded files and queue the job that imports them as a new read-only dataset;
     return the dataset (its `job` shows the progress and, at the end, the outcome).
@@ -257,7 +257,7 @@ def dataset_import_start(
             source_files=[
                 {"file": upload.name, "format": "", "pairs": 0, "errors": 0, "warnings": 0} for upload in kept
             ],
-            created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+            created_by=signed_in_or_none(created_by),
         )
         dataset.full_clean()
         dataset.save()
@@ -291,7 +291,7 @@ def dataset_import_run(*, dataset_id: int) -> None:
     dataset = Dataset.objects.select_related("job").filter(pk=dataset_id).first()
     if dataset is None or dataset.job is None or dataset.job.finished:
         return
-    job_id = dataset.job_id
+    job_id = dataset.job.pk
     if not job_start(job_id=job_id, message="Reading the files."):
         return
     uploads = [StoredUpload.from_dict(record) for record in dataset.import_uploads]
@@ -300,15 +300,16 @@ def dataset_import_run(*, dataset_id: int) -> None:
     read_before, total = 0, sum(upload.size for upload in uploads)
     for upload in uploads:
         with upload.open() as stream:
-            fmt, order = dataset.import_format or "auto", dataset.zorro_order or "bad-first"
-            for pair in stream_pairs(upload.name, stream, fmt, order, result):  # type: ignore[arg-type]
+            fmt = dataset.import_format or "auto"
+            order = cast(Order, dataset.zorro_order or "bad-first")  # checked against ORDERS when stored
+            for pair in stream_pairs(upload.name, stream, fmt, order, result):
                 problem = _length_problem(pair)
                 if problem is not None:
                     result.issues.append(problem)
                     continue
                 state.pairs += 1
                 if state.pairs > MAX_IMPORT_PAIRS:
-                    _import_fail(dataset, result, TOO_MANY_PAIRS.format(limit=MAX_IMPORT_PAIRS))
+                    _import_fail(dataset, job_id, result, TOO_MANY_PAIRS.format(limit=MAX_IMPORT_PAIRS))
                     return
                 _take(state, pair)
                 if len(state.pending) >= WRITE_CHUNK:
@@ -321,10 +322,10 @@ def dataset_import_run(*, dataset_id: int) -> None:
                         return  # cancelled or failed meanwhile
         read_before += upload.size
     if state.pairs == 0:
-        _import_fail(dataset, result, NO_PAIRS)
+        _import_fail(dataset, job_id, result, NO_PAIRS)
         return
     _write(dataset, state)
-    _import_finish(dataset, result, state)
+    _import_finish(dataset, job_id, result, state)
 
 
 def _take(state: _ImportState, pair: ImportedPair) -> None:
@@ -393,7 +394,7 @@ def _phenomenon_warnings(dataset: Dataset, state: _ImportState, result: ReadResu
             )
 
 
-def _import_finish(dataset: Dataset, result: ReadResult, state: _ImportState) -> None:
+def _import_finish(dataset: Dataset, job_id: int, result: ReadResult, state: _ImportState) -> None:
     _phenomenon_warnings(dataset, state, result)
     with transaction.atomic():
         for uid, paradigm in state.paradigms.items():
@@ -408,11 +409,11 @@ def _import_finish(dataset: Dataset, result: ReadResult, state: _ImportState) ->
             import_report=[issue.to_dict() for issue in result.issues],
             import_uploads=[],
         )
-        job_finish(job_id=dataset.job_id, message=import_outcome_text(dataset, result, state.pairs))
+        job_finish(job_id=job_id, message=import_outcome_text(dataset, result, state.pairs))
     uploads_discard(StoredUpload.from_dict(record) for record in dataset.import_uploads)
 
 
-def _import_fail(dataset: Dataset, result: ReadResult, message: str) -> None:
+def _import_fail(dataset: Dataset, job_id: int, result: ReadResult, message: str) -> None:
     """Fail the job in words, remove what was written, keep the report; the kept files go."""
     from mpp_studio.datasets.services.datasets import pairs_delete
 
@@ -425,7 +426,7 @@ def _import_fail(dataset: Dataset, result: ReadResult, message: str) -> None:
             import_uploads=[],
             zorro_order=dataset.zorro_order if any(f.format == "zorro" for f in result.files) else "",
         )
-        job_fail(job_id=dataset.job_id, message=message)
+        job_fail(job_id=job_id, message=message)
     uploads_discard(StoredUpload.from_dict(record) for record in dataset.import_uploads)
 
 

@@ -6,23 +6,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import RequestUser, signed_in_or_none
 from mpp_studio.evaluation.models import LanguageModel
 from scoring.checkpoints import find_checkpoints
 from scoring.errors import ScoringError
 from scoring.settings import model_fingerprint
 
-User = AbstractBaseUser | AnonymousUser | None
 # The fields a user may set; `kind` is fixed once configurations exist (see language_model_update).
 EDITABLE = ("name", "source", "revision", "kind", "language", "series", "step", "notes")
-
-
-def _user(user: User) -> AbstractBaseUser | None:
-    return user if user is not None and user.is_authenticated else None
 
 
 def _name_taken(model: LanguageModel) -> bool:
@@ -122,7 +117,7 @@ def language_model_create(
     series: str = "",
     step: int | None = None,
     notes: str = "",
-    created_by: User = None,
+    created_by: RequestUser | None = None,
 ) -> LanguageModel:
     """Register a model in the project; return it.
 
@@ -139,7 +134,7 @@ def language_model_create(
         series=series,
         step=step,
         notes=notes,
-        created_by=_user(created_by),
+        created_by=signed_in_or_none(created_by),
     )
     _check(model)
     model.save()
@@ -217,7 +212,7 @@ def language_model_series_register(
     series: str,
     kind: str = LanguageModel.Kind.CAUSAL,
     language: str = "en",
-    created_by: User = None,
+    created_by: RequestUser | None = None,
 ) -> SeriesRegistration:
     """Register one model per training checkpoint found in `folder` (scoring.checkpoints), named
     "<series> step <step>", with the series name and step; checkpoints already registered (same
@@ -245,6 +240,7 @@ def language_model_series_register(
             )
     if errors:
         raise ValidationError(errors)
+    assert path is not None  # a folder without a path was refused above
     try:
         checkpoints = find_checkpoints(path)
     except ScoringError as exc:  # not a folder, or no checkpoint in it: the engine says what it saw

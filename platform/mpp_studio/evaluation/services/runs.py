@@ -10,11 +10,11 @@ configuration, configuration by configuration so that a worker keeps one model l
 import re
 from collections.abc import Sequence
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import RequestUser
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.evaluation.engine import DEFAULT_TOKEN_BUDGET
 from mpp_studio.evaluation.models import (
@@ -41,8 +41,6 @@ MAX_TOKEN_BUDGET = 1_048_576
 MAX_TIE_TOLERANCE = 10.0
 DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
 
-User = AbstractBaseUser | AnonymousUser | None
-
 
 def _add(errors: dict[str, list[str]], field: str, message: str) -> None:
     errors.setdefault(field, []).append(message)
@@ -68,10 +66,10 @@ def config_ensure(*, model: LanguageModel, method: str, dtype: str, score_eos: b
     replaced weights make a new configuration instead of reusing old scores.
     """
     settings = ScorerSettings(
-        method=method,  # type: ignore[arg-type]
+        method=method,  # type: ignore[arg-type]  # a ScoreConfig.Method value, checked by run_create
         model=model.source,
         revision=model.revision or None,
-        dtype=dtype,  # type: ignore[arg-type]
+        dtype=dtype,  # type: ignore[arg-type]  # a ScoreConfig.DType value, checked by run_create
         score_eos=score_eos,
         language=model.language,
         fingerprint=_fingerprint(model),
@@ -107,7 +105,7 @@ def run_create(
     token_budget: int = DEFAULT_TOKEN_BUDGET,
     device: str = "auto",
     chunk_size: int = CHUNK_SIZE,
-    created_by: User = None,
+    created_by: RequestUser | None = None,
 ) -> ScoringRun:
     """Create a run scoring each dataset with each model, and queue its chunks.
 
@@ -250,7 +248,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def run_cancel(*, run: ScoringRun, user: User = None) -> bool:
+def run_cancel(*, run: ScoringRun, user: RequestUser | None = None) -> bool:
     """Cancel the run's job; its chunks stop before scoring and the scores stored stay.
     Return whether it was queued or running."""
     if run.job_id is None:

@@ -46,6 +46,8 @@ logger = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3
 # Rows per INSERT: a score row holds a few hundred bytes of JSON per token, ~5-10 kB a sentence.
 WRITE_BATCH = 500
+# Every database error: those a retry may cure (DATABASE_ERRORS) and the others.
+DATABASE_FAILURES: tuple[type[Exception], ...] = (*DATABASE_ERRORS, DatabaseError)
 
 
 def score_chunk(*, run_id: int, config_id: int, dataset_id: int, chunk_index: int) -> None:
@@ -110,7 +112,7 @@ def _score_attempt(chunk: ScoringChunk, run: ScoringRun, dataset_id: int) -> Non
 
     try:
         scored, note = _score_and_store(chunk, config, run)
-    except (*DATABASE_ERRORS, DatabaseError):
+    except DATABASE_FAILURES:
         raise  # the task retries (or fails, for other database errors); never the model's fault
     except SoftTimeLimitExceeded:
         chunk_fail(

@@ -14,6 +14,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Q
 
@@ -101,16 +102,16 @@ _FIELDS = (
 )
 
 
-def _pair_sentences(row: tuple[object, ...]) -> PairSentences:
+def _pair_sentences(row: tuple[Any, ...]) -> PairSentences:
     pk, paradigm_id, uid, phenomenon, index, good_text, bad_text, words_good, words_bad = row[:9]
     good, bad = sentence_of(str(good_text), words_good), sentence_of(str(bad_text), words_bad)
     artificial = artificial_sentence(row[9]) if len(row) > 9 else None
     return PairSentences(
-        pair_id=int(pk),  # type: ignore[call-overload]
-        paradigm_id=int(paradigm_id),  # type: ignore[call-overload]
+        pair_id=int(pk),
+        paradigm_id=int(paradigm_id),
         uid=str(uid),
         phenomenon=str(phenomenon),
-        index=int(index),  # type: ignore[call-overload]
+        index=int(index),
         good=good,
         bad=bad,
         good_key=sentence_key(good),

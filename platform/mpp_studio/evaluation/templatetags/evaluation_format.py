@@ -15,7 +15,7 @@ def _number(value: object) -> float | None:
     if value is None or value == "":
         return None
     try:
-        number = float(value)  # type: ignore[arg-type]
+        number = float(value)  # type: ignore[arg-type]  # anything: what float refuses is caught
     except (TypeError, ValueError):
         return None
     return None if math.isnan(number) else number

@@ -13,12 +13,12 @@ and writes only the items it lacks. A cancelled or abandoned import removes what
 from collections.abc import Sequence
 from pathlib import Path
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import transaction
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import RequestUser, signed_in_or_none
 from mpp_studio.core.stored_uploads import (
     StoredUpload,
     uploads_discard,
@@ -61,7 +61,7 @@ def vocabulary_import_start(
     name: str = "",
     language: str = "",
     description: str = "",
-    created_by: AbstractBaseUser | AnonymousUser | None = None,
+    created_by: RequestUser | None = None,
 ) -> VocabularyImport:
     """Keep an uploaded vocabulary file (and schema file) and queue the job that imports it; return
     the import (its `job` shows the progress and, at the end, the outcome).
@@ -98,7 +98,7 @@ def vocabulary_import_start(
         row = VocabularyImport(
             project=project,
             job=job,
-            created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+            created_by=signed_in_or_none(created_by),
             source_format=source_format,
             file_name=kept[0].name,
             schema_file_name=kept[1].name if len(kept) > 1 else "",
@@ -166,7 +166,7 @@ def vocabulary_import_run(*, import_id: int) -> None:
     row = VocabularyImport.objects.select_related("job", "project").filter(pk=import_id).first()
     if row is None or row.job is None or row.job.finished:
         return
-    job_id = row.job_id
+    job_id = row.job.pk
     if not job_start(job_id=job_id, message=f"Reading {row.file_name}."):
         return
     try:
@@ -187,7 +187,7 @@ def vocabulary_import_run(*, import_id: int) -> None:
             for field, messages in exc.message_dict.items()
             for message in messages
         ]
-        _fail(row, " ".join(p["message"] for p in problems) + " Nothing was saved.", problems)
+        _fail(row, " ".join(str(p["message"]) for p in problems) + " Nothing was saved.", problems)
         return
     total = len(prepared.lexicon.items)
     try:
@@ -243,7 +243,7 @@ def _read(row: VocabularyImport) -> PreparedVocabulary:
     return vocabulary_converted_read(
         project=row.project,
         table=table,
-        source_format=row.source_format,  # type: ignore[arg-type]
+        source_format=row.source_format,  # type: ignore[arg-type]  # not "ours": a converted format
         name=row.name,
         language=row.language,
         description=row.description,
@@ -300,9 +300,10 @@ def _problem(field: str, error: RowError) -> dict[str, object]:
 
 def _fail(row: VocabularyImport, message: str, problems: Sequence[dict[str, object]]) -> None:
     """Fail the job in words and keep every problem on the row; the kept files go."""
+    assert row.job_id is not None  # vocabulary_import_run returns for an import without a job
     with transaction.atomic():
         VocabularyImport.objects.filter(pk=row.pk).update(problems=list(problems), uploads=[])
-        job_fail(job_id=row.job_id, message=message)  # type: ignore[arg-type]
+        job_fail(job_id=row.job_id, message=message)
     _discard_uploads(row)
 
 

@@ -8,6 +8,7 @@ canonical form (say, `yes` -> `1` when a feature becomes a bool).
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -213,7 +214,7 @@ def _feature_save(
     entry = _spec_entry(type=type, values=values, multi=multi, description=description)
     data = schema.to_dict()
     features: dict[str, object] = {}
-    for old, spec in dict(data["features"]).items():  # type: ignore[call-overload]
+    for old, spec in cast(dict[str, object], data["features"]).items():  # to_dict writes a dict
         features[name if old == current else old] = entry if old == current else spec
     if current is None:
         features[name] = entry

@@ -1,5 +1,7 @@
 """Forms of the library pages: choosing paradigms and a project to import into, and uploading files."""
 
+from typing import Any, cast
+
 from django import forms
 
 from mpp_studio.core.uploads import NamedFileField, mib_text
@@ -22,9 +24,9 @@ class LibraryImportForm(forms.Form):
         }
     )
 
-    def __init__(self, *args: object, template_ids: list[int], **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["templates"].choices = [(pk, str(pk)) for pk in template_ids]  # type: ignore[attr-defined]
+    def __init__(self, *args: Any, template_ids: list[int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["templates"]).choices = [(pk, str(pk)) for pk in template_ids]
         self.fields["templates"].error_messages["invalid_choice"] = (
             "The library has no paradigm with the id %(value)s (it may have been replaced by a newer "
             "version)."
@@ -38,9 +40,9 @@ class MultipleFileInput(forms.ClearableFileInput):
 class MultipleFileField(NamedFileField):
     """A file field that takes several files (Django's documented recipe); an empty one is named."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".yaml,.yml,.zip,.csv,.tsv"}))
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
 
     def clean(self, data: object, initial: object = None) -> list[object]:
         single = super().clean
@@ -52,13 +54,13 @@ class MultipleFileField(NamedFileField):
 
 
 class TemplateUploadForm(forms.Form):
-    files = MultipleFileField(
+    files = MultipleFileField(  # type: ignore[assignment]  # a declared field, not BaseForm.files
         label="Files",
         error_messages={"required": "Choose at least one file to upload."},
     )
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.fields["files"].help_text = (
             f"Template files (.yaml, up to {mib_text(upload_size_limit('a.yaml'))} each), or a .zip "
             f"(up to {mib_text(upload_size_limit('a.zip'))}) holding templates, vocabularies (.csv or "

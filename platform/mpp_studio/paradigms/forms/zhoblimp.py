@@ -7,7 +7,7 @@ from mpp_studio.paradigms.services.zhoblimp_import import DEFAULT_VOCABULARY_NAM
 
 
 class ZhoblimpImportForm(forms.Form):
-    files = MultipleFileField(
+    files = MultipleFileField(  # type: ignore[assignment]  # a declared field, not BaseForm.files
         label="ZhoBLiMP files",
         widget=MultipleFileInput(attrs={"accept": ".json,.tsv,.zip"}),
         help_text="The template .json files, the vocabulary .tsv and the phrase .json, or a .zip "

@@ -1,6 +1,7 @@
 """The demo project: the shipped library, imported for the demo user so they can generate at once."""
 
-from django.contrib.auth.models import AbstractBaseUser
+
+from django.contrib.auth.models import User
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.services import project_create
@@ -10,7 +11,7 @@ from mpp_studio.paradigms.services.library_into_project import LibraryImportRepo
 DEMO_PROJECT_NAME = "Demo project"
 
 
-def demo_project_ensure(*, user: AbstractBaseUser) -> tuple[Project, LibraryImportReport | None]:
+def demo_project_ensure(*, user: User) -> tuple[Project, LibraryImportReport | None]:
     """Return the user's demo project, creating it with every valid shipped paradigm if absent.
 
     Returns:

@@ -4,7 +4,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from generator.errors import GenerationError, Problem
 from mpp_studio.accounts.models import Project
@@ -175,7 +175,7 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
-def template_version_restore(*, version: TemplateVersion, user: AbstractBaseUser | None) -> TemplateVersion:
+def template_version_restore(*, version: TemplateVersion, user: User | None) -> TemplateVersion:
     """Save an old version's text as the template's newest version; no version is changed.
 
     Raises:

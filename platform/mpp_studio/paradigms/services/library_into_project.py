@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Literal
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import RequestUser, signed_in_or_none
 from mpp_studio.jobs.models import Job
 from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
 from mpp_studio.lexicon.engine import vocabulary_parse, vocabulary_to_engine
@@ -102,7 +103,7 @@ def library_templates_import(
     *,
     project: Project,
     templates: Sequence[LibraryTemplate],
-    user: AbstractBaseUser | None,
+    user: User | None,
     record: Callable[[TemplateImportResult], None] | None = None,
 ) -> LibraryImportReport:
     """Import each library template, with its vocabulary and phrases, into the project.
@@ -123,7 +124,7 @@ def library_templates_import(
 def _import_one(
     project: Project,
     source: LibraryTemplate,
-    user: AbstractBaseUser | None,
+    user: User | None,
     record: Callable[[TemplateImportResult], None] | None,
 ) -> TemplateImportResult:
     """Import one library template in its own transaction; return what happened to it."""
@@ -141,7 +142,7 @@ def _import_one(
 
 
 def library_templates_import_start(
-    *, project: Project, templates: Sequence[LibraryTemplate], user: AbstractBaseUser | AnonymousUser | None
+    *, project: Project, templates: Sequence[LibraryTemplate], user: RequestUser | None
 ) -> LibraryImport:
     """Record the library templates chosen for the project and queue the job that imports them,
     in this order (`library_templates_import_run`); return the import, whose job shows the progress."""
@@ -158,7 +159,7 @@ def library_templates_import_start(
         row = LibraryImport(
             project=project,
             job=job,
-            created_by=user if user is not None and user.is_authenticated else None,
+            created_by=signed_in_or_none(user),
             library_templates=[template.pk for template in templates],
         )
         row.save()
@@ -258,7 +259,7 @@ def library_import_give_up(*, import_id: int, reason: str) -> None:
 
 
 def _template_import(
-    project: Project, source: LibraryTemplate, user: AbstractBaseUser | None
+    project: Project, source: LibraryTemplate, user: User | None
 ) -> TemplateImportResult:
     if Template.objects.filter(project=project, uid=source.uid).exists():
         raise _Skip(

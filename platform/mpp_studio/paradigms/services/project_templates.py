@@ -3,12 +3,13 @@
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import signed_in_or_none
 from mpp_studio.paradigms.models import Template, TemplateVersion
 from mpp_studio.paradigms.project_engine import ProjectTemplateCheck, project_template_check
 
@@ -17,7 +18,7 @@ def template_save(
     *,
     project: Project,
     source_text: str,
-    user: AbstractBaseUser | None,
+    user: User | None,
     template: Template | None = None,
     note: str = "",
     check: ProjectTemplateCheck | None = None,
@@ -53,7 +54,7 @@ def _version_store(
     template: Template | None,
     check: ProjectTemplateCheck,
     source_text: str,
-    user: AbstractBaseUser | None,
+    user: User | None,
     note: str,
 ) -> TemplateVersion:
     fields = check.fields
@@ -90,7 +91,7 @@ class NewTemplate:
 
 
 def templates_create(
-    *, project: Project, new: Sequence[NewTemplate], user: AbstractBaseUser | None
+    *, project: Project, new: Sequence[NewTemplate], user: User | None
 ) -> list[TemplateVersion | ValidationError]:
     """Store each text as version 1 of a new project template, all in two inserts: for an import
     of many templates (a ZhoBLiMP project), whose one transaction must stay short. The caller
@@ -162,7 +163,7 @@ def _version_of(
     *,
     check: ProjectTemplateCheck,
     source_text: str,
-    user: AbstractBaseUser | None,
+    user: User | None,
     note: str,
 ) -> TemplateVersion:
     """Return the (unsaved) version `number` of a template, with the check's outcome."""
@@ -173,6 +174,6 @@ def _version_of(
         engine_hash=check.parsed.content_hash if check.parsed is not None else "",
         problems=[p.to_dict() for p in check.problems],
         capacity_text=check.capacity_text,
-        created_by=user if user is not None and user.is_authenticated else None,
+        created_by=signed_in_or_none(user),
         note=note,
     )

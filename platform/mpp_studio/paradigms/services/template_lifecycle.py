@@ -1,7 +1,7 @@
 """Creating a project template only when it is valid, duplicating one, and deleting a template no
 dataset uses."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import ProtectedError
@@ -16,7 +16,7 @@ from mpp_studio.paradigms.services.project_templates import template_save
 
 @transaction.atomic(durable=True)
 def template_create_valid(
-    *, project: Project, source_text: str, user: AbstractBaseUser | None, note: str = ""
+    *, project: Project, source_text: str, user: User | None, note: str = ""
 ) -> TemplateVersion:
     """Store a new template as version 1 if the engine finds no problem in it in this project.
 

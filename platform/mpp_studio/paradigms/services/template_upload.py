@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 from typing import Literal
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -114,7 +114,7 @@ def upload_size_limit(name: str) -> int:
 
 
 def template_files_upload(
-    *, project: Project, uploads: Sequence[Upload], user: AbstractBaseUser | None
+    *, project: Project, uploads: Sequence[Upload], user: User | None
 ) -> UploadReport:
     """Store every uploaded file that can be stored in the project and report on each one.
 
@@ -186,7 +186,7 @@ def template_files_upload(
 
 def _store(
     project: Project,
-    user: AbstractBaseUser | None,
+    user: User | None,
     kind: FileKind,
     file: _File,
     schema: _File | None,
@@ -204,7 +204,7 @@ def _store(
         return UploadResult(file.display, kind, False, str(exc), exc.details)
 
 
-def _template_store(project: Project, user: AbstractBaseUser | None, file: _File, text: str) -> UploadResult:
+def _template_store(project: Project, user: User | None, file: _File, text: str) -> UploadResult:
     try:
         load_yaml(text)
     except SourceError as exc:
@@ -363,6 +363,7 @@ def _text(file: _File) -> str:
 
 
 def _problem_text(problem: dict[str, object]) -> str:
+    line = problem.get("line")
     return str(
         Problem(
             code=str(problem.get("code", "")),
@@ -370,6 +371,6 @@ def _problem_text(problem: dict[str, object]) -> str:
             template=str(problem.get("template") or ""),
             grammar=str(problem.get("grammar") or ""),
             position=str(problem.get("position") or ""),
-            line=problem["line"] if isinstance(problem.get("line"), int) else None,  # type: ignore[arg-type]
+            line=line if isinstance(line, int) else None,
         )
     )

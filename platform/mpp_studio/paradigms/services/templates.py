@@ -4,7 +4,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from django.db import transaction
+from django.db import models, transaction
 
 from generator import errors as E
 from generator.errors import Problem
@@ -82,7 +82,8 @@ def template_import(
         "language": fields.language,
     }
     for name in _LIMITED_FIELDS:
-        limit = LibraryTemplate._meta.get_field(name).max_length
+        model_field = LibraryTemplate._meta.get_field(name)
+        limit = model_field.max_length if isinstance(model_field, models.Field) else None
         if limit is not None and len(limited[name]) > limit:
             problems.append(
                 Problem(

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePosixPath
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import transaction
@@ -38,6 +37,7 @@ from generator.importers import zhoblimp as engine
 from generator.importers.zhoblimp import SourceFile, import_zhoblimp
 from generator.importers.zhoblimp_yaml import phrases_yaml
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import RequestUser, signed_in_or_none
 from mpp_studio.core.stored_uploads import (
     StoredUpload,
     uploads_discard,
@@ -100,7 +100,7 @@ def zhoblimp_import_start(
     project: Project,
     files: Sequence[File],
     vocabulary_name: str = "",
-    created_by: AbstractBaseUser | AnonymousUser | None = None,
+    created_by: RequestUser | None = None,
 ) -> ZhoblimpImport:
     """Keep the uploaded files of a ZhoBLiMP project and queue the job that imports them; return
     the import (its `job` shows the progress and, at the end, the outcome).
@@ -144,7 +144,7 @@ def zhoblimp_import_start(
         row = ZhoblimpImport(
             project=project,
             job=job,
-            created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+            created_by=signed_in_or_none(created_by),
             vocabulary_name=name,
             file_names=[upload.name for upload in kept],
             uploads=[upload.to_dict() for upload in kept],
@@ -323,9 +323,15 @@ def _kept_uploads(row: ZhoblimpImport) -> list[Upload]:
     return uploads
 
 
+def _job_id(row: ZhoblimpImport) -> int:
+    """Return the id of the import's job (zhoblimp_import_run stops at once for an import without one)."""
+    assert row.job_id is not None
+    return row.job_id
+
+
 def _progress(row: ZhoblimpImport, done: int, total: int, message: str) -> None:
     """Record the job's progress; stop the run if the job was cancelled meanwhile."""
-    if not job_progress(job_id=row.job_id, done=done, total=total, message=message):  # type: ignore[arg-type]
+    if not job_progress(job_id=_job_id(row), done=done, total=total, message=message):
         raise _Stopped
 
 
@@ -465,15 +471,15 @@ def _write(row: ZhoblimpImport, plan: _Plan) -> list[TemplateVersion]:
     total, checked = _units(plan), len(plan.result.templates)
     vocabulary = plan.existing if plan.existing is not None else _vocabulary_begun(row, plan)
     if plan.existing is None:
-        size = len(plan.result.vocabulary.items)  # type: ignore[union-attr]
+        lexicon = plan.result.vocabulary
+        assert lexicon is not None  # _plan refuses an upload without a vocabulary
+        size = len(lexicon.items)
 
         def progress(done: int) -> bool:
             message = f"Stored {done:,} of {size:,} items of the vocabulary “{vocabulary.name}”."
-            return job_progress(job_id=row.job_id, done=checked + done, total=total, message=message)  # type: ignore[arg-type]
+            return job_progress(job_id=_job_id(row), done=checked + done, total=total, message=message)
 
-        if not vocabulary_items_store(
-            vocabulary=vocabulary, lexicon=plan.result.vocabulary, progress=progress
-        ):
+        if not vocabulary_items_store(vocabulary=vocabulary, lexicon=lexicon, progress=progress):
             raise _Stopped
     _progress(row, total - 1, total, f"Storing the phrases and {checked} templates.")
     try:
@@ -527,9 +533,10 @@ def _store(row: ZhoblimpImport, plan: _Plan, vocabulary: Vocabulary) -> list[Tem
     user = row.created_by
     notes = list(plan.notes)
     with transaction.atomic():
-        if (
-            plan.existing is not None
-            and not Vocabulary.objects.filter(pk=plan.existing.pk, updated_at=plan.existing_changed).exists()
+        if plan.existing is not None and not (
+            Vocabulary.objects.filter(  # type: ignore[misc]  # existing_changed is set with existing
+                pk=plan.existing.pk, updated_at=plan.existing_changed
+            ).exists()
         ):
             raise ZhoblimpUploadRejected(
                 f"The vocabulary '{plan.name}' changed while the import ran, so nothing was stored: "
@@ -586,7 +593,7 @@ def _store(row: ZhoblimpImport, plan: _Plan, vocabulary: Vocabulary) -> list[Tem
             uploads=[],
         )
         job_finish(
-            job_id=row.job_id,  # type: ignore[arg-type]
+            job_id=_job_id(row),
             message=zhoblimp_import_outcome_text(
                 len(versions), vocabulary.name, reused=plan.existing is not None, notes=notes
             ),
@@ -614,7 +621,7 @@ def _fail(row: ZhoblimpImport, message: str, notes: Sequence[ImportNote]) -> Non
         ZhoblimpImport.objects.filter(pk=row.pk).update(
             report=[note.to_dict() for note in notes], uploads=[], vocabulary=None, vocabulary_created=False
         )
-        job_fail(job_id=row.job_id, message=message)  # type: ignore[arg-type]
+        job_fail(job_id=_job_id(row), message=message)
     _discard_uploads(row)
 
 

@@ -21,6 +21,7 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
+from mpp_studio.accounts.users import signed_in_user
 from mpp_studio.paradigms.editor_actions import new_state, state_after_action, state_settle
 from mpp_studio.paradigms.editor_page import editor_page_context
 from mpp_studio.paradigms.engine import template_fields
@@ -122,7 +123,7 @@ def template_version_restore_view(
     if page is None:
         raise Http404("This project has no such template or version.")
     try:
-        version = template_version_restore(version=page.version, user=request.user)
+        version = template_version_restore(version=page.version, user=signed_in_user(request))
     except ValidationError as exc:
         messages.error(request, f"Version {number} was not restored: {' '.join(exc.messages)}")
         return redirect("project_paradigms:template_version", project.pk, page.template.pk, number)
@@ -279,7 +280,7 @@ def _save(
         version = template_save(
             project=project,
             source_text=source_text,
-            user=request.user,
+            user=signed_in_user(request),
             template=None if action == "save-copy" else template,
             note=state.note.strip(),
         )

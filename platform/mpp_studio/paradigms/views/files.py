@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
+from mpp_studio.accounts.users import signed_in_user
 from mpp_studio.paradigms.forms.library import TemplateUploadForm
 from mpp_studio.paradigms.selectors import project_template_get, project_template_version_get
 from mpp_studio.paradigms.services.template_upload import Upload, template_files_upload, upload_size_limit
@@ -28,7 +29,7 @@ def template_upload(request: HttpRequest, project_id: int) -> HttpResponse:
                 # A file over its limit is reported, never read into memory.
                 fits = file.size <= upload_size_limit(file.name)
                 uploads.append(Upload(file.name, file.size, file.read() if fits else None))
-            report = template_files_upload(project=project, uploads=uploads, user=request.user)
+            report = template_files_upload(project=project, uploads=uploads, user=signed_in_user(request))
             form = TemplateUploadForm()
     else:
         form = TemplateUploadForm()

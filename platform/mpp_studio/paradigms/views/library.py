@@ -32,7 +32,7 @@ def library_import(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, error)  # type: ignore[arg-type]  # an ErrorList yields str
         return redirect(_back(request, ids))
     project = project_get_for_user(
         user=request.user, project_id=form.cleaned_data["project"], needed=Role.EDITOR
