@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from generator.document import DocumentError, document_from_text, plain
@@ -348,7 +348,7 @@ def _targets(choices: EditorChoices, state: EditorState) -> None:
 
 
 def draft_get(
-    *, project: Project, template: Template | None, user: AbstractBaseUser | AnonymousUser
+    *, project: Project, template: Template | None, user: User
 ) -> TemplateDraft | None:
     """Return the user's draft of `template` (None: of a new template in `project`), if any."""
     return TemplateDraft.objects.filter(project=project, template=template, user=user).first()

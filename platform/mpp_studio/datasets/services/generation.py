@@ -20,7 +20,6 @@ import logging
 from collections.abc import Iterable
 from typing import Literal
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.db.models import F, Sum
@@ -29,6 +28,7 @@ from generator import GENERATOR_VERSION
 from generator import errors as E
 from generator.errors import GenerationError, Problem, TemplateError
 from generator.generate import GenerationStats, Generator
+from mpp_studio.accounts.users import RequestUser
 from mpp_studio.datasets.engine import paradigm_generator, template_file_name
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.datasets.problem_text import problem_summary
@@ -298,7 +298,7 @@ def dataset_paradigm_retry(
     *,
     paradigm: DatasetParadigm,
     as_many_as_possible: bool = False,
-    user: AbstractBaseUser | AnonymousUser | None = None,
+    user: RequestUser | None = None,
 ) -> DatasetParadigm:
     """Generate a failed paradigm again, alone, from the template version, phrases and vocabulary
     snapshot it recorded; it continues from the pairs it stored (the same seed makes the same

@@ -7,7 +7,7 @@ project for a template not saved yet), and only the latest state is kept.
 
 from collections.abc import Mapping
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from mpp_studio.accounts.models import Project
@@ -20,7 +20,7 @@ DRAFT_MAX_CHARACTERS = 1_000_000
 
 
 def draft_save(
-    *, project: Project, template: Template | None, user: AbstractBaseUser, fields: Mapping[str, str]
+    *, project: Project, template: Template | None, user: User, fields: Mapping[str, str]
 ) -> TemplateDraft:
     """Keep the editor's fields as the user's draft of `template` (None: of a new template).
 
@@ -45,6 +45,6 @@ def draft_save(
     return draft
 
 
-def draft_discard(*, project: Project, template: Template | None, user: AbstractBaseUser) -> None:
+def draft_discard(*, project: Project, template: Template | None, user: User) -> None:
     """End the user's draft of `template` (None: of a new template): it was saved or dropped."""
     TemplateDraft.objects.filter(project=project, template=template, user=user).delete()

@@ -30,7 +30,7 @@ def template_create_valid(
     return template_save(project=project, source_text=source_text, user=user, note=note)
 
 
-def template_duplicate(*, template: Template, user: AbstractBaseUser | None) -> TemplateVersion:
+def template_duplicate(*, template: Template, user: User | None) -> TemplateVersion:
     """Store the latest version of a template as version 1 of a new one, `<uid>_copy` (or
     `_copy2`, ... when taken); the original and its versions are left as they are.
 

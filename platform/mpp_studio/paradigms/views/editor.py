@@ -144,7 +144,7 @@ def template_duplicate_view(request: HttpRequest, project_id: int, template_id: 
     if template is None:
         raise Http404("This project has no such template.")
     try:
-        version = template_duplicate(template=template, user=request.user)
+        version = template_duplicate(template=template, user=signed_in_user(request))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return redirect("project_paradigms:template_detail", project.pk, template.pk)
@@ -226,14 +226,14 @@ def template_edit(request: HttpRequest, project_id: int, template_id: int) -> Ht
 
 def _draft_offered(request: HttpRequest, project: Project, template: Template | None) -> TemplateDraft | None:
     """The user's draft of this editor, to offer back (None: there is none)."""
-    return draft_get(project=project, template=template, user=request.user)
+    return draft_get(project=project, template=template, user=signed_in_user(request))
 
 
 def _draft_restored(request: HttpRequest, project: Project, template: Template | None) -> HttpResponse | None:
     """With `?draft=restore`: the editor showing the user's draft, still not saved (None: no draft)."""
     if request.GET.get("draft") != "restore":
         return None
-    draft = draft_get(project=project, template=template, user=request.user)
+    draft = draft_get(project=project, template=template, user=signed_in_user(request))
     if draft is None:
         messages.info(request, "There is no draft to restore: it was saved or discarded.")
         return None
@@ -295,7 +295,7 @@ def _save(
         messages.error(request, "Nothing was saved: " + " ".join(f.message for f in failures))
         preview, _ = _preview(project, state)
         return _editor_page(request, project, template, state, failures, preview, dirty=True)
-    draft_discard(project=project, template=template, user=request.user)
+    draft_discard(project=project, template=template, user=signed_in_user(request))
     problems = len(version.problems)
     note = f" It has {problems} problem{'s' if problems != 1 else ''} to fix." if problems else ""
     if template is not None and version.template.pk != template.pk:
@@ -338,7 +338,9 @@ def editor_draft(request: HttpRequest, project_id: int) -> HttpResponse:
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
     template = _draft_template(project, request.POST.get("draft_of", ""))
     try:
-        draft = draft_save(project=project, template=template, user=request.user, fields=request.POST.dict())
+        draft = draft_save(
+            project=project, template=template, user=signed_in_user(request), fields=request.POST.dict()
+        )
     except ValidationError as exc:
         return HttpResponse(" ".join(exc.messages), status=413, content_type="text/plain; charset=utf-8")
     kept_at = timezone.localtime(draft.updated_at).strftime("%H:%M:%S")
@@ -351,7 +353,7 @@ def editor_draft_discard(request: HttpRequest, project_id: int) -> HttpResponse:
     """Drop the user's draft of a template (`draft_of`) and open its editor on the latest version."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
     template = _draft_template(project, request.POST.get("draft_of", ""))
-    draft_discard(project=project, template=template, user=request.user)
+    draft_discard(project=project, template=template, user=signed_in_user(request))
     messages.info(request, "The draft was discarded.")
     if template is None:
         return redirect("project_paradigms:template_new", project.pk)
