@@ -1,7 +1,8 @@
 """The REST API: every app's endpoints under /api/, the OpenAPI schema and its docs page."""
 
-from django.http import HttpRequest, HttpResponse
-from django.urls import include, path
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import include, path, reverse
+from django.views.decorators.http import require_GET
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 
@@ -16,7 +17,29 @@ class ApiDocsView(SpectacularSwaggerSplitView):
         return HttpResponse(headers={"Allow": "GET, HEAD, OPTIONS"})
 
 
+@require_GET
+def api_root(request: HttpRequest) -> JsonResponse:
+    """Where the API starts: its documentation, its schema, the token endpoint and the lists a
+    client begins from (a plain GET of /api/ used to answer 404)."""
+    links = {
+        "docs": "api-docs",
+        "schema": "api-schema",
+        "token": "accounts_api:token",
+        "projects": "accounts_api:project_list",
+    }
+    return JsonResponse(
+        {
+            "name": "MPP Studio API",
+            **{key: request.build_absolute_uri(reverse(name)) for key, name in links.items()},
+            "library": request.build_absolute_uri("/api/library/"),
+            "authentication": "Send 'Authorization: Token <key>'; the key is on /account/token/, "
+            "or POST a username and password to `token`.",
+        }
+    )
+
+
 urlpatterns = [
+    path("", api_root, name="api-root"),
     path("", include("mpp_studio.accounts.api_urls")),
     path("projects/<id:project_id>/", include("mpp_studio.lexicon.api_urls")),
     path("projects/<id:project_id>/", include("mpp_studio.paradigms.api_urls")),

@@ -86,6 +86,7 @@ def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_d
         "triplet_dataset_id": triplet_dataset.pk,
         "pair_id": pair.pk,
         "uid": paradigm.uid,
+        "paradigm_id": paradigm.pk,
         "job_id": dataset.job_id,
         "model_id": model.pk,
         "run_id": scoring_run.pk,

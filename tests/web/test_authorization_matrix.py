@@ -113,6 +113,9 @@ MATRIX: dict[str, dict[str, Any]] = {
     "projects/<id:project_id>/templates/new/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/templates/editor/table/": {"POST": "editor"},
     "projects/<id:project_id>/templates/editor/preview/": {"POST": "editor"},
+    "projects/<id:project_id>/templates/editor/draft/": {"POST": "editor"},
+    "projects/<id:project_id>/templates/editor/draft/discard/": {"POST": "editor"},
+    "projects/<id:project_id>/templates/<id:template_id>/duplicate/": {"POST": "editor"},
     "projects/<id:project_id>/templates/<id:template_id>/": {"GET": "viewer"},
     "projects/<id:project_id>/templates/<id:template_id>/edit/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/templates/<id:template_id>/versions/<id:number>/": {"GET": "viewer"},
@@ -145,6 +148,7 @@ MATRIX: dict[str, dict[str, Any]] = {
     "projects/<id:project_id>/datasets/<id:dataset_id>/pairs/<id:pair_id>/": {"GET": "viewer"},
     "projects/<id:project_id>/datasets/<id:dataset_id>/export/": {"GET": "viewer"},
     "projects/<id:project_id>/datasets/<id:dataset_id>/cancel/": {"POST": "editor"},
+    "projects/<id:project_id>/datasets/<id:dataset_id>/paradigms/<id:paradigm_id>/retry/": {"POST": "editor"},
     "projects/<id:project_id>/datasets/<id:dataset_id>/delete/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/jobs/<id:job_id>/status/": {"GET": "viewer"},
     # -- Scoring --------------------------------------------------------------------------------
@@ -315,6 +319,7 @@ MATRIX: dict[str, dict[str, Any]] = {
     "api/projects/<id:project_id>/studies/": {"GET": "viewer"},
     "api/projects/<id:project_id>/studies/<id:study_id>/": {"GET": "viewer"},
     "api/projects/<id:project_id>/studies/<id:study_id>/analysis/": {"GET": "viewer"},
+    "api/": {"GET": "public"},
     "api/schema/": {"GET": "public"},
     "api/docs/": {"GET": "public"},
     # -- Health, sign-in, passwords -------------------------------------------------------------
@@ -374,7 +379,7 @@ def url_routes(patterns: list[Any] | None = None, prefix: str = "") -> Iterator[
 
 def is_api(route: str) -> bool:
     """Return whether the route is a REST endpoint (token auth, 401 for visitors)."""
-    return route.startswith("api/") and route not in ("api/schema/", "api/docs/")
+    return route.startswith("api/") and route not in ("api/", "api/schema/", "api/docs/")
 
 
 def expected(rule: str, role: str, method: str, ok: set[int], api: bool) -> set[int]:

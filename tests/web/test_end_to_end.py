@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 from tests.web.browser import launch_browser, needs_chromium, new_page, screenshot_folder
 from tests.web.conftest import run_manage, subprocess_env
 from tests.web.datasets.stack import web_server, worker
-from tests.web.paradigms.test_editor_browser import (
+from tests.web.paradigms.editor_browser import (
     add_position,
     choose,
     click,

@@ -99,8 +99,9 @@ def dataset_new(request: HttpRequest, project_id: int) -> HttpResponse:
             count = dataset.paradigms.count()
             messages.success(
                 request,
-                f"Dataset “{dataset.name}” is being generated: {count} paradigm{'s' if count != 1 else ''}, "
-                f"{dataset.pairs_per_paradigm:,} pairs each.",
+                f"Dataset “{dataset.name}” was queued for generation: "
+                f"{count} paradigm{'s' if count != 1 else ''}, {dataset.pairs_per_paradigm:,} pairs each; "
+                "its progress is shown below.",
             )
             return redirect("datasets:dataset_detail", project_id=project.pk, dataset_id=dataset.pk)
     chosen = {str(v) for v in (form["templates"].value() or [])}
@@ -236,7 +237,7 @@ def paradigm_retry_view(
     else:
         how = ", making as many pairs as it can" if as_many else ""
         messages.success(
-            request, f"{paradigm.uid} is being generated again{how}; the pairs it stored are kept."
+            request, f"{paradigm.uid} was queued to be generated again{how}; the pairs it stored are kept."
         )
     return redirect("datasets:dataset_detail", project_id=project.pk, dataset_id=dataset.pk)
 

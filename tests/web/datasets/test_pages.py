@@ -233,7 +233,7 @@ def test_a_failed_paradigm_is_retried_from_the_dataset_page(
     with mock.patch("mpp_studio.datasets.tasks.generate_paradigm.delay"):
         response = client_for(editor).post(retry_url, {"as_many_as_possible": "true"}, follow=True)
     assert (
-        "zh_classifier_noun is being generated again, making as many pairs as it can"
+        "zh_classifier_noun was queued to be generated again, making as many pairs as it can"
         in response.content.decode()
     )
     run_generation(dataset)

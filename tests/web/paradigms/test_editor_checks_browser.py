@@ -7,7 +7,7 @@ while the preview made no pair; it is now a problem beside its row until the row
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Dialog, Page, expect
 
 from mpp_studio.paradigms.models import Template
 from tests.web.browser import needs_chromium
@@ -44,3 +44,29 @@ def test_a_move_left_in_place_is_a_problem_until_the_word_moves(
     expect(page.locator("#preview .badge-ok")).to_have_text("no problems")
     expect(page.locator("#preview tr.pair td.edit").first).to_contain_text("move")
     shot(page, screenshots / "editor-move-placed.png")
+
+
+def test_removing_a_position_asks_first(
+    live_server: object, page: Page, editor: object, det_template: Template
+) -> None:
+    open_editor(page, live_server, editor, det_template)
+    rows = page.locator(".grammar-good li.position")
+    expect(rows).to_have_count(4)
+    questions: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        questions.append(dialog.message)
+        if len(questions) == 1:
+            dialog.dismiss()
+        else:
+            dialog.accept()
+
+    page.on("dialog", answer)
+    page.click("button[value='remove good 3']")
+    expect(rows).to_have_count(4)  # kept: the author said no
+    assert questions == [
+        "Remove position 4 (stop) of the good grammar? Until you save, the last saved version still has it."
+    ]
+    click(page, "button[value='remove good 3']")
+    expect(rows).to_have_count(3)
+    assert len(questions) == 2

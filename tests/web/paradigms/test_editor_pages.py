@@ -695,3 +695,45 @@ def test_editor_endpoints_answer_any_form_without_failing(
     for name in ("template_editor_table", "template_editor_preview", "template_new"):
         assert client.post(url(name, project), junk).status_code == 200, name
     assert not Template.objects.exists()
+
+
+def test_saving_the_same_text_again_adds_no_version(
+    signed_in: SignedIn, editor: object, project: object, det_template: Template
+) -> None:
+    response = signed_in(editor).post(
+        url("template_edit", project, det_template.pk), fields_of(DET_TEMPLATE, action="save"), follow=True
+    )
+    # The table writes the canonical layout: save once, then the same form again changes nothing.
+    assert det_template.versions.count() == 2
+    again = signed_in(editor).post(
+        url("template_edit", project, det_template.pk), fields_of(DET_TEMPLATE, action="save"), follow=True
+    )
+    assert "Nothing changed since version 2: no version was added." in again.content.decode()
+    assert det_template.versions.count() == 2 and response.status_code == 200
+
+
+def test_choosing_another_vocabulary_brings_its_language(
+    signed_in: SignedIn, editor: object, project: object, animals: object
+) -> None:
+    from mpp_studio.lexicon.engine import vocabulary_parse
+    from mpp_studio.lexicon.services.vocabularies import vocabulary_create_from_lexicon
+
+    lexicon = vocabulary_parse(
+        file_name="zh.csv", items_text="id,form,pos\nn1,书,NN\n", schema_text="language: zh\nfeatures: {}\n"
+    ).lexicon
+    vocabulary_create_from_lexicon(project=project, lexicon=lexicon, name="zh_words")  # type: ignore[arg-type]
+    fields = fields_of(DET_TEMPLATE, vocabulary="zh_words", vocabulary_drawn="animals")
+    body = signed_in(editor).post(url("template_editor_table", project), fields).content.decode()
+    assert 'name="language" id="language" value="zh"' in body
+    # A redraw for anything else leaves the language as typed.
+    fields = fields_of(DET_TEMPLATE, vocabulary="zh_words", vocabulary_drawn="zh_words", language="en")
+    body = signed_in(editor).post(url("template_editor_table", project), fields).content.decode()
+    assert 'name="language" id="language" value="en"' in body
+
+
+def test_the_api_root_says_where_to_start(client: Client) -> None:
+    response = client.get("/api/")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["docs"].endswith("/api/docs/") and body["schema"].endswith("/api/schema/")
+    assert body["projects"].endswith("/api/projects/") and body["token"].endswith("/api/token/")

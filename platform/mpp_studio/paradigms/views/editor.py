@@ -275,6 +275,12 @@ def _save(
             # A changed uid may mean "rename" or "this is a new paradigm": the author says which.
             preview, _ = _preview(project, state)
             return _editor_page(request, project, template, state, [], preview, uid_choice=uid, dirty=True)
+        latest = template.latest_version()
+        if latest is not None and latest.source_text == source_text:
+            # Another version with the same text would only bury the history.
+            draft_discard(project=project, template=template, user=signed_in_user(request))
+            messages.info(request, f"Nothing changed since version {latest.number}: no version was added.")
+            return redirect("project_paradigms:template_detail", project.pk, template.pk)
     old_uid = template.uid if template is not None else ""
     try:
         version = template_save(
@@ -314,6 +320,12 @@ def editor_table(request: HttpRequest, project_id: int) -> HttpResponse:
     """htmx: apply an editor button (add, remove, move a row; table/YAML view) and return the form body."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
     state, errors = state_after_action(state_from_post(request.POST), str(request.POST.get("action", "")))
+    if state.meta["vocabulary"] != request.POST.get("vocabulary_drawn", state.meta["vocabulary"]):
+        # Another vocabulary was chosen: the template's language follows it (a Chinese vocabulary
+        # under `en` would print its words with spaces between them).
+        chosen = project_vocabulary_for(project, state.meta["vocabulary"])
+        if chosen is not None and chosen.language:
+            state.meta["language"] = chosen.language
     context = editor_page_context(request, project, None, state, errors, None)
     context["refresh_preview"] = True
     return render(request, "paradigms/editor/_body.html", context)
