@@ -39,6 +39,14 @@ MAX_VALUES = 100_000
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# What the reader was inside when it stopped (its `context`), named for an author.
+_UNCLOSED = {
+    "while parsing a flow mapping": "{",
+    "while parsing a flow sequence": "[",
+    "while scanning a quoted scalar": "quote",
+}
+
+
 class SourceError(Exception):
     """The text is not YAML; carries the line where the parser stopped."""
 
@@ -139,6 +147,16 @@ def load_yaml(text: str) -> Any:
         hint = ""
         if any(ch in problem for ch in "?:,{}[]#'\"") or "expected" in problem or "mapping values" in problem:
             hint = "; a value that contains : ? , # [ ] or { } must be put in quotes"
+        opened = _UNCLOSED.get(exc.context or "")
+        start = exc.context_mark
+        if opened and start is not None and line is not None and start.line + 1 < line:
+            # The reader notices a bracket or quote left open only where the text goes on; the
+            # line to fix is where it was opened.
+            raise SourceError(
+                f"this is not valid YAML: the {opened} opened on line {start.line + 1} is not closed "
+                f"(the reader stopped on line {line}: {problem}){hint}",
+                start.line + 1,
+            ) from None
         raise SourceError(f"this is not valid YAML ({problem}){hint}", line) from None
     except yaml.YAMLError as exc:
         raise SourceError(f"this is not valid YAML ({exc})", None) from None

@@ -62,3 +62,25 @@ def test_template_reports_nesting_as_syntax_problem_with_line() -> None:
 def test_ordinary_nesting_and_aliases_still_load() -> None:
     data = load_yaml("base: &b {pos: NN}\nuse: *b\nnest: " + "[" * 20 + "x" + "]" * 20 + "\n")
     assert data["use"] == {"pos": "NN"}
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "opened"),
+    [
+        ("uid: x\ngood:\n  - {id: a, lexical: {pos: NN}\nbad: []\n", 3, "the { opened on line 3"),
+        ("uid: x\ngood:\n  - [a, b\nbad: []\n", 3, "the [ opened on line 3"),
+        ("uid: x\nphenomenon: 'abc\nlanguage: en\n", 2, "the quote opened on line 2"),
+    ],
+)
+def test_an_unclosed_bracket_or_quote_is_reported_where_it_was_opened(
+    text: str, line: int, opened: str
+) -> None:
+    with pytest.raises(SourceError) as caught:
+        load_yaml(text)
+    assert caught.value.line == line and opened in str(caught.value)
+
+
+def test_an_error_on_its_own_line_keeps_that_line() -> None:
+    with pytest.raises(SourceError) as caught:
+        load_yaml("uid: x\n  bad indent: 1\nfoo: 2\n")
+    assert caught.value.line == 2 and "is not closed" not in str(caught.value)

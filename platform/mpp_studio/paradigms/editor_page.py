@@ -167,7 +167,11 @@ def editor_page_context(
                 fields.setdefault(key, []).append(problem)
     row_views = _row_views(state, choices)
     if state.mode == "yaml":
-        slots = [("field-yaml_text", fields.get("yaml_text", []))]
+        # Every problem with a line is about the text: each is shown beside it, by its line.
+        with_lines = [p for p in problems if p.line is not None and not p.field]
+        beside_text = fields.get("yaml_text", []) + with_lines
+        fields["yaml_text"] = beside_text
+        slots = [("field-yaml_text", beside_text)]
     else:
         slots = [(f"field-{name}", fields.get(name, [])) for name in FIELD_SLOTS]
         for grammar in GRAMMARS:

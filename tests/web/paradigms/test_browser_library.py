@@ -113,7 +113,9 @@ def test_browser_imports_library_paradigms_and_edits_phrases(
     expect(page.locator("li.recheck.valid")).to_have_count(1)
     page.fill("#id_text", "- [{direct: the}\n")
     page.click("button:has-text('Save')")
-    expect(page.locator(".field-errors")).to_contain_text("Line 2: this is not valid YAML")
+    expect(page.locator(".field-errors")).to_contain_text(
+        "Line 1: this is not valid YAML: the [ opened on line 1"
+    )
     page.screenshot(path=screenshots / "phrases-error.png", full_page=True)
     page.fill("#id_text", ENDLESS)
     page.click("button:has-text('Save')")

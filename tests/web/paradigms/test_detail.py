@@ -125,7 +125,7 @@ def test_detail_of_unparseable_yaml_shows_syntax_problem(
 ) -> None:
     html = page(signed_in, "broken")
     assert '<span class="code-tag">E_SYNTAX</span>' in html
-    assert '<a href="#L3">broken.yaml, line 3</a>' in html
+    assert '<a href="#L2">broken.yaml, line 2</a>' in html  # where the [ was opened
     assert "phenomenon: [unclosed" in html
 
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Dialog, Page, expect
 
 from mpp_studio.paradigms.models import Template
 from tests.web.browser import needs_chromium
-from tests.web.paradigms.editor_browser import choose, click, shot
+from tests.web.paradigms.editor_browser import choose, click, settle, shot
 from tests.web.paradigms.test_editor_typing_browser import open_editor
 
 pytest_plugins = [
@@ -70,3 +70,28 @@ def test_removing_a_position_asks_first(
     click(page, "button[value='remove good 3']")
     expect(rows).to_have_count(3)
     assert len(questions) == 2
+
+
+def test_the_table_tab_says_why_it_cannot_read_broken_yaml_and_where(
+    live_server: object, page: Page, screenshots: Path, editor: object, det_template: Template
+) -> None:
+    open_editor(page, live_server, editor, det_template)
+    click(page, "button[value='to-yaml']")
+    text = page.locator("#yaml_text")
+    broken = text.input_value().replace("{id: det, matched: noun", "{id: det, matched: [noun", 1)
+    line = next(i for i, row in enumerate(broken.splitlines(), start=1) if "[noun" in row)
+    text.fill(broken)
+    settle(page)
+    click(page, "button[value='to-table']")
+    beside = page.locator("#problems-field-yaml_text")
+    expect(beside).to_contain_text(f"cannot be shown in the table until it is fixed (line {line}")
+    page.wait_for_timeout(1500)  # a preview arriving later must not sweep the reason away
+    settle(page)
+    expect(beside).to_contain_text(f"fixed (line {line}: this is not valid YAML")
+    expect(page.locator("#yaml_text")).to_be_visible()
+    page.locator(".yaml-pane").screenshot(path=screenshots / "editor-yaml-broken.png")
+
+    text.fill(broken.replace("[noun", "noun", 1))
+    settle(page)
+    click(page, "button[value='to-table']")
+    expect(page.locator("#good-0-target")).to_have_value("noun")

@@ -158,7 +158,7 @@ def test_source_text_from_state_is_canonical_yaml() -> None:
             "good-0-where-0-inner",
             "Good grammar, row 1, constraints: choose the inner position",
         ),
-        ({"extra": "notes: [unclosed\n"}, "extra", "Other fields, line 2: this is not valid YAML"),
+        ({"extra": "notes: [unclosed\n"}, "extra", "Other fields, line 1: this is not valid YAML"),
         ({"extra": "uid: other\n"}, "extra", "Other fields: 'uid' has its own place in the form"),
     ],
 )

@@ -177,7 +177,8 @@ def test_table_endpoint_switches_to_yaml_and_back(
     ).content.decode()
     assert (
         'name="mode" value="yaml"' in html
-        and "cannot be shown in the table until it is fixed (line 2" in html
+        and "cannot be shown in the table until it is fixed (line 1: this is not valid YAML: the [ opened"
+        in html
     )
 
 
@@ -456,7 +457,8 @@ def test_edit_opens_text_that_is_not_yaml_in_the_yaml_view(
     )  # type: ignore[arg-type]
     html = signed_in(editor).get(url("template_edit", project, det_template.pk)).content.decode()
     assert 'name="mode" value="yaml"' in html and "good: [unclosed" in html
-    assert "it cannot be read as a table (line 3" in html
+    # Where the bracket was opened, not where the reader noticed (line 3, the end of the text).
+    assert "it cannot be read as a table (line 2: this is not valid YAML: the [ opened on line 2" in html
 
 
 def test_edit_of_a_hand_written_version_offers_the_text_as_written(

@@ -143,14 +143,15 @@ def test_load_demo_stores_unparseable_yaml_with_a_syntax_problem(library_dir: Pa
     out, err = load_demo("--library", str(library_dir))
     assert err.splitlines() == [
         "Imported en/broken.yaml with 1 problem:",
-        "  broken.yaml, line 3: this is not valid YAML (did not find expected ',' or ']'); "
-        "a value that contains : ? , # [ ] or { } must be put in quotes",
+        "  broken.yaml, line 2: this is not valid YAML: the [ opened on line 2 is not closed (the reader "
+        "stopped on line 3: did not find expected ',' or ']'); a value that contains : ? , # [ ] or { } "
+        "must be put in quotes",
     ]
     assert "5 imported, 0 already up to date, 0 skipped; 1 template with problems" in out
     broken = LibraryTemplate.objects.get(file_name="en/broken.yaml")
     assert broken.uid == "broken"
     assert broken.source_text == "uid: en_broken\nphenomenon: [unclosed\n"
-    assert [(p["code"], p["line"]) for p in broken.problems] == [("E_SYNTAX", 3)]
+    assert [(p["code"], p["line"]) for p in broken.problems] == [("E_SYNTAX", 2)]
     assert broken.capacity_text == ""
 
 

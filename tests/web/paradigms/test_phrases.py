@@ -43,7 +43,8 @@ def test_phrase_create_stores_a_text_the_engine_reads(project: object) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("- [{direct: the}\n- [x\n", "Line 2: this is not valid YAML"),
+        # The first `[` is never closed: the error is where it opens, not where the reader stopped.
+        ("- [{direct: the}\n- [x\n", "Line 1: this is not valid YAML: the [ opened on line 1"),
         ("- [{direct: the}, {lexical: {pos: NN}, same: x}]\n", "Line 1, alternative 1, position 2: "),
         ("{direct: the}\n", "Line 1: a phrase must be a list of alternatives"),
         ("- []\n", "alternative 1"),
@@ -181,7 +182,7 @@ def test_phrase_new_page_creates_or_shows_errors_by_line(
     response = client.post(url(project, "new/"), {"name": "NP", "text": "- [{direct: the}\n- [x\n"})
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Line 2: this is not valid YAML" in html and not Phrase.objects.exists()
+    assert "Line 1: this is not valid YAML" in html and not Phrase.objects.exists()
     response = client.post(url(project, "new/"), {"name": "AdjNP", "text": ADJ_NP, "description": "two ways"})
     phrase = Phrase.objects.get(project=project, name="AdjNP")
     assert response.status_code == 302 and response["Location"] == url(project, f"{phrase.pk}/")

@@ -83,7 +83,8 @@ def test_template_import_stores_unparseable_yaml_with_syntax_problem(en_nouns: L
     template, created = template_import(file_name="en/broken.yaml", source_text=text, vocabulary=en_nouns)
     assert created and template.source_text == text
     assert template.uid == "broken"  # named after its file: the engine could not read the uid
-    assert [(p["code"], p["line"]) for p in template.problems] == [("E_SYNTAX", 4)]
+    # The line of the unclosed `{`, not the end of the text where the reader noticed it.
+    assert [(p["code"], p["line"]) for p in template.problems] == [("E_SYNTAX", 3)]
     assert template.engine_hash == ""
 
 

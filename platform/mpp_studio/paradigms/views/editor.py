@@ -327,7 +327,9 @@ def editor_table(request: HttpRequest, project_id: int) -> HttpResponse:
         if chosen is not None and chosen.language:
             state.meta["language"] = chosen.language
     context = editor_page_context(request, project, None, state, errors, None)
-    context["refresh_preview"] = True
+    # A button that could not act (a YAML text the table cannot show) left the template as it
+    # was: its preview stands, and a new one would sweep the reason from beside the field.
+    context["refresh_preview"] = not errors
     return render(request, "paradigms/editor/_body.html", context)
 
 
