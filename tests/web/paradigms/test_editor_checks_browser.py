@@ -36,12 +36,15 @@ def test_a_move_left_in_place_is_a_problem_until_the_word_moves(
     expect(row_problems).to_contain_text("'move: verb' leaves the word where it is")
     expect(page.locator("#preview .badge-problem")).to_have_text("1 problem")
     expect(page.locator("#preview .capacity")).to_contain_text("not counted")
+    expect(page.locator(".save-bar #save-status")).to_have_text("1 problem")  # in view while editing
     page.locator("#row-bad-2").screenshot(path=screenshots / "editor-move-in-place.png")
 
     click(page, "button[value='down bad 2']")  # the verb now comes after the full stop
     expect(page.locator("#bad-3-type")).to_have_value("move")
     expect(page.locator("#problems-bad-3")).to_be_empty()
     expect(page.locator("#preview .badge-ok")).to_have_text("no problems")
+    expect(page.locator(".save-bar #save-status")).to_contain_text("no problems")
+    expect(page.locator(".save-bar #save-status")).to_contain_text("capacity")
     expect(page.locator("#preview tr.pair td.edit").first).to_contain_text("move")
     shot(page, screenshots / "editor-move-placed.png")
 
