@@ -1,5 +1,7 @@
 """HTTP responses for dataset exports, shared by the pages and the API: streamed, never whole."""
 
+import itertools
+
 from django.http import FileResponse, HttpResponseBase, StreamingHttpResponse
 
 from mpp_studio.datasets.exports import (
@@ -15,6 +17,7 @@ from mpp_studio.datasets.models import Dataset
 EXPORT_LABELS = {
     "jsonl": "JSONL (BLiMP style)",
     "csv": "CSV",
+    "csv-excel": "CSV for Excel (UTF-8 with a byte order mark)",
     "hf": "Hugging Face datasets (Parquet, zip)",
     "zhoblimp": "ZhoBLiMP JSONL",
     "blimp": "BLiMP JSONL (BLiMP's fields only)",
@@ -40,11 +43,17 @@ def export_response(dataset: Dataset, fmt: str) -> HttpResponseBase:
         response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}-{fmt}.jsonl"'
         return response
-    if fmt == "csv":
+    if fmt in ("csv", "csv-excel"):
+        lines = csv_lines(dataset)
+        if fmt == "csv-excel":
+            # Excel reads a CSV as UTF-8 only after a byte order mark; without one, Chinese and
+            # accented words come out garbled. Other tools want the file without it.
+            lines = itertools.chain(["\ufeff"], lines)
         response = StreamingHttpResponse(
-            (line.encode("utf-8") for line in csv_lines(dataset)), content_type="text/csv; charset=utf-8"
+            (line.encode("utf-8") for line in lines), content_type="text/csv; charset=utf-8"
         )
-        response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+        suffix = "-excel" if fmt == "csv-excel" else ""
+        response["Content-Disposition"] = f'attachment; filename="{name}{suffix}.csv"'
         return response
     if fmt == "hf":
         return FileResponse(

@@ -364,6 +364,18 @@ def test_export_csv_and_hf(generated: Dataset, viewer: object) -> None:
     assert b"".join(hf.streaming_content).startswith(b"PK")  # type: ignore[arg-type]
 
 
+def test_export_csv_for_excel_is_the_csv_after_a_byte_order_mark(generated: Dataset, viewer: object) -> None:
+    client = client_for(viewer)
+    plain = b"".join(client.get(page("dataset_export", generated) + "?format=csv").streaming_content)  # type: ignore[arg-type]
+    excel = client.get(page("dataset_export", generated) + "?format=csv-excel")
+    body = b"".join(excel.streaming_content)  # type: ignore[arg-type]
+    assert body == b"\xef\xbb\xbf" + plain and not plain.startswith(b"\xef\xbb\xbf")
+    assert 'filename="agreement-set-excel.csv"' in excel["Content-Disposition"]
+    assert "量词" in body.decode("utf-8-sig") or "zh_classifier_noun" in body.decode("utf-8-sig")
+    detail = client.get(page("dataset_detail", generated)).content.decode()
+    assert 'data-format="csv-excel"' in detail
+
+
 def test_export_of_a_running_dataset_or_unknown_format_says_why(
     make_dataset: Callable[..., Dataset], generated: Dataset, viewer: object
 ) -> None:
@@ -374,5 +386,5 @@ def test_export_of_a_running_dataset_or_unknown_format_says_why(
         "The dataset is still being generated; export it once it has finished." in response.content.decode()
     )
     response = client.get(page("dataset_export", generated) + "?format=xml", follow=True)
-    formats = "jsonl, csv, hf, zhoblimp, blimp"
+    formats = "jsonl, csv, csv-excel, hf, zhoblimp, blimp"
     assert f"Unknown export format “xml”: choose one of {formats}." in response.content.decode()
