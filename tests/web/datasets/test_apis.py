@@ -143,7 +143,8 @@ def test_export_refuses_unknown_formats_and_running_datasets(
         "errors": [
             {
                 "field": "format",
-                "message": "Unknown export format 'xml': use one of jsonl, csv, csv-excel, hf, zhoblimp, blimp.",
+                "message": "Unknown export format 'xml': use one of jsonl, csv, csv-excel, hf, zhoblimp, "
+                "blimp.",
             }
         ]
     }

@@ -324,6 +324,8 @@ def test_as_many_as_possible_makes_all_a_short_paradigm_can_and_finishes_the_dat
     assert dataset.paradigms.get(uid="en_sv_agreement").problems == []
     job = Job.objects.get(pk=dataset.job_id)
     assert job.status == "done"
+    total = ZH_CAPACITY + ZH_CAPACITY + 4  # all of zh, and en's full count
+    assert (job.progress_done, job.progress_total) == (total, total)  # not "26 of 26" for 22 pairs
     assert job.message.endswith(
         f"Made fewer than asked, all they can make: zh_classifier_noun ({ZH_CAPACITY} of {ZH_CAPACITY + 4})."
     )

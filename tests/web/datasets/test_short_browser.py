@@ -85,3 +85,6 @@ def walk_through(page: Page, base: str, project_id: int) -> None:
     expect(zh.locator("td.num").nth(1)).to_contain_text(f"{ZH_CAPACITY}all it can make")
     expect(en.locator("td.num").nth(1)).to_have_text(str(ZH_CAPACITY + 1))
     expect(page.locator("#dataset-status")).to_contain_text("Made fewer than asked, all they can make")
+    made = ZH_CAPACITY + ZH_CAPACITY + 1
+    # The bar counts the pairs that could be made, not a phantom twelfth one.
+    expect(page.locator("#dataset-status .generation")).to_contain_text(f"{made} of {made}")

@@ -279,6 +279,9 @@ def dataset_finish_if_complete(*, dataset_id: int) -> None:
         else ""
     )
     if not failed:
+        if short:
+            # Done means every pair that could be made: the bar counts those, not the ones asked for.
+            job_progress(job_id=dataset.job_id, done=total, total=total)
         job_finish(job_id=dataset.job_id, message=f"Generated {total:,} pairs in {count}.{fewer}")
         return
     reasons = "\n".join(
