@@ -165,14 +165,16 @@ def lexically_identical(record: Mapping[str, object]) -> bool:
 def blimp_record(record: Mapping[str, object]) -> dict[str, object]:
     """Return a record as a BLiMP line: BLiMP's fields in its order, pairID as text.
 
-    An imported BLiMP pair gets its own values back; other pairs get the phenomenon as
-    `linguistics_term`, `field` blank, the simple LM method only, and `lexically_identical`
-    computed from their words.
+    An imported BLiMP pair gets its own values back; other pairs get what their template set
+    (`blimp: {field, linguistics_term}`), else the phenomenon as `linguistics_term` and `field`
+    blank; the simple LM method only, and `lexically_identical` computed from their words.
     """
     fields = source_fields(record)
+    template_set = record.get("blimp")
+    set_by_template = template_set if isinstance(template_set, Mapping) else {}
 
     def kept(key: str, default: object) -> object:
-        return fields.get(key, default)
+        return fields.get(key, set_by_template.get(key, default))
 
     out: dict[str, object] = {
         "sentence_good": record_text(record, "sentence_good"),

@@ -406,7 +406,7 @@ class Generator:
             if source is not None:
                 entry["source"] = source.to_dict()
             region.append(entry)
-        return {
+        record: dict[str, object] = {
             "sentence_good": pair.good,
             "sentence_bad": pair.bad,
             "UID": template.uid,
@@ -429,6 +429,9 @@ class Generator:
                 "fillers": pair.fillers,
             },
         }
+        if template.blimp:
+            record["blimp"] = dict(template.blimp)  # BLiMP's fields the template sets
+        return record
 
     def jsonl_lines(
         self, n: int, seed: int, *, unique: str | None = None, stats: GenerationStats | None = None

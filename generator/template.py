@@ -157,6 +157,8 @@ class Template:
     file: str = ""
     content_hash: str = ""
     key_lines: Mapping[str, int] = field(default_factory=dict)  # top-level key -> its line
+    # BLiMP's own fields for this paradigm's BLiMP export (`field`, `linguistics_term`).
+    blimp: Mapping[str, str] = field(default_factory=dict)
 
     def vocabulary_path(self) -> Path | None:
         """Return the vocabulary file path resolved against the template's folder."""
@@ -175,6 +177,7 @@ TOP_KEYS = (
     "language",
     "description",
     "source",
+    "blimp",
     "example",
     "vocabulary",
     "phrase_files",
@@ -580,6 +583,7 @@ def parse_template(
     )
     bad = _parse_positions(data.get("bad"), col, grammar="bad", allow_edits=True, line=data.line_of("bad"))
     options = _parse_options(data.get("options"), col)
+    blimp = _parse_blimp(data.get("blimp"), col, line=data.line_of("blimp"))
     if col.problems:
         raise TemplateError(problems_keyed(col.problems, data.key_lines))
     canonical = {k: _plain(v) for k, v in data.items() if k not in ("notes",)}
@@ -605,7 +609,42 @@ def parse_template(
         file=file,
         content_hash=content_hash,
         key_lines=dict(data.key_lines),
+        blimp=blimp,
     )
+
+
+# The fields of a BLiMP line a template may set (`blimp:`); BLiMP's export writes them.
+BLIMP_KEYS = ("field", "linguistics_term")
+
+
+def _parse_blimp(raw: Any, col: _Collector, *, line: int | None) -> dict[str, str]:
+    """Return the `blimp:` mapping (field, linguistics_term: text), each problem collected."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        col.add(
+            E.E_FIELD,
+            "'blimp' must map BLiMP's fields to text, like `blimp: {field: syntax, linguistics_term: "
+            "anaphor_agreement}`",
+            line=line,
+            key="blimp",
+        )
+        return {}
+    out: dict[str, str] = {}
+    for key, value in raw.items():
+        if key not in BLIMP_KEYS:
+            col.add(
+                E.E_FIELD,
+                f"'blimp' has no field '{key}'{did_you_mean(str(key), frozenset(BLIMP_KEYS))} "
+                f"(it takes {', '.join(BLIMP_KEYS)})",
+                line=line,
+                key="blimp",
+            )
+        elif not isinstance(value, str) or not value.strip():
+            col.add(E.E_FIELD, f"'blimp: {key}' must be text", line=line, key="blimp")
+        else:
+            out[key] = value.strip()
+    return out
 
 
 def key_at(line: int | None, key_lines: Mapping[str, int]) -> str:

@@ -135,3 +135,20 @@ def test_imported_records_fill_csv_and_parquet_without_a_region(tmp_path: Path) 
     table = pq.read_table(tmp_path / "data" / "BA_basic.parquet").to_pylist()
     assert table[0]["critical_region"] == [] and table[0]["words_good"] is None
     assert orjson.loads(table[0]["provenance"])["source_file"] == "zhoblimp_ok.jsonl"
+
+
+def test_blimp_fields_set_by_the_template_reach_the_blimp_export() -> None:
+    text = ZH_TEMPLATE.replace(
+        "language: zh\n", "language: zh\nblimp: {field: syntax, linguistics_term: word order}\n"
+    )
+    generator = generator_for(text, chinese_vocabulary())
+    record = generator.record(next(generator.pairs(1, 0)), 0)
+    assert record["blimp"] == {"field": "syntax", "linguistics_term": "word order"}
+    line = orjson.loads(next(blimp_lines([record])))
+    assert (line["field"], line["linguistics_term"]) == ("syntax", "word order")
+    # Without the key: the phenomenon, a blank field, and no extra key in the record.
+    plain = generator_for(ZH_TEMPLATE, chinese_vocabulary())
+    plain_record = plain.record(next(plain.pairs(1, 0)), 0)
+    assert "blimp" not in plain_record
+    line = orjson.loads(next(blimp_lines([plain_record])))
+    assert (line["field"], line["linguistics_term"]) == ("", "word_order")

@@ -414,3 +414,18 @@ def test_validate_same_with_a_vocabulary_form_column_is_accepted() -> None:
     assert {(p.good, p.bad) for p in generator.pairs(2, 0)} == {("吃完", "吃了完"), ("拿走", "拿了走")}
     problem = only(problems_of(text.replace("INFIX_LE", "INFIX_GUO"), vocabulary), E.E_INFLECTION)
     assert "no column 'form_INFIX_GUO'" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("blimp", "message"),
+    [
+        ("blimp: syntax\n", "'blimp' must map BLiMP's fields to text"),
+        ("blimp: {feild: syntax}\n", "'blimp' has no field 'feild' (did you mean 'field'?)"),
+        ("blimp: {field: [a, b]}\n", "'blimp: field' must be text"),
+    ],
+)
+def test_validate_blimp_fields(blimp: str, message: str) -> None:
+    with pytest.raises(TemplateError) as caught:
+        build(HEAD + blimp + "good:\n  - {direct: a}\nbad:\n  - {direct: b}\n")
+    [problem] = [p for p in caught.value.problems if "blimp" in p.message]
+    assert message in problem.message and problem.key == "blimp" and problem.line == 4
