@@ -13,6 +13,7 @@ from mpp_studio.lexicon.engine import schema_from_json, vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
 from vocab.io import export_schema, vocabulary_to_csv_text
 from vocab.lexicon import FeatureSchema, FeatureSpec, FeatureValueError
+from vocab.odd_values import OddValue, odd_values
 from vocab.schema_file import schema_to_yaml_text
 
 # Above this many distinct observed values a feature is filtered by typing a value, not a list.
@@ -209,3 +210,17 @@ def vocabulary_export(*, vocabulary: Vocabulary, fmt: str) -> ExportFile:
     else:
         text = vocabulary_to_csv_text(lexicon, delimiter=delimiter)
     return ExportFile(text=text, file_name=f"{vocabulary.name}{suffix}", content_type=content_type)
+
+
+def vocabulary_odd_values(*, vocabulary: Vocabulary) -> list[OddValue]:
+    """Return the values of the schema's categories that few items hold beside common ones:
+    likely slips, shown on the vocabulary's page to check. (A file read without a schema lists
+    every value it met as declared, so declared values are checked too.)"""
+    schema = schema_from_json(vocabulary.schema)
+    categories = [name for name, spec in schema.features.items() if spec.type == "category"]
+    if not categories:
+        return []
+    return odd_values(
+        vocabulary.items.order_by("pk").values_list("item_id", "features").iterator(chunk_size=5_000),
+        features=categories,
+    )

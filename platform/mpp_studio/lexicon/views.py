@@ -1,6 +1,8 @@
 """Pages of a project's vocabularies: the list, new and imported vocabularies, the item table,
 item editing, export, settings and deletion. The schema pages are in `schema_views.py`."""
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -35,6 +37,7 @@ from mpp_studio.lexicon.selectors import (
     vocabulary_item_get,
     vocabulary_items_filter,
     vocabulary_list_for_project,
+    vocabulary_odd_values,
     vocabulary_pos_values,
 )
 from mpp_studio.lexicon.selectors_imports import vocabulary_import_get, vocabulary_import_view
@@ -256,6 +259,11 @@ def vocabulary_detail(request: HttpRequest, project_id: int, vocabulary_id: int)
     )
     htmx = getattr(request, "htmx", None)
     partial = bool(htmx and not htmx.history_restore_request)
+    if not partial:
+        context["odd_values"] = [
+            (odd, urlencode({feature_field_name(odd.feature): odd.value}))
+            for odd in vocabulary_odd_values(vocabulary=vocabulary)
+        ]
     template = "lexicon/_item_table.html" if partial else "lexicon/vocabulary_detail.html"
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))

@@ -452,3 +452,27 @@ def test_settings_rename_and_delete(
     response = client.post(delete_url)
     assert response["Location"] == reverse("lexicon:vocabulary_list", args=[vocabulary.project_id])
     assert list(Vocabulary.objects.values_list("name", flat=True)) == ["zh_nouns"]
+
+
+ODD_CSV = (
+    "id,form,lemma,pos,number\n"
+    + "".join(f"n{i},dog{i},dog,NN,{'sg' if i % 2 else 'pl'}\n" for i in range(6))
+    + "n6,cats,cat,NN,plural\nn7,cow,cow,NN,x\n"
+)
+
+
+def test_vocabulary_detail_shows_values_that_look_like_slips(
+    client_for: ClientFor, viewer: object, project: object, vocabulary: Vocabulary
+) -> None:
+    from mpp_studio.lexicon.services import Upload, vocabulary_import_upload
+
+    odd = vocabulary_import_upload(project=project, table=Upload("odd.csv", ODD_CSV.encode()))  # type: ignore[arg-type]
+    client = client_for(viewer)
+    html = client.get(reverse("lexicon:vocabulary_detail", args=[odd.project_id, odd.pk])).content.decode()
+    assert "Check 2 values:" in html
+    slip = '<a href="?f-number=plural">number: <code>plural</code></a> (item n6)'
+    assert slip + ": did you mean <code>pl</code> (3 items)?" in html
+    assert '<a href="?f-number=x">number: <code>x</code></a> (item n7)</li>' in html
+    # A vocabulary whose schema lists the values (or whose values are all common) has none.
+    clean = client.get(reverse("lexicon:vocabulary_detail", args=[vocabulary.project_id, vocabulary.pk]))
+    assert "odd-values" not in clean.content.decode()
