@@ -116,6 +116,7 @@ MATRIX: dict[str, dict[str, Any]] = {
     "projects/<id:project_id>/templates/editor/draft/": {"POST": "editor"},
     "projects/<id:project_id>/templates/editor/draft/discard/": {"POST": "editor"},
     "projects/<id:project_id>/templates/<id:template_id>/duplicate/": {"POST": "editor"},
+    "projects/<id:project_id>/templates/<id:template_id>/compare/": {"GET": "viewer"},
     "projects/<id:project_id>/templates/<id:template_id>/": {"GET": "viewer"},
     "projects/<id:project_id>/templates/<id:template_id>/edit/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/templates/<id:template_id>/versions/<id:number>/": {"GET": "viewer"},

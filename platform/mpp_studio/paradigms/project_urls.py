@@ -19,6 +19,7 @@ urlpatterns: list = [
     path("templates/<id:template_id>/", editor.template_detail, name="template_detail"),
     path("templates/<id:template_id>/edit/", editor.template_edit, name="template_edit"),
     path("templates/<id:template_id>/duplicate/", editor.template_duplicate_view, name="template_duplicate"),
+    path("templates/<id:template_id>/compare/", editor.template_compare, name="template_compare"),
     path(
         "templates/<id:template_id>/versions/<id:number>/",
         editor.template_version_detail,

@@ -59,3 +59,20 @@ def test_a_new_uid_asks_and_the_copy_leaves_the_original(
     settle(page)
     shot(page, screenshots / "editor-duplicated.png")
     assert Template.objects.filter(uid="det_noun_agreement_copy").count() == 1
+
+
+def test_two_versions_are_compared_line_by_line_and_pair_by_pair(
+    live_server: object, page: Page, screenshots: Path, editor: object, det_template: Template
+) -> None:
+    open_editor(page, live_server, editor, det_template)
+    type_into(page, "#good-3-words", "!")
+    type_into(page, "#note", "an exclamation")
+    page.click("button.save")
+    expect(page.locator(".messages")).to_contain_text("Saved version 2 of det_noun_agreement.")
+    page.click("a.compare-link")
+    expect(page.locator("h2")).to_contain_text("Compare versions of det_noun_agreement")
+    expect(page.locator(".diff-removed")).to_contain_text('direct: "."')
+    expect(page.locator(".diff-added")).to_contain_text('direct: "!"')
+    expect(page.locator(".compare-pairs tr.pair")).to_have_count(20)
+    expect(page.locator(".compare-pairs section").nth(1).locator("td.good").first).to_contain_text("!")
+    page.screenshot(path=screenshots / "template-compare.png", full_page=True)

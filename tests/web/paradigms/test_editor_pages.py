@@ -739,3 +739,28 @@ def test_the_api_root_says_where_to_start(client: Client) -> None:
     body = response.json()
     assert body["docs"].endswith("/api/docs/") and body["schema"].endswith("/api/schema/")
     assert body["projects"].endswith("/api/projects/") and body["token"].endswith("/api/token/")
+
+
+def test_compare_shows_the_yaml_that_changed_and_the_pairs_of_each_version(
+    signed_in: SignedIn, viewer: object, owner: object, project: object, det_template: Template
+) -> None:
+    template_save(
+        project=project,
+        source_text=DET_TEMPLATE.replace('{id: stop, direct: "."}', '{id: stop, direct: "!"}'),
+        user=owner,  # type: ignore[arg-type]
+        template=det_template,
+        note="exclamation",
+    )
+    client = signed_in(viewer)
+    detail = client.get(url("template_detail", project, det_template.pk)).content.decode()
+    compare_url = url("template_compare", project, det_template.pk)
+    assert f'href="{compare_url}?a=1&amp;b=2">Compare with 2</a>' in detail
+    html = client.get(compare_url).content.decode()  # the last two versions by default
+    assert "YAML: version 1 → version 2" in html
+    assert '<span class="diff-line diff-removed"><span class="ln" aria-hidden="true">11</span>' in html
+    assert "{id: stop, direct: &quot;.&quot;}" in html and "{id: stop, direct: &quot;!&quot;}" in html
+    assert html.count('<tr class="pair">') == 20  # ten pairs of each version, one seed
+    same = client.get(compare_url + "?a=2&b=2&seed=4").content.decode()
+    assert "The two versions have the same text." in same and "Seed 4." in same
+    unknown = client.get(compare_url + "?a=9&b=x").content.decode()
+    assert "This template has no version 9 or x" in unknown

@@ -40,6 +40,7 @@ from mpp_studio.paradigms.selectors_editor import (
     project_template_groups,
     template_get,
     template_page_get,
+    template_versions,
     vocabulary_first,
 )
 from mpp_studio.paradigms.services.drafts import draft_discard, draft_save
@@ -50,6 +51,7 @@ from mpp_studio.paradigms.services.editor import (
 )
 from mpp_studio.paradigms.services.project_templates import template_save
 from mpp_studio.paradigms.services.template_lifecycle import template_duplicate
+from mpp_studio.paradigms.version_diff import text_diff
 
 # -- the template list and a template's page --------------------------------------------------------
 
@@ -133,6 +135,40 @@ def template_version_restore_view(
         "every earlier version is kept.",
     )
     return redirect("project_paradigms:template_detail", project.pk, version.template.pk)
+
+
+@login_required
+@require_GET
+def template_compare(request: HttpRequest, project_id: int, template_id: int) -> HttpResponse:
+    """Two versions of a template (`?a=` older, `?b=` newer; the last two by default): the lines
+    of YAML that changed, and the pairs each makes for one `?seed=`."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
+    template = template_get(project=project, template_id=template_id)
+    if template is None:
+        raise Http404("This project has no such template.")
+    versions = {v.number: v for v in template_versions(template)}
+    newest = max(versions)
+    numbers = [request.GET.get(key, "") for key in ("a", "b")]
+    chosen = [int(n) if n.isdigit() else None for n in numbers]
+    b = chosen[1] if chosen[1] in versions else newest
+    a = chosen[0] if chosen[0] in versions else max((n for n in versions if n < b), default=b)
+    form = PreviewForm(request.GET if "seed" in request.GET else {"seed": 0})
+    seed = form.cleaned_data["seed"] if form.is_valid() else 0
+    older, newer = versions[a], versions[b]
+    context = project_context(request, project, active_tab="templates")
+    context.update(
+        template=template,
+        versions=sorted(versions.values(), key=lambda v: -v.number),
+        older=older,
+        newer=newer,
+        diff=text_diff(older.source_text, newer.source_text),
+        older_preview=editor_preview(project=project, source_text=older.source_text, seed=seed, table=False),
+        newer_preview=editor_preview(project=project, source_text=newer.source_text, seed=seed, table=False),
+        seed=seed,
+        form=form,
+        unknown=[n for n, c in zip(numbers, chosen, strict=True) if n and c not in versions],
+    )
+    return render(request, "paradigms/editor/template_compare.html", context)
 
 
 @login_required
