@@ -1,6 +1,7 @@
 """HTTP responses for dataset exports, shared by the pages and the API: streamed, never whole."""
 
 import itertools
+from collections.abc import Iterator
 
 from django.http import FileResponse, HttpResponseBase, StreamingHttpResponse
 
@@ -44,13 +45,13 @@ def export_response(dataset: Dataset, fmt: str) -> HttpResponseBase:
         response["Content-Disposition"] = f'attachment; filename="{name}-{fmt}.jsonl"'
         return response
     if fmt in ("csv", "csv-excel"):
-        lines = csv_lines(dataset)
+        rows: Iterator[str] = csv_lines(dataset)
         if fmt == "csv-excel":
             # Excel reads a CSV as UTF-8 only after a byte order mark; without one, Chinese and
             # accented words come out garbled. Other tools want the file without it.
-            lines = itertools.chain(["\ufeff"], lines)
+            rows = itertools.chain(["\ufeff"], rows)
         response = StreamingHttpResponse(
-            (line.encode("utf-8") for line in lines), content_type="text/csv; charset=utf-8"
+            (row.encode("utf-8") for row in rows), content_type="text/csv; charset=utf-8"
         )
         suffix = "-excel" if fmt == "csv-excel" else ""
         response["Content-Disposition"] = f'attachment; filename="{name}{suffix}.csv"'
