@@ -200,7 +200,7 @@ def test_openapi_schema_describes_the_datasets_api_without_warnings() -> None:
         assert path in paths, path
     export = paths["/api/projects/{project_id}/datasets/{dataset_id}/export/"]["get"]
     assert [sorted(p["schema"]["enum"]) for p in export["parameters"] if p["name"] == "format"] == [
-        ["blimp", "csv", "hf", "jsonl", "zhoblimp"]
+        ["blimp", "csv", "csv-excel", "hf", "jsonl", "zhoblimp"]
     ]
     # Accepted (the job runs in the background), and the API's error answers (413: a body over
     # the server's cap; 503: the database out of reach).
