@@ -135,9 +135,12 @@ def test_order_and_duplicates_are_kept(tiny_gpt2: Path) -> None:
     scores = active.score([Sentence(t) for t in texts])
     assert [s.text for s in scores] == texts
     assert scores[0].logprobs == scores[2].logprobs and scores[0] is not scores[2]
-    # The model stays loaded: a second call gives the same numbers.
-    again = active.score([Sentence(texts[1])])
-    assert_close(again[0].logprobs, scores[1].logprobs, 1e-6)
+    # The model stays loaded: a second call gives the same numbers. The same batch: a sentence
+    # scored alone is padded otherwise, and on some CPUs (AMD EPYC here) the kernels then sum
+    # in another order (1.4e-6 nats apart), which the reference test's tolerance covers.
+    again = active.score([Sentence(t) for t in texts])
+    assert_close(again[1].logprobs, scores[1].logprobs, 1e-6)
+    assert_close(active.score([Sentence(texts[1])])[0].logprobs, scores[1].logprobs)
 
 
 def test_score_eos_scores_the_end_token(tiny_gpt2: Path) -> None:
