@@ -87,3 +87,14 @@ def test_leaving_asks_and_the_draft_is_offered_back(
     assert answers == ["beforeunload", "beforeunload"]
     assert not TemplateDraft.objects.exists()
     assert '"!"' in det_template.latest_version().source_text  # type: ignore[union-attr]
+
+
+def test_saving_at_once_after_typing_leaves_no_draft_behind(
+    live_server: object, page: Page, editor: object, det_template: Template
+) -> None:
+    open_editor(page, live_server, editor, det_template)
+    replace_text(page, "#description", "Saved at once.", 0)
+    page.click("button.save")  # before the draft's 0.8 s are up
+    expect(page.locator(".messages")).to_contain_text("Saved version 2 of det_noun_agreement.")
+    page.wait_for_timeout(1500)  # a draft sent as the editor unloaded would have arrived by now
+    assert not TemplateDraft.objects.exists()

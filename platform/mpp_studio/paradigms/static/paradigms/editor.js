@@ -160,6 +160,10 @@
   });
   form.addEventListener("submit", function () {
     submitting = true;
+    // The form goes to the server whole; a draft sent after it (on pagehide) would come back
+    // as a draft of what was just saved.
+    if (draftTimer) clearTimeout(draftTimer);
+    draftTimer = null;
   });
   window.addEventListener("beforeunload", function (event) {
     if (!unsaved || submitting) return;
