@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.browser import launch_browser, new_page
+from tests.web.browser import launch_browser, new_page, sign_in
+from tests.web.conftest import PASSWORD
 
 
 @pytest.fixture
@@ -73,3 +74,19 @@ def feature(page: Page, grammar: str, row: int, pair: int, name: str, value: str
         click(page, f"#row-{grammar}-{row} button[value='add-feat {grammar} {row}']")
     choose(page, prefix + "name", name)
     type_into(page, prefix + "value", value)
+
+
+def open_editor(page: Page, live_server: object, user: object, template: object) -> None:
+    """Sign in as `user` and open the editor of `template`."""
+    base = str(live_server.url)  # type: ignore[attr-defined]
+    page.goto(base + "/accounts/login/")
+    sign_in(page, user.get_username(), PASSWORD)  # type: ignore[attr-defined]
+    page.goto(f"{base}/projects/{template.project_id}/templates/{template.pk}/edit/")  # type: ignore[attr-defined]
+    expect(page.locator("#good-0-id")).to_be_visible()
+
+
+def replace_text(page: Page, selector: str, text: str, delay: float) -> None:
+    """Click into a field, select what it holds and type `text` over it, `delay` ms a key."""
+    page.click(selector)
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text, delay=delay)

@@ -42,3 +42,26 @@ bad:
   - {same: verb}
   - {same: stop}
 """
+
+# Positions named by id, by number and through a phrase (`place.head`), referred to from both
+# grammars and from a row only YAML can show: renaming any of them must take its references along.
+RENAME_TEMPLATE = """\
+uid: rename_refs
+phenomenon: determiner_noun_agreement
+language: en
+vocabulary: animals
+good:
+  - {id: det, matched: noun, on: number, lexical: {pos: DT}}
+  - {id: noun, lexical: {pos: NN, number: pl}}
+  - {id: verb, lexical: {pos: VB}, form: VBP}
+  - {direct: near}
+  - {id: place, phrase: Place}
+  - {id: det2, matched: place.head, on: number, lexical: {pos: DT}}
+bad:
+  - {id: det_bad, mismatched: {noun: number}, lexical: {pos: DT}}
+  - {id: noun_bad, lexical: {pos: NN, number: sg}}
+  - {same: verb, form: VBZ}
+  - {delete: '4'}
+  - {same: place}
+  - {id: det2_bad, matched: bad.noun_bad, on: number, lexical: {pos: DT}}
+"""

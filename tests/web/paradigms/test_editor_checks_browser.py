@@ -11,8 +11,7 @@ from playwright.sync_api import Dialog, Page, expect
 
 from mpp_studio.paradigms.models import Template
 from tests.web.browser import needs_chromium
-from tests.web.paradigms.editor_browser import choose, click, settle, shot
-from tests.web.paradigms.test_editor_typing_browser import open_editor
+from tests.web.paradigms.editor_browser import choose, click, open_editor, settle, shot
 
 pytest_plugins = [
     "tests.web.browser",
@@ -84,9 +83,11 @@ def test_the_table_tab_says_why_it_cannot_read_broken_yaml_and_where(
     broken = text.input_value().replace("{id: det, matched: noun", "{id: det, matched: [noun", 1)
     line = next(i for i, row in enumerate(broken.splitlines(), start=1) if "[noun" in row)
     text.fill(broken)
+    # The preview the typing asked for (600 ms later) says where, beside the text, with its line.
+    beside = page.locator("#problems-field-yaml_text")
+    expect(beside).to_contain_text(f"E_SYNTAX line {line} this is not valid YAML")
     settle(page)
     click(page, "button[value='to-table']")
-    beside = page.locator("#problems-field-yaml_text")
     expect(beside).to_contain_text(f"cannot be shown in the table until it is fixed (line {line}")
     page.wait_for_timeout(1500)  # a preview arriving later must not sweep the reason away
     settle(page)

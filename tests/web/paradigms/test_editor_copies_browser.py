@@ -12,8 +12,7 @@ from playwright.sync_api import Page, expect
 
 from mpp_studio.paradigms.models import Template
 from tests.web.browser import needs_chromium
-from tests.web.paradigms.editor_browser import choose, settle, shot, type_into
-from tests.web.paradigms.test_editor_typing_browser import open_editor
+from tests.web.paradigms.editor_browser import choose, open_editor, settle, shot, type_into
 
 pytest_plugins = [
     "tests.web.browser",

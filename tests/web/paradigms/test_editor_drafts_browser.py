@@ -12,8 +12,7 @@ from playwright.sync_api import Dialog, Page, expect
 
 from mpp_studio.paradigms.models import Template, TemplateDraft
 from tests.web.browser import needs_chromium
-from tests.web.paradigms.editor_browser import settle, shot
-from tests.web.paradigms.test_editor_typing_browser import open_editor, replace_text
+from tests.web.paradigms.editor_browser import open_editor, replace_text, settle, shot
 
 pytest_plugins = [
     "tests.web.browser",

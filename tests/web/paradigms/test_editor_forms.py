@@ -19,6 +19,7 @@ from mpp_studio.paradigms.forms.editor import (
     state_from_document,
     state_from_post,
 )
+from tests.web.paradigms.editor_texts import RENAME_TEMPLATE
 
 FORM = {
     "uid": "sv",
@@ -334,28 +335,6 @@ def test_switching_to_yaml_with_a_bad_field_stays_in_the_table() -> None:
     state = state_from_post(QueryDict(mutable=True) | {"bad-0-type": "yaml", "bad-0-yaml": "{same: [1"})
     after, errors = state_after_action(state, "to-yaml")
     assert after.mode == "table" and errors[0].field == "bad-0-yaml"
-
-
-RENAME_TEMPLATE = """\
-uid: rename_refs
-phenomenon: determiner_noun_agreement
-language: en
-vocabulary: animals
-good:
-  - {id: det, matched: noun, on: number, lexical: {pos: DT}}
-  - {id: noun, lexical: {pos: NN, number: pl}}
-  - {id: verb, lexical: {pos: VB}, form: VBP}
-  - {direct: near}
-  - {id: place, phrase: Place}
-  - {id: det2, matched: place.head, on: number, lexical: {pos: DT}}
-bad:
-  - {id: det_bad, mismatched: {noun: number}, lexical: {pos: DT}}
-  - {id: noun_bad, lexical: {pos: NN, number: sg}}
-  - {same: verb, form: VBZ}
-  - {delete: '4'}
-  - {same: place}
-  - {id: det2_bad, matched: bad.noun_bad, on: number, lexical: {pos: DT}}
-"""
 
 
 def _posted(state: EditorState) -> QueryDict:

@@ -18,10 +18,9 @@ from playwright.sync_api import Page, expect
 from mpp_studio.paradigms.models import Template
 from mpp_studio.paradigms.services import template_save
 from mpp_studio.paradigms.views import editor as editor_views
-from tests.web.browser import needs_chromium, sign_in
-from tests.web.conftest import PASSWORD
-from tests.web.paradigms.editor_browser import choose, settle, shot
-from tests.web.paradigms.test_editor_forms import RENAME_TEMPLATE
+from tests.web.browser import needs_chromium
+from tests.web.paradigms.editor_browser import choose, open_editor, replace_text, settle, shot
+from tests.web.paradigms.editor_texts import RENAME_TEMPLATE
 
 pytest_plugins = [
     "tests.web.browser",
@@ -47,21 +46,6 @@ def slow_redraws(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
         monkeypatch.setattr(editor_views, "editor_page_context", slow)
 
     return hold
-
-
-def open_editor(page: Page, live_server: object, user: object, template: Template) -> None:
-    base = str(live_server.url)  # type: ignore[attr-defined]
-    page.goto(base + "/accounts/login/")
-    sign_in(page, user.get_username(), PASSWORD)  # type: ignore[attr-defined]
-    page.goto(f"{base}/projects/{template.project_id}/templates/{template.pk}/edit/")
-    expect(page.locator("#good-0-id")).to_be_visible()
-
-
-def replace_text(page: Page, selector: str, text: str, delay: float) -> None:
-    """Click into a field, select what it holds and type `text` over it, `delay` ms a key."""
-    page.click(selector)
-    page.keyboard.press("Control+A")
-    page.keyboard.type(text, delay=delay)
 
 
 @pytest.mark.parametrize("answer_after", [0.0, 0.8], ids=["prompt-server", "slow-server"])
