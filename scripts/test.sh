@@ -5,7 +5,8 @@
 # ./scripts/test.sh --fast: the quick lane while working (README, "Quick start"). The same ruff,
 # mypy and import-linter checks, then the engines' tests (tests/ outside tests/web) without
 # Django, then the platform tests, both without the `browser`, `integration` and `slow` tests
-# (tests/conftest.py marks them). Further arguments go to both pytest runs (-x, -k ...).
+# (tests/conftest.py marks them). Each run is spread over the machine's cores by pytest-xdist
+# (-n auto); further arguments go to both pytest runs (-x, -k ..., or -n 0 to run in one process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,7 +35,8 @@ if ! $fast; then
 fi
 
 # pytest exits 5 when a -k or -m leaves one of the two runs nothing to run: that is not a failure.
-lane=(-m "not browser and not integration and not slow")
+# worksteal: an idle worker takes tests queued for a busy one, so neither waits at the end.
+lane=(-m "not browser and not integration and not slow" -n auto --dist worksteal)
 echo "== pytest: engines (tests/ outside tests/web, without Django)"
 .venv/bin/pytest -p no:django -W "ignore:Unknown config option:pytest.PytestConfigWarning" \
   tests --ignore=tests/web "${lane[@]}" "$@" || [ $? -eq 5 ]
