@@ -28,11 +28,15 @@ class World:
 def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_dir: Path) -> World:
     """Fill `project` with one object of every kind (and import the tiny grammar library written
     to `library_dir`); return the URL arguments naming them."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
     from mpp_studio.accounts.services import invitation_create
     from mpp_studio.datasets.services import dataset_create
     from mpp_studio.evaluation.services import language_model_unigram_ensure, run_create
     from mpp_studio.learner.services import run_create as triplet_run_create
     from mpp_studio.lexicon.services import Upload, vocabulary_import_upload
+    from mpp_studio.lexicon.services.updates import vocabulary_update_start
+    from mpp_studio.lexicon.services.vocabularies import vocabulary_snapshot_ensure
     from mpp_studio.paradigms.models import LibraryTemplate, Phrase
     from mpp_studio.paradigms.services.library import library_import
     from mpp_studio.studies.services import study_create, study_open
@@ -72,6 +76,9 @@ def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_d
     participation = start(study)
     invitation = invitation_create(project=project, role="viewer", created_by=owner)
     imports = _imports(project, editor)
+    update = vocabulary_update_start(
+        vocabulary=vocabulary, table=SimpleUploadedFile("en_nouns.csv", b"form\ncat\n"), created_by=editor
+    )
     template = templates["en"]
     args = {
         "project_id": project.pk,
@@ -102,6 +109,8 @@ def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_d
         "invitation_id": invitation.pk,
         "invitation_token": invitation.token,
         "library_template_id": LibraryTemplate.objects.order_by("pk").first().pk,
+        "update_id": update.pk,
+        "snapshot_id": vocabulary_snapshot_ensure(vocabulary=vocabulary).pk,
         **imports,
     }
     return World(args=args, participant_token=participant_token(participation), project=project)

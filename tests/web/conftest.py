@@ -258,8 +258,8 @@ def _uploads_in_tmp(tmp_path: Path, settings: Any) -> None:
 def import_jobs_run_now() -> Iterator[None]:
     """Patch each import task's `delay_on_commit` to run its job at once, inside the request, as a
     worker would after it (the tests' transaction never commits, so the real on-commit send would
-    never happen): released datasets, vocabulary files, ZhoBLiMP projects, library paradigms,
-    learner corpora."""
+    never happen): released datasets, vocabulary files (imported, or read and applied as updates),
+    ZhoBLiMP projects, library paradigms, learner corpora."""
     from unittest import mock
 
     from mpp_studio.datasets.services import dataset_import_run
@@ -267,7 +267,8 @@ def import_jobs_run_now() -> Iterator[None]:
     from mpp_studio.learner.services import corpus_read
     from mpp_studio.learner.tasks import read_corpus
     from mpp_studio.lexicon.services.import_jobs import vocabulary_import_run
-    from mpp_studio.lexicon.tasks import import_vocabulary
+    from mpp_studio.lexicon.services.updates import vocabulary_update_apply_run, vocabulary_update_read_run
+    from mpp_studio.lexicon.tasks import apply_vocabulary_update, import_vocabulary, read_vocabulary_update
     from mpp_studio.paradigms.services.library_into_project import library_templates_import_run
     from mpp_studio.paradigms.services.zhoblimp_import import zhoblimp_import_run
     from mpp_studio.paradigms.tasks import import_library, import_zhoblimp
@@ -275,6 +276,8 @@ def import_jobs_run_now() -> Iterator[None]:
     runs: list[tuple[Any, Callable[[int], None]]] = [
         (import_files, lambda dataset_id: dataset_import_run(dataset_id=dataset_id)),
         (import_vocabulary, lambda import_id: vocabulary_import_run(import_id=import_id)),
+        (read_vocabulary_update, lambda update_id: vocabulary_update_read_run(update_id=update_id)),
+        (apply_vocabulary_update, lambda update_id: vocabulary_update_apply_run(update_id=update_id)),
         (import_zhoblimp, lambda import_id: zhoblimp_import_run(import_id=import_id)),
         (import_library, lambda import_id: library_templates_import_run(import_id=import_id)),
         (read_corpus, lambda corpus_id: corpus_read(corpus_id=corpus_id)),
@@ -307,28 +310,31 @@ def import_worker() -> Iterator[None]:
     from django.db import connection
 
     from mpp_studio.lexicon.services.import_jobs import vocabulary_import_run
-    from mpp_studio.lexicon.tasks import import_vocabulary
+    from mpp_studio.lexicon.services.updates import vocabulary_update_apply_run, vocabulary_update_read_run
+    from mpp_studio.lexicon.tasks import apply_vocabulary_update, import_vocabulary, read_vocabulary_update
     from mpp_studio.paradigms.services.library_into_project import library_templates_import_run
     from mpp_studio.paradigms.services.zhoblimp_import import zhoblimp_import_run
     from mpp_studio.paradigms.tasks import import_library, import_zhoblimp
 
-    def in_a_thread(run: Callable[..., None]) -> Callable[[int], None]:
-        def work(import_id: int) -> None:
+    def in_a_thread(run: Callable[..., None], argument: str = "import_id") -> Callable[[int], None]:
+        def work(row_id: int) -> None:
             time.sleep(1.0)
             try:
-                run(import_id=import_id)
+                run(**{argument: row_id})
             finally:
                 connection.close()
 
-        return lambda import_id: threading.Thread(target=work, args=(import_id,)).start()
+        return lambda row_id: threading.Thread(target=work, args=(row_id,)).start()
 
     with contextlib.ExitStack() as stack:
-        for task, run in (
-            (import_vocabulary, vocabulary_import_run),
-            (import_zhoblimp, zhoblimp_import_run),
-            (import_library, library_templates_import_run),
+        for task, run, argument in (
+            (import_vocabulary, vocabulary_import_run, "import_id"),
+            (read_vocabulary_update, vocabulary_update_read_run, "update_id"),
+            (apply_vocabulary_update, vocabulary_update_apply_run, "update_id"),
+            (import_zhoblimp, zhoblimp_import_run, "import_id"),
+            (import_library, library_templates_import_run, "import_id"),
         ):
-            stack.enter_context(mock.patch.object(task, "delay", in_a_thread(run)))
+            stack.enter_context(mock.patch.object(task, "delay", in_a_thread(run, argument)))
         yield
 
 

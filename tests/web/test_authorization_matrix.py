@@ -91,6 +91,20 @@ MATRIX: dict[str, dict[str, Any]] = {
         "GET": "editor",
         "POST": "editor",
     },
+    "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/update/": {"GET": "editor", "POST": "editor"},
+    "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/updates/<id:update_id>/": {"GET": "viewer"},
+    # The world's update is still being read: applying or discarding it goes back with a message.
+    "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/updates/<id:update_id>/apply/": {
+        "POST": "editor",
+        "ok": {"POST": {302}},
+    },
+    "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/updates/<id:update_id>/discard/": {
+        "POST": "editor",
+        "ok": {"POST": {302}},
+    },
+    "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/versions/<id:snapshot_id>/<str:fmt>/": {
+        "GET": "viewer"
+    },
     "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/schema/": {"GET": "viewer"},
     "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/schema/yaml/": {
         "GET": "editor",

@@ -44,17 +44,9 @@ class VocabularyForm(forms.Form):
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
 
-class VocabularyImportForm(forms.Form):
-    """A CSV/TSV table, its optional `.schema.yaml`, and the name and language to give it."""
+class VocabularyFilesForm(forms.Form):
+    """A CSV/TSV table and its optional `.schema.yaml`, each held to the upload limit unread."""
 
-    format = forms.ChoiceField(
-        label="Format",
-        choices=[("ours", "MPP Studio table (CSV/TSV, optional schema file)"), *SOURCE_FORMATS.items()],
-        initial="ours",
-        required=False,
-        help_text="BLiMP and ZhoBLiMP files are converted; a report lists every row or column "
-        "that was not kept exactly as written.",
-    )
     file = NamedFileField(
         label="Table (CSV or TSV)",
         help_text="UTF-8 text; a header row with at least a form column.",
@@ -68,20 +60,9 @@ class VocabularyImportForm(forms.Form):
         help_text="A .schema.yaml declaring the features; without one, each column becomes a category.",
         widget=forms.ClearableFileInput(attrs={"accept": ".yaml,.yml"}),
     )
-    name = forms.CharField(
-        max_length=Vocabulary._meta.get_field("name").max_length,
-        required=False,
-        help_text="Leave blank to use the schema's name or the file's name.",
-    )
-    language = forms.CharField(
-        max_length=Vocabulary._meta.get_field("language").max_length,
-        required=False,
-        help_text="Leave blank to use the schema's language.",
-    )
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
     def _clean_upload(self, field: str) -> UploadedFile | None:
-        """Return the uploaded file, unread (the import job reads it), if it is within the limit."""
+        """Return the uploaded file, unread (a job reads it), if it is within the limit."""
         file = self.cleaned_data.get(field)
         if not file:
             return None
@@ -95,6 +76,45 @@ class VocabularyImportForm(forms.Form):
 
     def clean_schema_file(self) -> UploadedFile | None:
         return self._clean_upload("schema_file")
+
+
+class VocabularyUpdateForm(VocabularyFilesForm):
+    """An edited table of a vocabulary (and, if its features changed, its schema file)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields[
+            "file"
+        ].help_text = "The vocabulary's table as exported and edited: items are matched by their id column."
+        self.fields["schema_file"].help_text = (
+            "Only if you changed the features: without one, the table is read with the features declared now."
+        )
+
+
+class VocabularyImportForm(VocabularyFilesForm):
+    """A CSV/TSV table, its optional `.schema.yaml`, and the name and language to give it."""
+
+    format = forms.ChoiceField(
+        label="Format",
+        choices=[("ours", "MPP Studio table (CSV/TSV, optional schema file)"), *SOURCE_FORMATS.items()],
+        initial="ours",
+        required=False,
+        help_text="BLiMP and ZhoBLiMP files are converted; a report lists every row or column "
+        "that was not kept exactly as written.",
+    )
+    name = forms.CharField(
+        max_length=Vocabulary._meta.get_field("name").max_length,
+        required=False,
+        help_text="Leave blank to use the schema's name or the file's name.",
+    )
+    language = forms.CharField(
+        max_length=Vocabulary._meta.get_field("language").max_length,
+        required=False,
+        help_text="Leave blank to use the schema's language.",
+    )
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+    field_order = ("format", "file", "schema_file", "name", "language", "description")
 
     def clean_format(self) -> str:
         return str(self.cleaned_data.get("format") or "ours")

@@ -141,3 +141,56 @@ class VocabularyImport(BaseModel):
 
     def __str__(self) -> str:
         return f"import of {self.file_name} ({self.source_format})"
+
+
+class VocabularyUpdate(BaseModel):
+    """An edited file offered as the next version of a vocabulary (`services.updates`).
+
+    A job reads the file and compares it with the vocabulary by item id; the user sees what it
+    adds, changes and removes, then applies it (a second job) or discards it. Applying keeps the
+    vocabulary as it was as a snapshot (`before`), so no earlier version is lost, and records the
+    new one (`after`). The kept files stay until the update is applied or discarded.
+    """
+
+    class Status(models.TextChoices):
+        READING = "reading", "Reading the file"
+        REFUSED = "refused", "Refused"
+        READY = "ready", "Ready to apply"
+        APPLYING = "applying", "Applying"
+        APPLIED = "applied", "Applied"
+        DISCARDED = "discarded", "Discarded"
+
+    project = models.ForeignKey("accounts.Project", on_delete=models.CASCADE, related_name="+")
+    vocabulary = models.ForeignKey(Vocabulary, on_delete=models.CASCADE, related_name="updates")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.READING)
+    file_name = models.CharField(max_length=255)
+    schema_file_name = models.CharField(max_length=255, blank=True)
+    uploads = models.JSONField(default=list, blank=True)
+    read_job = models.OneToOneField(
+        "jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="vocabulary_update_read"
+    )
+    apply_job = models.OneToOneField(
+        "jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="vocabulary_update_apply"
+    )
+    # vocab.lexicon.Vocabulary.version of the vocabulary the file was compared with: applying
+    # refuses if the vocabulary has changed since (the preview would not say what happens).
+    compared_version = models.CharField(max_length=64, blank=True)
+    # Counts and the first items of each kind (services.updates.changes_summary).
+    summary = models.JSONField(default=dict, blank=True)
+    # Why the file was refused: {field, file, line, column, message} for each problem.
+    problems = models.JSONField(default=list, blank=True)
+    before = models.ForeignKey(
+        VocabularySnapshot, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    after = models.ForeignKey(
+        VocabularySnapshot, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("-created_at",)
+
+    def __str__(self) -> str:
+        return f"update of {self.vocabulary_id} from {self.file_name}"

@@ -1,6 +1,6 @@
 """Celery tasks of the lexicon app: thin wrappers that call a service by id.
 
-The work is `services.import_jobs.vocabulary_import_run`, which is safe to run twice (tasks are
+The work is in services (`import_jobs`, `updates`), each run safe to run twice (tasks are
 acknowledged late and redelivered after a worker dies).
 """
 
@@ -41,3 +41,53 @@ def import_vocabulary(self: ImportVocabularyTask, import_id: int) -> None:
 
     with retry_on_database_error(self):
         vocabulary_import_run(import_id=import_id)
+
+
+class VocabularyUpdateTask(GivingUpTask):
+    """Fails the update's running job, in words, when the task gives up (retries spent, worker
+    error); the vocabulary keeps what was written and the update can be applied again."""
+
+    give_up_arguments = ("update_id",)
+
+    def give_up_label(self, ids: dict[str, int]) -> str:
+        return f"vocabulary update {ids['update_id']}"
+
+    def give_up(self, ids: dict[str, int], reason: str) -> None:
+        from mpp_studio.lexicon.services.updates import vocabulary_update_give_up
+
+        vocabulary_update_give_up(update_id=ids["update_id"], reason=reason)
+
+
+@shared_task(
+    name="lexicon.read_vocabulary_update",  # stable: queued messages name it
+    bind=True,
+    base=VocabularyUpdateTask,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    time_limit=30 * 60,
+)
+def read_vocabulary_update(self: VocabularyUpdateTask, update_id: int) -> None:
+    """Read an edited vocabulary file and say what it would change (lexicon.services.updates)."""
+    from mpp_studio.lexicon.services.updates import vocabulary_update_read_run
+
+    with retry_on_database_error(self):
+        vocabulary_update_read_run(update_id=update_id)
+
+
+@shared_task(
+    name="lexicon.apply_vocabulary_update",  # stable: queued messages name it
+    bind=True,
+    base=VocabularyUpdateTask,
+    acks_late=True,
+    # A worker killed mid-apply puts the message back: the next run writes only what is left.
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    time_limit=60 * 60,
+)
+def apply_vocabulary_update(self: VocabularyUpdateTask, update_id: int) -> None:
+    """Apply an edited vocabulary file as the vocabulary's next version (lexicon.services.updates)."""
+    from mpp_studio.lexicon.services.updates import vocabulary_update_apply_run
+
+    with retry_on_database_error(self):
+        vocabulary_update_apply_run(update_id=update_id)

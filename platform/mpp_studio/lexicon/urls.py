@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from mpp_studio.lexicon import schema_views, views
+from mpp_studio.lexicon import schema_views, update_views, views
 
 app_name = "lexicon"
 
@@ -27,8 +27,31 @@ urlpatterns = [
     path("vocabularies/<id:vocabulary_id>/delete/", views.vocabulary_remove, name="vocabulary_delete"),
     path("vocabularies/<id:vocabulary_id>/items/new/", views.item_new, name="item_new"),
     path("vocabularies/<id:vocabulary_id>/items/<id:item_pk>/edit/", views.item_edit, name="item_edit"),
+    path("vocabularies/<id:vocabulary_id>/items/<id:item_pk>/delete/", views.item_delete, name="item_delete"),
     path(
-        "vocabularies/<id:vocabulary_id>/items/<id:item_pk>/delete/", views.item_delete, name="item_delete"
+        "vocabularies/<id:vocabulary_id>/update/",
+        update_views.vocabulary_update_new,
+        name="vocabulary_update_new",
+    ),
+    path(
+        "vocabularies/<id:vocabulary_id>/updates/<id:update_id>/",
+        update_views.vocabulary_update_detail,
+        name="vocabulary_update",
+    ),
+    path(
+        "vocabularies/<id:vocabulary_id>/updates/<id:update_id>/apply/",
+        update_views.vocabulary_update_apply,
+        name="vocabulary_update_apply",
+    ),
+    path(
+        "vocabularies/<id:vocabulary_id>/updates/<id:update_id>/discard/",
+        update_views.vocabulary_update_discard_view,
+        name="vocabulary_update_discard",
+    ),
+    path(
+        "vocabularies/<id:vocabulary_id>/versions/<id:snapshot_id>/<str:fmt>/",
+        update_views.vocabulary_version_download,
+        name="vocabulary_version_download",
     ),
     path("vocabularies/<id:vocabulary_id>/schema/", schema_views.schema, name="schema"),
     path("vocabularies/<id:vocabulary_id>/schema/yaml/", schema_views.schema_yaml, name="schema_yaml"),

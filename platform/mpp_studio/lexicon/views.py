@@ -41,6 +41,7 @@ from mpp_studio.lexicon.selectors import (
     vocabulary_pos_values,
 )
 from mpp_studio.lexicon.selectors_imports import vocabulary_import_get, vocabulary_import_view
+from mpp_studio.lexicon.selectors_updates import vocabulary_updates_recent
 from mpp_studio.lexicon.services import (
     ImportRejected,
     vocabulary_create,
@@ -260,6 +261,7 @@ def vocabulary_detail(request: HttpRequest, project_id: int, vocabulary_id: int)
     htmx = getattr(request, "htmx", None)
     partial = bool(htmx and not htmx.history_restore_request)
     if not partial:
+        context["updates"] = vocabulary_updates_recent(vocabulary=vocabulary)
         context["odd_values"] = [
             (odd, urlencode({feature_field_name(odd.feature): odd.value}))
             for odd in vocabulary_odd_values(vocabulary=vocabulary)

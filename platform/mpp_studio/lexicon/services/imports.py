@@ -192,6 +192,44 @@ class PreparedVocabulary:
     notes: tuple[ImportNote, ...] = ()
 
 
+def upload_lexicon_read(
+    *,
+    table: Upload,
+    schema_file: Upload | None = None,
+    language: str = "",
+    name: str = "",
+    schema: FeatureSchema | None = None,
+) -> tuple[Lexicon, str]:
+    """Return the engine's reading of an uploaded table and the `name` its schema file declares
+    ("" if none); store nothing. Each file is held to the size limit and the table to the row
+    limit before it is read. The table is read against the schema file's schema, else `schema`
+    (a vocabulary updated from a file: its own), else one inferred from the table; the language
+    is `language`, else the schema file's.
+
+    Raises:
+        ImportRejected: listing every problem of the table (field "file") or of the schema
+            (field "schema_file"), with file, line and column.
+    """
+    for upload, field in ((table, "file"), (schema_file, "schema_file")):
+        problem = size_problem(len(upload.data)) if upload is not None else None
+        if upload is not None and problem is not None:
+            raise ImportRejected([RowError(upload.name, None, None, problem, E_ENCODING)], field)
+    rows = row_count_problem(table.data)
+    if rows is not None:
+        raise ImportRejected([RowError(table.name, None, None, rows, E_VALUE)], "file")
+    schema_name = ""
+    if schema_file is not None:
+        schema, schema_language, schema_name = _schema_read(schema_file)
+        language = language or _schema_language_check(schema_language, schema_file.name)
+    lexicon = _read_table(
+        table, schema=schema, language=language, name=name or schema_name or Path(table.name).stem
+    )
+    storage = _storage_errors(lexicon, table.name)
+    if storage:
+        raise ImportRejected(storage, "file")
+    return lexicon, schema_name
+
+
 def vocabulary_upload_read(
     *,
     project: Project,
@@ -213,25 +251,11 @@ def vocabulary_upload_read(
             (field "schema_file"), with file, line and column.
         ValidationError: naming the field: a taken or malformed name, a malformed language.
     """
-    for upload, field in ((table, "file"), (schema_file, "schema_file")):
-        problem = size_problem(len(upload.data)) if upload is not None else None
-        if upload is not None and problem is not None:
-            raise ImportRejected([RowError(upload.name, None, None, problem, E_ENCODING)], field)
-    rows = row_count_problem(table.data)
-    if rows is not None:
-        raise ImportRejected([RowError(table.name, None, None, rows, E_VALUE)], "file")
     language = language_check(language)
-    schema: FeatureSchema | None = None
-    schema_name = ""
-    if schema_file is not None:
-        schema, schema_language, schema_name = _schema_read(schema_file)
-        language = language or _schema_language_check(schema_language, schema_file.name)
-    name = name.strip() or schema_name or Path(table.name).stem
-    lexicon = _read_table(table, schema=schema, language=language, name=name)
-    storage = _storage_errors(lexicon, table.name)
-    if storage:
-        raise ImportRejected(storage, "file")
-    name = vocabulary_name_check(name)
+    lexicon, _ = upload_lexicon_read(
+        table=table, schema_file=schema_file, language=language, name=name.strip()
+    )
+    name = vocabulary_name_check(lexicon.name)  # the name asked, else the schema's, else the stem
     vocabulary_name_free(project=project, name=name, exclude=own)
     return PreparedVocabulary(lexicon, name, description.strip())
 
