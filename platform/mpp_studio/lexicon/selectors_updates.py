@@ -4,9 +4,13 @@ versions they keep; every lookup is scoped to a project's vocabulary."""
 from django.http import Http404
 
 from mpp_studio.lexicon.models import Vocabulary, VocabularySnapshot, VocabularyUpdate
+from vocab.errors import E_UNDECLARED_COLUMN, E_VALUE
 
 # The vocabulary page lists this many of its latest updates.
 RECENT_UPDATES = 5
+# Problems of a table read against the vocabulary's features that declaring a feature or value
+# would cure (the update's page then says where to declare it).
+UNDECLARED_CODES = frozenset({E_UNDECLARED_COLUMN, E_VALUE})
 
 
 def vocabulary_update_get(*, vocabulary: Vocabulary, update_id: int) -> VocabularyUpdate:
@@ -44,3 +48,11 @@ def vocabulary_version_get(*, vocabulary: Vocabulary, snapshot_id: int) -> Vocab
     if snapshot is None:
         raise Http404("No such version of this vocabulary.")
     return snapshot
+
+
+def undeclared_problems(update: VocabularyUpdate) -> bool:
+    """Whether a refused table, read with the vocabulary's own features (no schema file sent),
+    has a column or value those features do not declare."""
+    return not update.schema_file_name and any(
+        problem.get("code") in UNDECLARED_CODES for problem in update.problems
+    )

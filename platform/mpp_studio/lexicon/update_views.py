@@ -13,7 +13,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from mpp_studio.accounts.roles import Role
 from mpp_studio.lexicon.forms import VocabularyUpdateForm, upload_limit_text
 from mpp_studio.lexicon.selectors import vocabulary_get
-from mpp_studio.lexicon.selectors_updates import vocabulary_update_get, vocabulary_version_get
+from mpp_studio.lexicon.selectors_updates import (
+    undeclared_problems,
+    vocabulary_update_get,
+    vocabulary_version_get,
+)
 from mpp_studio.lexicon.services import ImportRejected
 from mpp_studio.lexicon.services.updates import (
     vocabulary_update_apply_start,
@@ -92,6 +96,7 @@ def vocabulary_update_detail(
         poll_url=reverse("lexicon:job_status", args=[project.pk, job.pk]) if job is not None else "",
         problems=update.problems[:SHOWN_IMPORT_PROBLEMS],
         hidden_problems=max(0, len(update.problems) - SHOWN_IMPORT_PROBLEMS),
+        undeclared=undeclared_problems(update),
     )
     if getattr(request, "htmx", False):
         return render(request, "lexicon/_vocabulary_update_status.html", context)

@@ -11,6 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from mpp_studio.core.stored_uploads import upload_root
 from mpp_studio.jobs.models import Job
 from mpp_studio.lexicon.models import VocabularySnapshot, VocabularyUpdate
+from mpp_studio.lexicon.selectors_updates import undeclared_problems
 from mpp_studio.lexicon.services import updates as update_services
 from mpp_studio.lexicon.services import vocabulary_item_create
 from mpp_studio.lexicon.services.updates import (
@@ -164,7 +165,7 @@ def test_a_refused_file_names_its_lines_and_says_where_to_declare_values(vocabul
     assert update.read_job is not None and update.read_job.status == Job.Status.FAILED
     located = {(problem["line"], problem["column"]) for problem in update.problems}
     assert (1, "colour") in located and (5, "number") in located
-    assert any("Features page" in str(problem["message"]) for problem in update.problems)
+    assert undeclared_problems(update)
     assert update.uploads == []
     assert _items(vocabulary) == before
     with pytest.raises(ValidationError):

@@ -49,11 +49,6 @@ READ_JOB_KIND = "vocabulary_update_read"
 APPLY_JOB_KIND = "vocabulary_update_apply"
 # Items of each kind (added, changed, removed) the preview lists; the counts are always whole.
 PREVIEW_ITEMS = 200
-# What a refused file's problems say beyond the engine's: where to declare a feature or value.
-SCHEMA_HINT = (
-    "The file is read with this vocabulary's features: declare a new feature or value on its "
-    "Features page first, or send the edited .schema.yaml with the table."
-)
 
 
 def vocabulary_update_start(
@@ -175,26 +170,18 @@ def _read(update: VocabularyUpdate, vocabulary: Vocabulary) -> Lexicon:
     unless a schema file came with the table.
 
     Raises:
-        ImportRejected: every problem of the files (schema problems with SCHEMA_HINT added).
+        ImportRejected: every problem of the files.
     """
     uploads = [StoredUpload.from_dict(record) for record in update.uploads]
     table = _kept_bytes(uploads[0], "file")
     schema_file = _kept_bytes(uploads[1], "schema_file") if len(uploads) > 1 else None
-    try:
-        lexicon, _ = upload_lexicon_read(
-            table=table,
-            schema_file=schema_file,
-            language=vocabulary.language,
-            name=vocabulary.name,
-            schema=schema_from_json(vocabulary.schema),
-        )
-    except ImportRejected as exc:
-        if schema_file is None and any(
-            error.code in ("E_UNDECLARED_COLUMN", "E_VALUE") for error in exc.errors
-        ):
-            hint = RowError(table.name, None, None, SCHEMA_HINT, "E_SCHEMA")
-            raise ImportRejected([*exc.errors, hint], exc.field) from None
-        raise
+    lexicon, _ = upload_lexicon_read(
+        table=table,
+        schema_file=schema_file,
+        language=vocabulary.language,
+        name=vocabulary.name,
+        schema=schema_from_json(vocabulary.schema),
+    )
     return lexicon
 
 
@@ -446,6 +433,7 @@ def _problem(field: str, error: RowError) -> dict[str, object]:
         "line": error.line,
         "column": error.column,
         "message": error.message,
+        "code": error.code,
     }
 
 
