@@ -103,6 +103,7 @@ RULES_BEYOND_THE_SCHEMA = {
     f"POST {P}/templates/import/zhoblimp/": {"files", "report", "vocabulary_name"},
     f"POST {P}/vocabularies/import/": {"file", "schema_file", "name"},
     f"POST {P}/vocabularies/import/converted/": {"file", "name"},
+    f"POST {P}/vocabularies/{{vocabulary_id}}/updates/": {"file", "schema_file"},
     "POST /api/token/": {""},  # wrong credentials
 }
 

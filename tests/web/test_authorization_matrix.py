@@ -134,9 +134,7 @@ MATRIX: dict[str, dict[str, Any]] = {
     "projects/<id:project_id>/templates/<id:template_id>/": {"GET": "viewer"},
     "projects/<id:project_id>/templates/<id:template_id>/edit/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/templates/<id:template_id>/versions/<id:number>/": {"GET": "viewer"},
-    "projects/<id:project_id>/templates/<id:template_id>/versions/<id:number>/restore/": {
-        "POST": "editor"
-    },
+    "projects/<id:project_id>/templates/<id:template_id>/versions/<id:number>/restore/": {"POST": "editor"},
     "projects/<id:project_id>/templates/upload/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/templates/import/zhoblimp/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/templates/import/zhoblimp/<id:import_id>/": {"GET": "viewer"},
@@ -248,6 +246,17 @@ MATRIX: dict[str, dict[str, Any]] = {
         "DELETE": "editor",
     },
     "api/projects/<id:project_id>/vocabularies/<id:vocabulary_id>/export/": {"GET": "viewer"},
+    "api/projects/<id:project_id>/vocabularies/<id:vocabulary_id>/updates/": {"POST": "editor"},
+    "api/projects/<id:project_id>/vocabularies/<id:vocabulary_id>/updates/<id:update_id>/": {"GET": "viewer"},
+    # The world's update is still being read: applying or discarding it is refused (409).
+    "api/projects/<id:project_id>/vocabularies/<id:vocabulary_id>/updates/<id:update_id>/apply/": {
+        "POST": "editor",
+        "ok": {"POST": {409}},
+    },
+    "api/projects/<id:project_id>/vocabularies/<id:vocabulary_id>/updates/<id:update_id>/discard/": {
+        "POST": "editor",
+        "ok": {"POST": {409}},
+    },
     # -- API: templates, phrases, library -------------------------------------------------------
     "api/projects/<id:project_id>/templates/": {"GET": "viewer", "POST": "editor"},
     "api/projects/<id:project_id>/templates/preview/": {"POST": "viewer"},
@@ -315,12 +324,8 @@ MATRIX: dict[str, dict[str, Any]] = {
     "api/projects/<id:project_id>/results/<id:dataset_id>/configs/<id:config_id>/paradigms/": {
         "GET": "viewer"
     },
-    "api/projects/<id:project_id>/results/<id:dataset_id>/configs/<id:config_id>/report/": {
-        "GET": "viewer"
-    },
-    "api/projects/<id:project_id>/results/<id:dataset_id>/configs/<id:config_id>/items/": {
-        "GET": "viewer"
-    },
+    "api/projects/<id:project_id>/results/<id:dataset_id>/configs/<id:config_id>/report/": {"GET": "viewer"},
+    "api/projects/<id:project_id>/results/<id:dataset_id>/configs/<id:config_id>/items/": {"GET": "viewer"},
     # -- API: learner corpora -------------------------------------------------------------------
     "api/projects/<id:project_id>/learner/corpora/": {"GET": "viewer"},
     "api/projects/<id:project_id>/learner/corpora/<id:corpus_id>/": {"GET": "viewer"},
@@ -500,7 +505,7 @@ def send(client: Client, method: str, url: str, api: bool) -> Any:
     with savepoint:
         if method == "GET":
             response = client.get(url)
-        elif api and "/import/" in url:  # file uploads: an empty multipart form
+        elif api and ("/import/" in url or url.endswith("/updates/")):  # uploads: an empty multipart form
             response = client.post(url, {})
         elif api:
             response = client.generic(method, url, "{}", content_type="application/json")

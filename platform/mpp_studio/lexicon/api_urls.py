@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mpp_studio.lexicon import apis, apis_converted, apis_imports
+from mpp_studio.lexicon import apis, apis_converted, apis_imports, apis_updates
 
 app_name = "lexicon_api"
 
@@ -25,6 +25,26 @@ urlpatterns = [
         "vocabularies/<id:vocabulary_id>/items/<id:item_pk>/",
         apis.ItemDetailApi.as_view(),
         name="item_detail",
+    ),
+    path(
+        "vocabularies/<id:vocabulary_id>/updates/",
+        apis_updates.VocabularyUpdateListApi.as_view(),
+        name="vocabulary_update_list",
+    ),
+    path(
+        "vocabularies/<id:vocabulary_id>/updates/<id:update_id>/",
+        apis_updates.VocabularyUpdateDetailApi.as_view(),
+        name="vocabulary_update_detail",
+    ),
+    path(
+        "vocabularies/<id:vocabulary_id>/updates/<id:update_id>/apply/",
+        apis_updates.VocabularyUpdateApplyApi.as_view(),
+        name="vocabulary_update_apply",
+    ),
+    path(
+        "vocabularies/<id:vocabulary_id>/updates/<id:update_id>/discard/",
+        apis_updates.VocabularyUpdateDiscardApi.as_view(),
+        name="vocabulary_update_discard",
     ),
     path(
         "vocabularies/<id:vocabulary_id>/export/",
