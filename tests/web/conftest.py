@@ -300,7 +300,8 @@ def run_jobs_now() -> Iterator[None]:
 @pytest.fixture
 def import_worker() -> Iterator[None]:
     """For tests on a live server (a browser): each import job a request queues for the paradigms
-    and lexicon apps (vocabulary files, ZhoBLiMP projects, library paradigms) runs in a thread of
+    and lexicon apps (vocabulary files and updates, ZhoBLiMP projects, library paradigms, the
+    recount of templates after a vocabulary change) runs in a thread of
     its own once the request commits, as a worker would take the message, a second later (so that
     the page that follows the job shows it waiting, then updates itself)."""
     import threading
@@ -313,8 +314,9 @@ def import_worker() -> Iterator[None]:
     from mpp_studio.lexicon.services.updates import vocabulary_update_apply_run, vocabulary_update_read_run
     from mpp_studio.lexicon.tasks import apply_vocabulary_update, import_vocabulary, read_vocabulary_update
     from mpp_studio.paradigms.services.library_into_project import library_templates_import_run
+    from mpp_studio.paradigms.services.recount import templates_recount_run
     from mpp_studio.paradigms.services.zhoblimp_import import zhoblimp_import_run
-    from mpp_studio.paradigms.tasks import import_library, import_zhoblimp
+    from mpp_studio.paradigms.tasks import import_library, import_zhoblimp, recount_templates
 
     def in_a_thread(run: Callable[..., None], argument: str = "import_id") -> Callable[[int], None]:
         def work(row_id: int) -> None:
@@ -333,6 +335,7 @@ def import_worker() -> Iterator[None]:
             (apply_vocabulary_update, vocabulary_update_apply_run, "update_id"),
             (import_zhoblimp, zhoblimp_import_run, "import_id"),
             (import_library, library_templates_import_run, "import_id"),
+            (recount_templates, templates_recount_run, "project_id"),
         ):
             stack.enter_context(mock.patch.object(task, "delay", in_a_thread(run, argument)))
         yield

@@ -202,9 +202,12 @@ class TemplateChoice:
 
     @property
     def capacity_bound(self) -> int | None:
-        """The most different pairs its version could make when it was saved (None: no bound
-        known); the dataset's own check counts again with the vocabulary as it is now."""
-        return capacity_bound(self.version.capacity_text) if self.version is not None else None
+        """The most different pairs its version could make when last counted (None: no bound
+        known, or its vocabulary changed since and it is being counted again); the dataset's own
+        check counts again with the vocabulary as it is now."""
+        if self.version is None or self.version.recount_requested_at is not None:
+            return None
+        return capacity_bound(self.version.capacity_text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +226,7 @@ def template_choices(*, project: Project) -> list[TemplateGroup]:
     templates = Template.objects.filter(project=project)
     latest: dict[int, TemplateVersion] = {}
     versions = TemplateVersion.objects.filter(template__project=project).only(
-        "id", "template_id", "number", "problems", "capacity_text"
+        "id", "template_id", "number", "problems", "capacity_text", "recount_requested_at"
     )
     for version in versions.order_by("template_id", "-number"):
         latest.setdefault(version.template_id, version)

@@ -104,7 +104,9 @@ class Template(BaseModel):
 
 
 class TemplateVersion(BaseModel):
-    """One saved state of a template: its YAML and the validation outcome at save time."""
+    """One saved state of a template: its YAML and its validation outcome (problems, capacity),
+    counted when it was saved and again, for the latest version, after a vocabulary it names
+    changes (`services.recount`)."""
 
     template = models.ForeignKey(Template, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
@@ -116,6 +118,9 @@ class TemplateVersion(BaseModel):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     note = models.CharField(max_length=300, blank=True, help_text="What changed.")
+    # Set when a vocabulary this version names changed after `problems` and `capacity_text` were
+    # counted; the recount job counts them again and clears it (pages say a recount is due).
+    recount_requested_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("template", "-number")

@@ -1,12 +1,12 @@
 """Celery tasks of the paradigms app: thin wrappers that call a service by id.
 
-The work is in `services.zhoblimp_import` and `services.library_into_project`; each run is safe to
-run twice (tasks are acknowledged late and redelivered after a worker dies).
+The work is in `services.zhoblimp_import`, `services.library_into_project` and `services.recount`;
+each run is safe to run twice (tasks are acknowledged late and redelivered after a worker dies).
 """
 
 from celery import shared_task
 
-from mpp_studio.jobs.queueing import GivingUpTask
+from mpp_studio.jobs.queueing import GivingUpTask, QueueGuardedTask
 from mpp_studio.jobs.retrying import retry_on_database_error
 
 
@@ -73,3 +73,21 @@ def import_library(self: ImportLibraryTask, import_id: int) -> None:
 
     with retry_on_database_error(self):
         library_templates_import_run(import_id=import_id)
+
+
+@shared_task(
+    name="paradigms.recount_templates",  # stable: queued messages name it
+    bind=True,
+    base=QueueGuardedTask,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    time_limit=30 * 60,
+)
+def recount_templates(self: QueueGuardedTask, project_id: int) -> None:
+    """Count the marked templates of a project again after a vocabulary change
+    (paradigms.services.recount); a second run finds nothing left to count."""
+    from mpp_studio.paradigms.services.recount import templates_recount_run
+
+    with retry_on_database_error(self):
+        templates_recount_run(project_id=project_id)

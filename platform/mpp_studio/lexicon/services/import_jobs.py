@@ -43,6 +43,7 @@ from mpp_studio.lexicon.services.vocabularies import (
     vocabulary_items_store,
     vocabulary_name_free,
 )
+from mpp_studio.lexicon.signals import vocabulary_changed_announce
 from mpp_studio.lexicon.validation import language_check, vocabulary_name_check
 from vocab.errors import E_ENCODING, RowError
 from vocab.import_report import ImportNote, count_levels
@@ -216,6 +217,7 @@ def vocabulary_import_run(*, import_id: int) -> None:
         job_finish(
             job_id=job_id, message=vocabulary_import_outcome_text(row, vocabulary.name, total, prepared.notes)
         )
+        vocabulary_changed_announce(vocabulary)
     _discard_uploads(row)
 
 

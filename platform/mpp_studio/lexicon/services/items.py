@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from mpp_studio.lexicon.engine import schema_from_json
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
+from mpp_studio.lexicon.signals import vocabulary_changed_announce
 from mpp_studio.lexicon.validation import field_limit, text_problem
 from vocab.lexicon import FeatureSchema, FeatureSpec, FeatureValueError
 
@@ -155,6 +156,7 @@ def _item_write(
     item.full_clean()
     item.save()
     Vocabulary.objects.filter(pk=vocabulary.pk).update(updated_at=timezone.now())
+    vocabulary_changed_announce(vocabulary)
     return item
 
 
@@ -220,6 +222,7 @@ def vocabulary_item_update(
 @transaction.atomic(durable=True)
 def vocabulary_item_delete(*, item: VocabularyItem) -> None:
     """Delete an item from its vocabulary."""
-    vocabulary_id = item.vocabulary_id
+    vocabulary = item.vocabulary
     item.delete()
-    Vocabulary.objects.filter(pk=vocabulary_id).update(updated_at=timezone.now())
+    Vocabulary.objects.filter(pk=vocabulary.pk).update(updated_at=timezone.now())
+    vocabulary_changed_announce(vocabulary)

@@ -17,6 +17,7 @@ from django.utils import timezone
 from mpp_studio.lexicon.engine import schema_from_json
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem
 from mpp_studio.lexicon.services.items import feature_values_clean
+from mpp_studio.lexicon.signals import vocabulary_changed_announce
 from mpp_studio.lexicon.validation import language_check, text_problem
 from vocab.errors import VocabularyError
 from vocab.lexicon import FEATURE_TYPES, RESERVED_COLUMNS, FeatureSchema, FeatureValueError
@@ -118,6 +119,7 @@ def schema_apply(
     Vocabulary.objects.filter(pk=vocabulary.pk).update(
         schema=vocabulary.schema, updated_at=vocabulary.updated_at
     )
+    vocabulary_changed_announce(vocabulary)
     return vocabulary
 
 

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from mpp_studio.accounts.users import RequestUser, signed_in_or_none
 from mpp_studio.core.stored_uploads import (
@@ -40,6 +41,7 @@ from mpp_studio.lexicon.services.vocabularies import (
     ITEM_WRITE_CHUNK,
     vocabulary_snapshot_ensure,
 )
+from mpp_studio.lexicon.signals import vocabulary_changed_announce
 from vocab.changes import VocabularyChanges, vocabulary_changes
 from vocab.errors import E_ENCODING, RowError
 from vocab.lexicon import LexicalItem
@@ -346,6 +348,8 @@ def vocabulary_update_apply_run(*, update_id: int) -> None:
         VocabularyUpdate.objects.filter(pk=update.pk).update(
             status=VocabularyUpdate.Status.APPLIED, after=after, uploads=[]
         )
+        Vocabulary.objects.filter(pk=vocabulary.pk).update(updated_at=timezone.now())
+        vocabulary_changed_announce(vocabulary)
         job_finish(
             job_id=job_id,
             message=f"Applied {update.file_name}: {len(changes.added):,} added, "

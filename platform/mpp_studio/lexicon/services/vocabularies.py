@@ -9,6 +9,7 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.lexicon.engine import vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem, VocabularySnapshot
 from mpp_studio.lexicon.services.schema import schema_apply
+from mpp_studio.lexicon.signals import vocabulary_changed_announce
 from mpp_studio.lexicon.validation import field_limit, language_check, text_problem, vocabulary_name_check
 from vocab.io import vocabulary_to_csv_text
 from vocab.lexicon import RESERVED_COLUMNS, FeatureSchema, LexicalItem
@@ -78,6 +79,7 @@ def vocabulary_create_from_lexicon(
     _storage_check(lexicon)
     vocabulary = _vocabulary_row(project=project, lexicon=lexicon, name=name, description=description)
     VocabularyItem.objects.bulk_create(_item_rows(vocabulary, lexicon.items), batch_size=ITEM_BATCH_SIZE)
+    vocabulary_changed_announce(vocabulary)
     return vocabulary
 
 
@@ -189,6 +191,7 @@ def vocabulary_create(
     )
     vocabulary.full_clean()
     vocabulary.save()
+    vocabulary_changed_announce(vocabulary)
     return vocabulary
 
 
@@ -213,6 +216,9 @@ def vocabulary_update(
     if name is not None:
         name = vocabulary_name_check(name)
         vocabulary_name_free(project=vocabulary.project, name=name, exclude=vocabulary)
+        if name != vocabulary.name:  # templates naming either name are checked again
+            vocabulary_changed_announce(vocabulary)
+            vocabulary_changed_announce(vocabulary, name=name)
         vocabulary.name = name
     if language is not None:
         vocabulary.language = language_check(language)
@@ -232,6 +238,7 @@ def vocabulary_delete(*, vocabulary: Vocabulary) -> None:
     Its snapshots stay (datasets made from it keep their copy); templates that name it report
     that the project has no vocabulary of that name.
     """
+    vocabulary_changed_announce(vocabulary)
     vocabulary.delete()
 
 
