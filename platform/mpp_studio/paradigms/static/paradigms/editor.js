@@ -179,3 +179,36 @@
     }
   });
 })();
+
+// The preview can be folded to its heading, to give the grammar the whole window; the choice is
+// kept for the next visit to the editor.
+(function () {
+  "use strict";
+  var card = document.getElementById("preview-card");
+  var button = card && card.querySelector(".preview-fold");
+  if (!button) return;
+  var KEY = "mpp.editor.previewFolded";
+
+  function show(folded) {
+    card.classList.toggle("folded", folded);
+    button.setAttribute("aria-expanded", folded ? "false" : "true");
+    button.textContent = folded ? "Show the pairs" : "Hide the pairs";
+  }
+
+  var stored = null;
+  try {
+    stored = window.localStorage.getItem(KEY);
+  } catch (e) {
+    stored = null;  // storage refused (private window): the preview starts unfolded
+  }
+  show(stored === "1");
+  button.addEventListener("click", function () {
+    var folded = !card.classList.contains("folded");
+    show(folded);
+    try {
+      window.localStorage.setItem(KEY, folded ? "1" : "0");
+    } catch (e) {
+      // not kept: it folds for this page only
+    }
+  });
+})();

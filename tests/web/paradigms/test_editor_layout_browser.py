@@ -1,0 +1,79 @@
+"""The preview stays in view while the grammar is edited (issue 16): docked at the bottom of a
+1280x800 window, beside the grammar in a 1680-wide one, and foldable to its heading (the choice
+kept). Before, it began 2,557 px down a 3,141 px page at 1280x800."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from mpp_studio.paradigms.models import Template
+from tests.web.browser import needs_chromium
+from tests.web.paradigms.editor_browser import open_editor, settle, type_into
+
+pytest_plugins = [
+    "tests.web.browser",
+    "tests.web.paradigms.editor_support",
+    "tests.web.paradigms.editor_browser",
+]
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
+
+
+def _box(page: Page, selector: str) -> dict[str, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box
+
+
+def _in_window(page: Page, selector: str) -> bool:
+    box = _box(page, selector)
+    height = page.viewport_size["height"]  # type: ignore[index]
+    return box["y"] < height and box["y"] + box["height"] > 0
+
+
+def test_the_preview_stays_in_view_while_editing(
+    live_server: object, page: Page, screenshots: Path, editor: object, det_template: Template
+) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_editor(page, live_server, editor, det_template)
+    settle(page)
+    # Docked: the pairs show while the first position is edited (above the dock, not under it),
+    # and still at the end of the grammar.
+    page.evaluate("document.getElementById('good-0-id').scrollIntoView({block: 'center'})")
+    assert _in_window(page, "#preview-card") and _in_window(page, "#good-0-id")
+    first = _box(page, "#good-0-id")
+    assert first["y"] + first["height"] <= _box(page, "#preview-card")["y"]
+    assert _box(page, "#preview-card")["height"] <= 800 * 0.4 + 1
+    expect(page.locator("#preview .pair").first).to_be_visible()
+    page.locator("details.rule-guide").scroll_into_view_if_needed()
+    assert _in_window(page, "#preview-card")
+    preview_top = _box(page, "#preview-card")["y"]
+    assert preview_top > 800 * 0.5  # docked at the bottom, the grammar above it
+    page.screenshot(path=screenshots / "editor-preview-docked.png")
+
+    # An edit shows in the docked preview without scrolling to it.
+    page.evaluate("window.scrollTo(0, 0)")
+    type_into(page, "#description", "Determiner agreement, edited with the preview in view.")
+    assert _in_window(page, "#preview-card")
+
+    # Folded to its heading, and still folded on the next visit.
+    page.click(".preview-fold")
+    expect(page.locator("#preview")).to_be_hidden()
+    expect(page.locator(".preview-fold")).to_have_attribute("aria-expanded", "false")
+    assert _box(page, "#preview-card")["height"] < 120
+    page.reload()
+    expect(page.locator("#preview")).to_be_hidden()
+    page.click(".preview-fold")
+    expect(page.locator("#preview")).to_be_visible()
+
+    # A wide window: the preview beside the grammar, under the save bar, at any scroll.
+    page.set_viewport_size({"width": 1680, "height": 1000})
+    page.evaluate("window.scrollTo(0, 0)")
+    grammar = _box(page, "#editor-body")
+    preview = _box(page, "#preview-card")
+    assert preview["x"] >= grammar["x"] + grammar["width"] - 1
+    assert preview["y"] < 400
+    page.locator("details.rule-guide").scroll_into_view_if_needed()
+    assert _in_window(page, "#preview-card") and _box(page, "#preview-card")["y"] >= 0
+    page.screenshot(path=screenshots / "editor-preview-beside.png")
