@@ -162,12 +162,48 @@ def lexically_identical(record: Mapping[str, object]) -> bool:
     return sorted(_words(record, "good")) == sorted(_words(record, "bad"))
 
 
+def one_prefix_fields(good: list[str], bad: list[str], joiner: str) -> dict[str, str] | None:
+    """Return BLiMP's one-prefix fields of a pair (a shared prefix, then the good and the bad
+    word), or None if the pair does not fit the method: the two sentences must share at least
+    one word before the first word in which they differ, and both have a word there."""
+    at = next((i for i, (g, b) in enumerate(zip(good, bad, strict=False)) if g != b), None)
+    if at is None or at == 0:
+        return None
+    return {
+        "one_prefix_prefix": joiner.join(good[:at]),
+        "one_prefix_word_good": good[at],
+        "one_prefix_word_bad": bad[at],
+    }
+
+
+def two_prefix_fields(good: list[str], bad: list[str], joiner: str) -> dict[str, str] | None:
+    """Return BLiMP's two-prefix fields of a pair (the good and the bad prefix, then the word
+    both continue with), or None if the pair does not fit the method: the two sentences must end
+    alike from a word on (not punctuation alone) after prefixes that differ."""
+    shared = 0
+    while shared < min(len(good), len(bad)) and good[-1 - shared] == bad[-1 - shared]:
+        shared += 1
+    good_prefix, bad_prefix = good[: len(good) - shared], bad[: len(bad) - shared]
+    if not shared or not good_prefix or not bad_prefix:
+        return None
+    word = good[len(good) - shared]
+    if not any(ch.isalnum() for ch in word):
+        return None
+    return {
+        "two_prefix_prefix_good": joiner.join(good_prefix),
+        "two_prefix_prefix_bad": joiner.join(bad_prefix),
+        "two_prefix_word": word,
+    }
+
+
 def blimp_record(record: Mapping[str, object]) -> dict[str, object]:
     """Return a record as a BLiMP line: BLiMP's fields in its order, pairID as text.
 
     An imported BLiMP pair gets its own values back; other pairs get what their template set
-    (`blimp: {field, linguistics_term}`), else the phenomenon as `linguistics_term` and `field`
-    blank; the simple LM method only, and `lexically_identical` computed from their words.
+    (`blimp: {field, linguistics_term, one_prefix_method, two_prefix_method}`), else the
+    phenomenon as `linguistics_term` and `field` blank; the simple LM method always, a prefix
+    method where the template asks for it and the pair fits it (its fields derived from the
+    pair's words), and `lexically_identical` computed from their words.
     """
     fields = source_fields(record)
     template_set = record.get("blimp")
@@ -188,8 +224,23 @@ def blimp_record(record: Mapping[str, object]) -> dict[str, object]:
         "lexically_identical": kept("lexically_identical", lexically_identical(record)),
         "pairID": record_pair_id(record),
     }
+    if not fields:  # a generated pair: an imported one keeps its source's prefix fields
+        _derive_prefix_fields(record, out)
     out.update((key, fields[key]) for key in OPTIONAL_FIELDS if key in fields)
     return out
+
+
+def _derive_prefix_fields(record: Mapping[str, object], out: dict[str, object]) -> None:
+    """Fill in the prefix methods a template asked for (flags true in `out`) from the pair's
+    words; a pair the method does not fit gets the flag false."""
+    joiner = "" if record_text(record, "language").startswith("zh") else " "
+    good, bad = _words(record, "good"), _words(record, "bad")
+    for flag, derive in (("one_prefix_method", one_prefix_fields), ("two_prefix_method", two_prefix_fields)):
+        if out[flag] is not True:
+            continue
+        derived = derive(good, bad, joiner)
+        out[flag] = derived is not None
+        out.update(derived or {})
 
 
 def blimp_lines(records: Iterable[Mapping[str, object]]) -> Iterator[bytes]:

@@ -157,8 +157,9 @@ class Template:
     file: str = ""
     content_hash: str = ""
     key_lines: Mapping[str, int] = field(default_factory=dict)  # top-level key -> its line
-    # BLiMP's own fields for this paradigm's BLiMP export (`field`, `linguistics_term`).
-    blimp: Mapping[str, str] = field(default_factory=dict)
+    # BLiMP's own fields for this paradigm's BLiMP export (`field`, `linguistics_term`, the prefix
+    # method flags).
+    blimp: Mapping[str, str | bool] = field(default_factory=dict)
 
     def vocabulary_path(self) -> Path | None:
         """Return the vocabulary file path resolved against the template's folder."""
@@ -613,12 +614,17 @@ def parse_template(
     )
 
 
-# The fields of a BLiMP line a template may set (`blimp:`); BLiMP's export writes them.
-BLIMP_KEYS = ("field", "linguistics_term")
+# The fields of a BLiMP line a template may set (`blimp:`); BLiMP's export writes them: text
+# fields, and the methods BLiMP's line flags (the export derives each prefix method's fields from
+# the pair's words, and keeps a flag only for a pair it fits).
+BLIMP_TEXT_KEYS = ("field", "linguistics_term")
+BLIMP_FLAG_KEYS = ("one_prefix_method", "two_prefix_method")
+BLIMP_KEYS = (*BLIMP_TEXT_KEYS, *BLIMP_FLAG_KEYS)
 
 
-def _parse_blimp(raw: Any, col: _Collector, *, line: int | None) -> dict[str, str]:
-    """Return the `blimp:` mapping (field, linguistics_term: text), each problem collected."""
+def _parse_blimp(raw: Any, col: _Collector, *, line: int | None) -> dict[str, str | bool]:
+    """Return the `blimp:` mapping (field, linguistics_term: text; one_prefix_method,
+    two_prefix_method: true or false), each problem collected."""
     if raw is None:
         return {}
     if not isinstance(raw, dict):
@@ -630,7 +636,7 @@ def _parse_blimp(raw: Any, col: _Collector, *, line: int | None) -> dict[str, st
             key="blimp",
         )
         return {}
-    out: dict[str, str] = {}
+    out: dict[str, str | bool] = {}
     for key, value in raw.items():
         if key not in BLIMP_KEYS:
             col.add(
@@ -640,6 +646,12 @@ def _parse_blimp(raw: Any, col: _Collector, *, line: int | None) -> dict[str, st
                 line=line,
                 key="blimp",
             )
+        elif key in BLIMP_FLAG_KEYS:
+            low = str(value).lower()  # the YAML reader keeps scalars as text
+            if low not in ("true", "false", "yes", "no"):
+                col.add(E.E_FIELD, f"'blimp: {key}' must be true or false", line=line, key="blimp")
+            else:
+                out[key] = low in ("true", "yes")
         elif not isinstance(value, str) or not value.strip():
             col.add(E.E_FIELD, f"'blimp: {key}' must be text", line=line, key="blimp")
         else:

@@ -152,3 +152,64 @@ def test_blimp_fields_set_by_the_template_reach_the_blimp_export() -> None:
     assert "blimp" not in plain_record
     line = orjson.loads(next(blimp_lines([plain_record])))
     assert (line["field"], line["linguistics_term"]) == ("", "word_order")
+
+
+def test_prefix_methods_asked_by_the_template_are_derived_from_the_words() -> None:
+    # The agreement template: "the cat sleeps ." / "the cat sleep ." differ in the verb alone.
+    text = EN_TEMPLATE.replace(
+        "language: en\n", "language: en\nblimp: {one_prefix_method: true, two_prefix_method: true}\n"
+    )
+    generator = generator_for(text, english_vocabulary())
+    record = generator.record(next(generator.pairs(1, 3)), 3)
+    good, bad = list(record["words_good"]), list(record["words_bad"])  # type: ignore[call-overload]
+    line = orjson.loads(next(blimp_lines([record])))
+    at = next(i for i, (g, b) in enumerate(zip(good, bad, strict=True)) if g != b)
+    assert line["one_prefix_method"] is True
+    assert line["one_prefix_prefix"] == " ".join(good[:at])
+    assert (line["one_prefix_word_good"], line["one_prefix_word_bad"]) == (good[at], bad[at])
+    # Two prefixes need a shared word after them; the shared tail here is the full stop alone.
+    assert good[at + 1 :] == ["."] and line["two_prefix_method"] is False
+    assert "two_prefix_word" not in line
+
+
+def test_prefix_fields_of_words() -> None:
+    from formats.blimp import one_prefix_fields, two_prefix_fields
+
+    good = ["Many", "girls", "insulted", "themselves", "."]
+    bad = ["Many", "girls", "insulted", "herself", "."]
+    assert one_prefix_fields(good, bad, " ") == {
+        "one_prefix_prefix": "Many girls insulted",
+        "one_prefix_word_good": "themselves",
+        "one_prefix_word_bad": "herself",
+    }
+    assert two_prefix_fields(good, bad, " ") is None  # only "." is shared after the difference
+    good = ["The", "boys", "are", "tall", "."]
+    bad = ["The", "boy", "are", "tall", "."]
+    assert two_prefix_fields(good, bad, " ") == {
+        "two_prefix_prefix_good": "The boys",
+        "two_prefix_prefix_bad": "The boy",
+        "two_prefix_word": "are",
+    }
+    # Differing from the first word: no shared prefix for the one-prefix method.
+    assert one_prefix_fields(["Cats", "sleep", "."], ["Cat", "sleep", "."], " ") is None
+    # Chinese words are joined without spaces.
+    assert two_prefix_fields(["他", "把", "书", "看"], ["他", "被", "书", "看"], "") == {
+        "two_prefix_prefix_good": "他把",
+        "two_prefix_prefix_bad": "他被",
+        "two_prefix_word": "书",
+    }
+    assert one_prefix_fields(["他", "把", "书", "看"], ["他", "被", "书", "看"], "") == {
+        "one_prefix_prefix": "他",
+        "one_prefix_word_good": "把",
+        "one_prefix_word_bad": "被",
+    }
+
+
+def test_a_prefix_flag_must_be_true_or_false() -> None:
+    from generator.errors import TemplateError
+
+    text = EN_TEMPLATE.replace("language: en\n", "language: en\nblimp: {one_prefix_method: yes please}\n")
+    with pytest.raises(TemplateError) as refused:
+        generator_for(text, english_vocabulary())
+    [problem] = refused.value.problems
+    assert problem.code == "E_FIELD" and "one_prefix_method" in problem.message
