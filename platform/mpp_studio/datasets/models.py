@@ -157,3 +157,29 @@ class Pair(models.Model):
 
     def __str__(self) -> str:
         return self.sentence_good
+
+
+class PairReview(models.Model):
+    """A person's decision on one pair: flagged (kept, to look at again) or excluded (left out of
+    every export, and listed by the dataset card), always with the reason (`services.curation`)."""
+
+    class Decision(models.TextChoices):
+        FLAGGED = "flagged", "Flagged"
+        EXCLUDED = "excluded", "Excluded"
+
+    pair = models.OneToOneField(Pair, on_delete=models.CASCADE, related_name="review")
+    # The pair's dataset, so that a dataset's reviews are listed without a join through its pairs.
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="reviews")
+    decision = models.CharField(max_length=10, choices=Decision.choices)
+    reason = models.CharField(max_length=500)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("dataset", "pair")
+        indexes = [models.Index(fields=("dataset", "decision"), name="datasets_review_decision")]
+
+    def __str__(self) -> str:
+        return f"{self.decision} pair {self.pair_id}"

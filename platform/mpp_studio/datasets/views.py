@@ -1,10 +1,13 @@
 """Dataset pages: list, new, detail with live progress (or, for an imported dataset, its import
 report), pairs browser with provenance, exports, delete. The import page is in views_import.py."""
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,12 +17,14 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.page_context import project_context
 from mpp_studio.accounts.roles import Role, role_allows
 from mpp_studio.accounts.selectors import project_get_for_user
+from mpp_studio.accounts.users import signed_in_user
 from mpp_studio.datasets.display import pair_view
 from mpp_studio.datasets.downloads import EXPORT_LABELS, export_response, exportable
 from mpp_studio.datasets.forms import DatasetCreateForm
-from mpp_studio.datasets.models import Dataset, DatasetParadigm
+from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair, PairReview
 from mpp_studio.datasets.report import report_rows
 from mpp_studio.datasets.selectors import (
+    ParadigmPairs,
     dataset_get,
     dataset_list,
     dataset_pair_count,
@@ -30,6 +35,7 @@ from mpp_studio.datasets.selectors import (
     pair_source,
     template_choices,
 )
+from mpp_studio.datasets.selectors_curation import SEARCH_LIMIT, pairs_picked, review_counts, reviews_of
 from mpp_studio.datasets.services import (
     ShortParadigms,
     dataset_cancel,
@@ -38,6 +44,7 @@ from mpp_studio.datasets.services import (
     dataset_paradigm_retry,
     dataset_require_generated,
 )
+from mpp_studio.datasets.services.curation import pair_review_clear, pair_review_set
 from mpp_studio.paradigms.models import Template
 
 PAIRS_PER_PAGE = 50
@@ -158,25 +165,39 @@ def dataset_status_partial(request: HttpRequest, project_id: int, dataset_id: in
 @login_required
 @require_GET
 def dataset_pairs(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponse:
-    """The pairs browser: a page of pairs, optionally of one paradigm (`?uid=`); htmx gets the list."""
+    """The pairs browser: a page of pairs, optionally of one paradigm (`?uid=`), holding a text
+    (`?q=`) or with a decision (`?decision=flagged|excluded`); htmx gets the list."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     dataset = dataset_get(project=project, dataset_id=dataset_id)
     paradigms = list(dataset_paradigms(dataset=dataset))
     uid = request.GET.get("uid", "")
     if uid and uid not in {p.uid for p in paradigms}:
         uid = ""
-    pairs = pair_pages(dataset=dataset, paradigms=paradigms, uid=uid)
+    text = request.GET.get("q", "").strip()[:SEARCH_LIMIT]
+    decision = request.GET.get("decision", "")
+    decision = decision if decision in PairReview.Decision.values else ""
+    if text or decision:
+        pairs: ParadigmPairs | QuerySet[Pair] = pairs_picked(
+            dataset=dataset, uid=uid, text=text, decision=decision
+        )
+    else:
+        pairs = pair_pages(dataset=dataset, paradigms=paradigms, uid=uid)
     paginator = Paginator(pairs, PAIRS_PER_PAGE)  # type: ignore[arg-type]  # Paginator only counts and slices it
     page = paginator.get_page(request.GET.get("page"))
+    reviews = reviews_of(page.object_list)
     context = _context(
         request,
         project,
         dataset=dataset,
         paradigms=paradigms,
         uid=uid,
+        q=text,
+        decision=decision,
+        filters=urlencode({k: v for k, v in (("uid", uid), ("q", text), ("decision", decision)) if v}),
         page=page,
-        pairs=[pair_view(pair) for pair in page.object_list],
-        total=pairs.count() if not uid else dataset_pair_count(dataset=dataset),
+        pairs=[(pair_view(pair), reviews.get(pair.pk)) for pair in page.object_list],
+        total=pairs.count() if not uid and not (text or decision) else dataset_pair_count(dataset=dataset),
+        review_counts=review_counts(dataset=dataset),
     )
     template = "datasets/_pair_list.html" if getattr(request, "htmx", False) else "datasets/pairs.html"
     return render(request, template, context)
@@ -189,18 +210,54 @@ def pair_detail(request: HttpRequest, project_id: int, dataset_id: int, pair_id:
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     dataset = dataset_get(project=project, dataset_id=dataset_id)
     pair = pair_get(dataset=dataset, pair_id=pair_id)
+    review = reviews_of([pair]).get(pair.pk)
     if dataset.is_imported:
         context = _context(
-            request, project, dataset=dataset, view=pair_view(pair), source=pair_source(pair=pair)
+            request,
+            project,
+            dataset=dataset,
+            view=pair_view(pair),
+            source=pair_source(pair=pair),
+            review=review,
         )
         partial = "datasets/_source.html"
     else:
         context = _context(
-            request, project, dataset=dataset, view=pair_view(pair), provenance=pair_provenance(pair=pair)
+            request,
+            project,
+            dataset=dataset,
+            view=pair_view(pair),
+            provenance=pair_provenance(pair=pair),
+            review=review,
         )
         partial = "datasets/_provenance.html"
     template = partial if getattr(request, "htmx", False) else "datasets/pair.html"
     return render(request, template, context)
+
+
+@login_required
+@require_POST
+def pair_review_view(request: HttpRequest, project_id: int, dataset_id: int, pair_id: int) -> HttpResponse:
+    """Flag or exclude a pair with the reason, or take the decision back (`decision=keep`); editors."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    dataset = dataset_get(project=project, dataset_id=dataset_id)
+    pair = pair_get(dataset=dataset, pair_id=pair_id)
+    decision = request.POST.get("decision", "")
+    where = reverse("datasets:pair_detail", args=[project.pk, dataset.pk, pair.pk])
+    if decision == "keep":
+        if pair_review_clear(pair=pair):
+            messages.success(request, f"Pair {pair.index} of {pair.paradigm.uid} is kept and exported again.")
+        return redirect(where)
+    try:
+        review = pair_review_set(
+            pair=pair, decision=decision, reason=request.POST.get("reason", ""), user=signed_in_user(request)
+        )
+    except ValidationError as exc:
+        messages.error(request, "Not saved: " + "; ".join(exc.messages) + ".")
+        return redirect(where)
+    outcome = "excluded: exports leave it out" if review.decision == "excluded" else "flagged"
+    messages.success(request, f"Pair {pair.index} of {pair.paradigm.uid} is {outcome}.")
+    return redirect(where)
 
 
 @login_required

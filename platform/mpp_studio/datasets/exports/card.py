@@ -1,7 +1,8 @@
 """The dataset card (README.md with YAML front matter) and dataset_info.json of the Hugging Face export.
 
 Both list every paradigm with the exact versions it came from: template version number and
-hash, vocabulary name and hash, seed, requested and produced counts, and the generator version.
+hash, vocabulary name and hash, seed, requested and produced counts, and the generator version;
+and the pairs a person excluded (left out of the files), each with the reason.
 """
 
 from collections.abc import Sequence
@@ -10,9 +11,13 @@ from dataclasses import dataclass
 import yaml
 
 from formats.hf import parquet_file_name
+from formats.record import record_pair_id
 from mpp_studio.datasets.models import Dataset, DatasetParadigm
+from mpp_studio.datasets.selectors_curation import excluded_counts, excluded_reviews, review_counts
 
 DATA_FOLDER = "data"
+# The card lists this many excluded pairs and says how many more there are.
+LISTED_EXCLUSIONS = 200
 SPLIT = "train"
 ALL_CONFIG = "all"
 
@@ -70,7 +75,7 @@ def _cell(value: object) -> str:
 def dataset_card(dataset: Dataset, files: Sequence[ParadigmFile]) -> str:
     """Return README.md: YAML front matter (configs per paradigm and for all) and a description."""
     with_data = [f for f in files if f.path]
-    total = sum(f.paradigm.produced for f in files)
+    total = exported_total(dataset, files)
     languages = sorted({f.paradigm.language for f in files if f.paradigm.language})
     configs: list[dict[str, object]] = []
     if with_data:
@@ -117,6 +122,7 @@ def dataset_card(dataset: Dataset, files: Sequence[ParadigmFile]) -> str:
             reasons = "; ".join(messages) or "no reason recorded"
             counts = f"{paradigm.produced:,} of {paradigm.requested:,} pairs"
             lines.append(f"- `{paradigm.uid}` ({counts}): {_cell(reasons)}")
+    lines += curation_section(dataset)
     lines += validation_section(dataset.validation)
     lines += [
         "",
@@ -334,7 +340,8 @@ def _features() -> dict[str, object]:
 
 def dataset_info(dataset: Dataset, files: Sequence[ParadigmFile]) -> dict[str, object]:
     """Return dataset_info.json: the card's facts as data, with the features and split sizes."""
-    total = sum(f.paradigm.produced for f in files)
+    total = exported_total(dataset, files)
+    excluded = excluded_counts(dataset=dataset)
     return {
         "dataset_name": dataset.name,
         "description": dataset.description,
@@ -352,7 +359,46 @@ def dataset_info(dataset: Dataset, files: Sequence[ParadigmFile]) -> dict[str, o
             "unique": dataset.unique or "template",
             "balanced_words_only": dataset.balanced_words_only,
             "created_at": dataset.created_at.isoformat(),
-            "paradigms": [{**_paradigm_facts(f.paradigm), "file": f.path} for f in files],
+            "paradigms": [
+                {**_paradigm_facts(f.paradigm), "excluded": excluded.get(f.paradigm.pk, 0), "file": f.path}
+                for f in files
+            ],
             "validation": dataset.validation or None,
         },
     }
+
+
+def exported_total(dataset: Dataset, files: Sequence[ParadigmFile]) -> int:
+    """Return how many pairs the export holds: those stored, less those a person excluded."""
+    return sum(f.paradigm.produced for f in files) - sum(excluded_counts(dataset=dataset).values())
+
+
+def curation_section(dataset: Dataset) -> list[str]:
+    """The card's list of the pairs a person excluded, with their reasons (none: no section)."""
+    counts = review_counts(dataset=dataset)
+    excluded = counts["excluded"]
+    if not excluded and not counts["flagged"]:
+        return []
+    lines = ["", "## Curation", ""]
+    if counts["flagged"]:
+        lines.append(
+            f"{counts['flagged']:,} pair{'s are' if counts['flagged'] != 1 else ' is'} flagged to be looked "
+            "at again (and kept in the files)."
+        )
+    if excluded:
+        lines += [
+            f"{excluded:,} pair{'s were' if excluded != 1 else ' was'} excluded by hand and "
+            f"{'are' if excluded != 1 else 'is'} not in the files:",
+            "",
+            "| Paradigm | pairID | Good | Bad | Reason |",
+            "|---|---|---|---|---|",
+        ]
+        for review in excluded_reviews(dataset=dataset)[:LISTED_EXCLUSIONS]:
+            pair = review.pair
+            lines.append(
+                f"| `{_cell(pair.paradigm.uid)}` | {_cell(record_pair_id(pair.record))} | "
+                f"{_cell(pair.sentence_good)} | {_cell(pair.sentence_bad)} | {_cell(review.reason)} |"
+            )
+        if excluded > LISTED_EXCLUSIONS:
+            lines += ["", f"… and {excluded - LISTED_EXCLUSIONS:,} more (the dataset's page lists them all)."]
+    return lines

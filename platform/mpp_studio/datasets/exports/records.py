@@ -4,7 +4,7 @@ from collections.abc import Iterator, Mapping
 
 import orjson
 
-from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
+from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair, PairReview
 
 READ_CHUNK = 2_000  # rows fetched per database round trip while streaming
 
@@ -74,8 +74,14 @@ def record_ordered(record: Mapping[str, object]) -> dict[str, object]:
 
 
 def paradigm_records(paradigm: DatasetParadigm) -> Iterator[dict[str, object]]:
-    """Yield a paradigm's records in pair order, fetching a chunk of rows at a time."""
-    rows = Pair.objects.filter(paradigm=paradigm).order_by("index").values_list("record", flat=True)
+    """Yield a paradigm's records in pair order, fetching a chunk of rows at a time; pairs a
+    person excluded (`services.curation`) are left out of every export."""
+    rows = (
+        Pair.objects.filter(paradigm=paradigm)
+        .exclude(review__decision=PairReview.Decision.EXCLUDED)
+        .order_by("index")
+        .values_list("record", flat=True)
+    )
     for record in rows.iterator(chunk_size=READ_CHUNK):
         yield record_ordered(record)
 
