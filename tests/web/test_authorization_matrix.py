@@ -295,6 +295,10 @@ MATRIX: dict[str, dict[str, Any]] = {
     "api/projects/<id:project_id>/datasets/import/": {"POST": "editor"},
     "api/projects/<id:project_id>/datasets/<id:dataset_id>/": {"GET": "viewer", "DELETE": "editor"},
     "api/projects/<id:project_id>/datasets/<id:dataset_id>/pairs/": {"GET": "viewer"},
+    "api/projects/<id:project_id>/datasets/<id:dataset_id>/pairs/<id:pair_id>/review/": {
+        "PUT": "editor",
+        "DELETE": "editor",
+    },
     "api/projects/<id:project_id>/datasets/<id:dataset_id>/export/": {"GET": "viewer"},
     "api/projects/<id:project_id>/datasets/<id:dataset_id>/paradigms/<str:uid>/quality/": {"GET": "viewer"},
     "api/projects/<id:project_id>/jobs/<id:job_id>/": {"GET": "viewer"},

@@ -11,6 +11,11 @@ urlpatterns = [
     path("datasets/import/", apis.DatasetImportApi.as_view(), name="dataset_import"),
     path("datasets/<id:dataset_id>/", apis.DatasetDetailApi.as_view(), name="dataset_detail"),
     path("datasets/<id:dataset_id>/pairs/", apis.DatasetPairListApi.as_view(), name="dataset_pairs"),
+    path(
+        "datasets/<id:dataset_id>/pairs/<id:pair_id>/review/",
+        apis.PairReviewApi.as_view(),
+        name="pair_review",
+    ),
     path("datasets/<id:dataset_id>/export/", apis.DatasetExportApi.as_view(), name="dataset_export"),
     path(
         "datasets/<id:dataset_id>/paradigms/<str:uid>/quality/",

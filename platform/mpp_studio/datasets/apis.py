@@ -5,6 +5,8 @@ creating, importing, cancelling and deleting the editor role; non-members get 40
 datasets are read-only: they have no job to cancel and are never regenerated.
 """
 
+from typing import Any
+
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpResponseBase
@@ -19,16 +21,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.users import signed_in_user
 from mpp_studio.core.api_errors import QueryFormatNegotiation, errors_response
 from mpp_studio.datasets.downloads import EXPORT_LABELS, export_response, exportable
-from mpp_studio.datasets.models import Dataset, Pair
+from mpp_studio.datasets.models import Dataset, Pair, PairReview
 from mpp_studio.datasets.selectors import (
     dataset_get,
     dataset_list,
     dataset_paradigms,
+    pair_get,
     pair_list,
     pair_pages,
 )
+from mpp_studio.datasets.selectors_curation import SEARCH_LIMIT, pairs_picked, reviews_of
 from mpp_studio.datasets.serializers import (
     DatasetCreateInputSerializer,
     DatasetDetailOutputSerializer,
@@ -36,6 +41,8 @@ from mpp_studio.datasets.serializers import (
     DatasetOutputSerializer,
     JobOutputSerializer,
     PairOutputSerializer,
+    PairReviewOutputSerializer,
+    PairReviewSerializer,
 )
 from mpp_studio.datasets.services import (
     UploadedFile,
@@ -43,6 +50,7 @@ from mpp_studio.datasets.services import (
     dataset_delete,
     dataset_import_start,
 )
+from mpp_studio.datasets.services.curation import pair_review_clear, pair_review_set
 from mpp_studio.datasets.services.quality import paradigm_quality
 from mpp_studio.jobs.selectors import job_get
 from mpp_studio.jobs.services import job_cancel
@@ -155,7 +163,8 @@ class DatasetDetailApi(APIView):
 
 
 class DatasetPairListApi(GenericAPIView):
-    """The dataset's pairs, paradigm by paradigm in pair order; `?uid=` keeps one paradigm."""
+    """The dataset's pairs, paradigm by paradigm in pair order; `?uid=` keeps one paradigm, `?q=`
+    the pairs either of whose sentences holds a text, `?decision=` those flagged or excluded."""
 
     serializer_class = PairOutputSerializer
 
@@ -165,15 +174,67 @@ class DatasetPairListApi(GenericAPIView):
 
     @extend_schema(
         tags=[TAG],
-        parameters=[OpenApiParameter("uid", str, description="Only this paradigm's pairs.")],
+        parameters=[
+            OpenApiParameter("uid", str, description="Only this paradigm's pairs."),
+            OpenApiParameter("q", str, description="Only pairs either of whose sentences holds this text."),
+            OpenApiParameter(
+                "decision", str, enum=["flagged", "excluded"], description="Only pairs with this decision."
+            ),
+        ],
         responses=PairOutputSerializer(many=True),
     )
     def get(self, request: Request, project_id: int, dataset_id: int) -> Response:
         dataset = dataset_get(project=_project(self), dataset_id=dataset_id)
-        paradigms = list(dataset_paradigms(dataset=dataset))
-        pairs = pair_pages(dataset=dataset, paradigms=paradigms, uid=request.query_params.get("uid", ""))
-        page = self.paginate_queryset(pairs)  # type: ignore[arg-type]  # counted from the paradigms
-        return self.get_paginated_response(PairOutputSerializer(page, many=True).data)
+        uid = request.query_params.get("uid", "")
+        text = request.query_params.get("q", "").strip()[:SEARCH_LIMIT]
+        decision = request.query_params.get("decision", "")
+        if decision and decision not in PairReview.Decision.values:
+            problem = [{"field": "decision", "message": "Use flagged or excluded."}]
+            return errors_response(problem, status.HTTP_400_BAD_REQUEST)
+        if text or decision:
+            pairs: Any = pairs_picked(dataset=dataset, uid=uid, text=text, decision=decision)
+        else:
+            pairs = pair_pages(dataset=dataset, paradigms=list(dataset_paradigms(dataset=dataset)), uid=uid)
+        page = self.paginate_queryset(pairs)
+        context = {"reviews": reviews_of(page or [])}
+        return self.get_paginated_response(PairOutputSerializer(page, many=True, context=context).data)
+
+
+class PairReviewApi(APIView):
+    """A person's decision on one pair: flag it, or exclude it from every export, with the reason."""
+
+    @extend_schema(
+        tags=[TAG],
+        request=PairReviewSerializer,
+        responses={
+            200: PairReviewOutputSerializer,
+            400: OpenApiResponse(description="The field named is not valid."),
+        },
+        description="Flag (kept, to look at again) or exclude (left out of every export and listed by "
+        "the dataset card) a pair, with the reason; replaces an earlier decision. Editors.",
+    )
+    def put(self, request: Request, project_id: int, dataset_id: int, pair_id: int) -> Response:
+        dataset = dataset_get(project=_project(self), dataset_id=dataset_id)
+        pair = pair_get(dataset=dataset, pair_id=pair_id)
+        data = PairReviewSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        review = pair_review_set(
+            pair=pair,
+            decision=data.validated_data["decision"],
+            reason=data.validated_data["reason"],
+            user=signed_in_user(request),
+        )
+        return Response(PairReviewOutputSerializer(review).data)
+
+    @extend_schema(
+        tags=[TAG],
+        responses={204: None},
+        description="Take back the decision on a pair: it is kept and exported again. Editors.",
+    )
+    def delete(self, request: Request, project_id: int, dataset_id: int, pair_id: int) -> Response:
+        dataset = dataset_get(project=_project(self), dataset_id=dataset_id)
+        pair_review_clear(pair=pair_get(dataset=dataset, pair_id=pair_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class ParadigmQualityApi(APIView):

@@ -2,16 +2,19 @@
 
 from typing import Any
 
+from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from formats.zorro import ORDERS
 from mpp_studio.core.api_input import InputSerializer
 from mpp_studio.core.uploads import NamedUploadField
-from mpp_studio.datasets.models import Dataset
+from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.datasets.services import IMPORT_FORMATS, MAX_PAIRS_PER_PARADIGM
 from mpp_studio.datasets.services.datasets import MAX_SEED
 from mpp_studio.datasets.services.imports import import_size_problem
 from mpp_studio.jobs.serializers import JobOutputSerializer
+from mpp_studio.lexicon.validation import ONE_LINE_NON_BLANK_PATTERN
 
 
 class DatasetCreateInputSerializer(InputSerializer):
@@ -146,6 +149,24 @@ class DatasetImportInputSerializer(serializers.Serializer):
         return files
 
 
+class PairReviewSerializer(InputSerializer):
+    decision = serializers.ChoiceField(
+        choices=["flagged", "excluded"],
+        help_text="flagged: kept, to look at again; excluded: left out of every export, listed by the card.",
+    )
+    reason = serializers.CharField(
+        max_length=500,
+        validators=[RegexValidator(ONE_LINE_NON_BLANK_PATTERN, message="Keep it on one line.")],
+        help_text="Why (one line).",
+    )
+
+
+class PairReviewOutputSerializer(serializers.Serializer):
+    decision = serializers.CharField()
+    reason = serializers.CharField()
+    updated_at = serializers.DateTimeField()
+
+
 class PairOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     uid = serializers.CharField(source="paradigm.uid")
@@ -153,3 +174,10 @@ class PairOutputSerializer(serializers.Serializer):
     sentence_good = serializers.CharField()
     sentence_bad = serializers.CharField()
     record = serializers.JSONField(help_text="The generator's record: critical region and provenance.")
+    review = serializers.SerializerMethodField(help_text="A person's decision on the pair (null: none).")
+
+    @extend_schema_field(PairReviewOutputSerializer(allow_null=True))
+    def get_review(self, pair: Pair) -> object:
+        """The decision from the page's reviews (context `reviews`: pair id -> review, one query)."""
+        review = self.context.get("reviews", {}).get(pair.pk)
+        return PairReviewOutputSerializer(review).data if review is not None else None

@@ -124,3 +124,31 @@ def test_the_pairs_browser_searches_filters_and_reviews(generated: Any, editor: 
     pair_review_set(pair=pair, decision="flagged", reason="look again", user=editor)
     seen = _client(viewer).get(f"{base}{pair.pk}/").content.decode()
     assert "look again" in seen and "review-form" not in seen
+
+
+def test_the_api_reviews_lists_and_filters(
+    generated: Any, editor: Any, viewer: Any, api_client_for: Any
+) -> None:
+    client = api_client_for(editor)
+    base = f"/api/projects/{generated.project_id}/datasets/{generated.pk}/pairs/"
+    pair = _pair(generated, "zh_classifier_noun", 4)
+    url = f"{base}{pair.pk}/review/"
+    assert (
+        api_client_for(viewer).put(url, {"decision": "excluded", "reason": "x"}, format="json").status_code
+        == 403
+    )
+    bad = client.put(url, {"decision": "gone", "reason": ""}, format="json")
+    assert bad.status_code == 400
+    assert {e["field"] for e in bad.json()["errors"]} == {"decision", "reason"}
+    done = client.put(url, {"decision": "excluded", "reason": "two classifiers fit"}, format="json")
+    assert done.status_code == 200 and done.json()["decision"] == "excluded"
+    listed = client.get(base, {"decision": "excluded"}).json()
+    assert [row["id"] for row in listed["results"]] == [pair.pk]
+    assert listed["results"][0]["review"]["reason"] == "two classifiers fit"
+    every = client.get(base).json()
+    assert every["count"] == 20 and sum(1 for row in every["results"] if row["review"]) == 1
+    found = client.get(base, {"q": pair.sentence_good}).json()
+    assert pair.pk in [row["id"] for row in found["results"]]
+    assert client.get(base, {"decision": "maybe"}).status_code == 400
+    assert client.delete(url).status_code == 204
+    assert client.get(base, {"decision": "excluded"}).json()["count"] == 0
