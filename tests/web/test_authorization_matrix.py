@@ -159,6 +159,11 @@ MATRIX: dict[str, dict[str, Any]] = {
     "projects/<id:project_id>/datasets/<id:dataset_id>/pairs/": {"GET": "viewer"},
     "projects/<id:project_id>/datasets/<id:dataset_id>/quality/<str:uid>/": {"GET": "viewer"},
     "projects/<id:project_id>/datasets/<id:dataset_id>/pairs/<id:pair_id>/": {"GET": "viewer"},
+    # An empty form: no paradigm is named, and the pairs page says so.
+    "projects/<id:project_id>/datasets/<id:dataset_id>/pairs/write/": {
+        "POST": "editor",
+        "ok": {"POST": {302}},
+    },
     # An empty form: the decision is refused and the pair's page says why.
     "projects/<id:project_id>/datasets/<id:dataset_id>/pairs/<id:pair_id>/review/": {
         "POST": "editor",

@@ -282,6 +282,7 @@ class Provenance:
     item_id: str
     fillers: list[Filler]
     problem: str = ""  # why the words could not be looked up, if so
+    written_by: str = ""  # who wrote the pair by hand ("" for a generated pair)
 
 
 def pair_provenance(*, pair: Pair) -> Provenance:
@@ -321,6 +322,7 @@ def pair_provenance(*, pair: Pair) -> Provenance:
         item_id=str(record.get("item_id", "")),
         fillers=fillers,
         problem=problem,
+        written_by=str(provenance.get("written_by", "")),
     )
 
 

@@ -17,6 +17,7 @@ urlpatterns = [
     path("datasets/<id:dataset_id>/quality/<str:uid>/", paradigm_quality_view, name="paradigm_quality"),
     path("datasets/<id:dataset_id>/pairs/<id:pair_id>/", views.pair_detail, name="pair_detail"),
     path("datasets/<id:dataset_id>/pairs/<id:pair_id>/review/", views.pair_review_view, name="pair_review"),
+    path("datasets/<id:dataset_id>/pairs/write/", views.pair_write_view, name="pair_write"),
     path("datasets/<id:dataset_id>/export/", views.dataset_export, name="dataset_export"),
     path("datasets/<id:dataset_id>/cancel/", views.dataset_cancel_view, name="dataset_cancel"),
     path(

@@ -45,6 +45,7 @@ from mpp_studio.datasets.services import (
     dataset_require_generated,
 )
 from mpp_studio.datasets.services.curation import pair_review_clear, pair_review_set
+from mpp_studio.datasets.services.written_pairs import written_pair_add
 from mpp_studio.paradigms.models import Template
 
 PAIRS_PER_PAGE = 50
@@ -233,6 +234,32 @@ def pair_detail(request: HttpRequest, project_id: int, dataset_id: int, pair_id:
         partial = "datasets/_provenance.html"
     template = partial if getattr(request, "htmx", False) else "datasets/pair.html"
     return render(request, template, context)
+
+
+@login_required
+@require_POST
+def pair_write_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponse:
+    """Store a hand-written pair in a paradigm of the dataset (`uid`), then show it; editors."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    dataset = dataset_get(project=project, dataset_id=dataset_id)
+    uid = request.POST.get("uid", "")
+    paradigm = dataset_paradigms(dataset=dataset).filter(uid=uid).first()
+    back = reverse("datasets:dataset_pairs", args=[project.pk, dataset.pk]) + "?" + urlencode({"uid": uid})
+    if paradigm is None or dataset.origin != Dataset.Origin.GENERATED:
+        messages.error(request, f"Not saved: this dataset has no generated paradigm '{uid}' to write into.")
+        return redirect(back)
+    try:
+        pair = written_pair_add(
+            paradigm=paradigm,
+            good=request.POST.get("good", ""),
+            bad=request.POST.get("bad", ""),
+            user=signed_in_user(request),
+        )
+    except ValidationError as exc:
+        messages.error(request, "Not saved: " + "; ".join(exc.messages) + ".")
+        return redirect(back + "&write=1#write-pair")
+    messages.success(request, f"Pair {pair.index} written into {paradigm.uid}.")
+    return redirect("datasets:pair_detail", project.pk, dataset.pk, pair.pk)
 
 
 @login_required
