@@ -417,3 +417,35 @@ def test_a_form_without_the_drawn_ids_renames_nothing() -> None:
     data["good-1-id"] = "subject"
     document, _ = document_from_state(state_from_post(data))
     assert document["good"][0]["matched"] == "noun"
+
+
+def test_blimp_fields_have_their_place_in_the_table() -> None:
+    document = document_from_text(
+        "uid: x\nblimp: {field: syntax, one_prefix_method: true}\ngood: []\nbad: []\n"
+    )
+    state = state_from_document(document)
+    assert state.blimp == {
+        "field": "syntax",
+        "linguistics_term": "",
+        "one_prefix_method": "true",
+        "two_prefix_method": "",
+    }
+    assert state.extra == ""
+    assert document_from_state(state) == (document, [])
+    posted = state_from_post(
+        QueryDict("uid=x&blimp-linguistics_term=+anaphor_agreement+&blimp-two_prefix_method=on")
+    )
+    assert document_from_state(posted)[0]["blimp"] == {
+        "linguistics_term": "anaphor_agreement",
+        "two_prefix_method": "true",
+    }
+
+
+def test_a_blimp_mapping_the_table_cannot_show_stays_as_written() -> None:
+    kept = document_from_text("uid: x\nblimp: {one_prefix_method: false}\ngood: []\nbad: []\n")
+    state = state_from_document(kept)
+    assert state.blimp["one_prefix_method"] == "" and "one_prefix_method" in state.extra
+    assert document_from_state(state) == (kept, [])
+    state.blimp["field"] = "syntax"  # and the same field in the table: the box must give way
+    [error] = document_from_state(state)[1]
+    assert error.field == "extra" and "'blimp'" in error.message

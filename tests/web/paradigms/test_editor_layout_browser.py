@@ -77,3 +77,23 @@ def test_the_preview_stays_in_view_while_editing(
     page.locator("details.rule-guide").scroll_into_view_if_needed()
     assert _in_window(page, "#preview-card") and _box(page, "#preview-card")["y"] >= 0
     page.screenshot(path=screenshots / "editor-preview-beside.png")
+
+
+def test_blimp_fields_are_set_in_the_table(
+    live_server: object, page: Page, screenshots: Path, editor: object, det_template: Template
+) -> None:
+    open_editor(page, live_server, editor, det_template)
+    page.click("details.blimp-options summary")
+    type_into(page, "#blimp-field", "morphology")
+    page.check("#blimp-one_prefix_method")
+    settle(page)
+    page.locator("details.blimp-options").scroll_into_view_if_needed()
+    page.screenshot(path=screenshots / "editor-blimp-fields.png")
+    page.click("button.save")
+    expect(page.locator(".messages")).to_contain_text("Saved version 2 of det_noun_agreement.")
+    text = det_template.latest_version().source_text  # type: ignore[union-attr]
+    assert "blimp:" in text and "field: morphology" in text and "one_prefix_method:" in text
+    # Back in the editor, the fields show what was saved.
+    page.click("a:has-text('Edit')")
+    expect(page.locator("#blimp-field")).to_have_value("morphology")
+    expect(page.locator("#blimp-one_prefix_method")).to_be_checked()

@@ -31,7 +31,7 @@ from generator.document import (
     position_to_text,
 )
 from generator.references import bad_reference, position_references_renamed, reference_renamed
-from generator.template import BAD_PREFIX, OPTION_KEYS
+from generator.template import BAD_PREFIX, BLIMP_FLAG_KEYS, BLIMP_TEXT_KEYS, OPTION_KEYS
 
 GRAMMARS = ("good", "bad")
 GRAMMAR_NAMES = {"good": "Good grammar", "bad": "Bad grammar"}
@@ -78,6 +78,8 @@ LEXICAL_TYPES = ("lexical", "matched", "mismatched")
 REFERENCE_TYPES = ("same", "copy", "move")
 
 META_FIELDS = ("uid", "version", "phenomenon", "language", "description", "source", "vocabulary")
+# BLiMP's own fields (`blimp:`): two texts and two flags the export reads (generator.template).
+BLIMP_FIELDS = (*BLIMP_TEXT_KEYS, *BLIMP_FLAG_KEYS)
 # Top-level fields the table shows; any other field lives in the "extra" YAML box.
 TABLE_KEYS = frozenset((*META_FIELDS, "example", "options", "good", "bad"))
 
@@ -137,6 +139,8 @@ class EditorState:
     example_good: str = ""
     example_bad: str = ""
     options: dict[str, str] = field(default_factory=lambda: dict.fromkeys(OPTION_KEYS, ""))
+    # `blimp:` as the table shows it: texts, and "true" or "" for each flag.
+    blimp: dict[str, str] = field(default_factory=lambda: dict.fromkeys(BLIMP_FIELDS, ""))
     good: list[PositionRow] = field(default_factory=list)
     bad: list[PositionRow] = field(default_factory=list)
     extra: str = ""  # other top-level fields (phrases, phrase_files, notes, ...) as YAML
@@ -182,6 +186,7 @@ def state_from_post(data: Mapping[str, Any]) -> EditorState:
         example_good=_text(data, "example_good"),
         example_bad=_text(data, "example_bad"),
         options={name: _text(data, f"opt-{name}").strip() for name in OPTION_KEYS},
+        blimp={name: _blimp_value(name, _text(data, f"blimp-{name}")) for name in BLIMP_FIELDS},
         extra=_text(data, "extra"),
         mode="yaml" if _text(data, "mode") == "yaml" else "table",
         yaml_text=_text(data, "yaml_text"),
@@ -425,6 +430,9 @@ def document_from_state(state: EditorState) -> tuple[dict[str, Any], list[FieldE
     options = {k: v for k, v in state.options.items() if v}
     if options:
         document["options"] = options
+    blimp = {k: v for k, v in state.blimp.items() if v}
+    if blimp:
+        document["blimp"] = blimp
     if state.extra.strip():
         try:
             extra = document_from_text(state.extra)
@@ -433,7 +441,7 @@ def document_from_state(state: EditorState) -> tuple[dict[str, Any], list[FieldE
             errors.append(FieldError("extra", f"Other fields{line}: {exc.message}", line=exc.line))
             extra = {}
         for key, value in extra.items():
-            if key in TABLE_KEYS:
+            if key in TABLE_KEYS or (key == "blimp" and blimp):
                 errors.append(
                     FieldError(
                         "extra",
@@ -536,12 +544,31 @@ def state_from_document(document: dict[str, Any], *, mode: str = "table", yaml_t
             state.example_bad = value.get("bad") or ""
         elif key == "options" and _text_mapping(value, OPTION_KEYS):
             state.options.update({k: v or "" for k, v in value.items()})
+        elif key == "blimp" and _blimp_shown(value):
+            state.blimp.update({k: v for k, v in value.items()})
         elif key in ("good", "bad") and isinstance(value, list):
             state.rows(key).extend(row_from_position(position, key) for position in value)
         else:
             extra[key] = value
     state.extra = document_to_text(extra) if extra else ""
     return state
+
+
+def _blimp_value(name: str, value: str) -> str:
+    """Return a `blimp:` field as the table holds it: a flag's checkbox is "true" or ""."""
+    if name in BLIMP_FLAG_KEYS:
+        return "true" if value.strip() else ""
+    return value.strip()
+
+
+def _blimp_shown(value: Any) -> bool:
+    """Whether the table's BLiMP fields show a `blimp:` mapping exactly (texts, flags true);
+    any other mapping stays in the "other fields" box, as written."""
+    return (
+        _text_mapping(value, BLIMP_FIELDS)
+        and all(value.get(k) in (None, "true") for k in BLIMP_FLAG_KEYS)
+        and all(v for v in value.values())
+    )
 
 
 def _text_mapping(value: Any, keys: tuple[str, ...]) -> bool:
@@ -565,6 +592,7 @@ def state_to_fields(state: EditorState) -> dict[str, str]:
         note=state.note,
     )
     fields.update({f"opt-{name}": value for name, value in state.options.items()})
+    fields.update({f"blimp-{name}": value for name, value in state.blimp.items() if value})
     for grammar in GRAMMARS:
         for i, row in enumerate(state.rows(grammar)):
             p = f"{grammar}-{i}-"
