@@ -91,6 +91,8 @@ MATRIX: dict[str, dict[str, Any]] = {
         "GET": "editor",
         "POST": "editor",
     },
+    # An empty form names no column: the answer is the cell's message saying so.
+    "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/items/<id:item_pk>/cell/": {"POST": "editor"},
     "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/update/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/vocabularies/<id:vocabulary_id>/updates/<id:update_id>/": {"GET": "viewer"},
     # The world's update is still being read: applying or discarding it goes back with a message.

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from mpp_studio.lexicon import schema_views, update_views, views
+from mpp_studio.lexicon import cell_views, schema_views, update_views, views
 
 app_name = "lexicon"
 
@@ -27,6 +27,7 @@ urlpatterns = [
     path("vocabularies/<id:vocabulary_id>/delete/", views.vocabulary_remove, name="vocabulary_delete"),
     path("vocabularies/<id:vocabulary_id>/items/new/", views.item_new, name="item_new"),
     path("vocabularies/<id:vocabulary_id>/items/<id:item_pk>/edit/", views.item_edit, name="item_edit"),
+    path("vocabularies/<id:vocabulary_id>/items/<id:item_pk>/cell/", cell_views.item_cell, name="item_cell"),
     path("vocabularies/<id:vocabulary_id>/items/<id:item_pk>/delete/", views.item_delete, name="item_delete"),
     path(
         "vocabularies/<id:vocabulary_id>/update/",
