@@ -164,5 +164,5 @@ def test_browser_imports_a_vocabulary_and_filters_it(
     page.click("a.vocab-name[lang=zh]")
     page.select_option("select[name='f-classifier']", "条")
     expect(page.locator("tr.item")).to_have_count(4)
-    expect(page.locator("tbody[lang=zh] tr.item td.form").first).to_have_text("狗")
+    expect(page.locator("tbody[lang=zh] tr.item td.form input").first).to_have_value("狗")
     page.screenshot(path=screenshots / "lexicon-table-zh.png", full_page=True)

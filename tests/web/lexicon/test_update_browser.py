@@ -92,7 +92,7 @@ def test_a_vocabulary_grows_from_an_edited_file(
     # The vocabulary holds the file's items and lists the update.
     page.click(".subtabs a:has-text('Items')")
     expect(page.locator("tr.item")).to_have_count(12)
-    expect(page.locator("tr.item[data-item-id='n10']")).to_contain_text("fishes")
+    expect(page.locator("tr.item[data-item-id='n10'] td.form input")).to_have_value("fishes")
     expect(page.locator("tr.item[data-item-id='n3']")).to_have_count(0)
     expect(page.locator("#vocabulary-updates")).to_contain_text("Applied (2 added, 1 changed, 2 removed)")
     page.screenshot(path=screenshots / "lexicon-update-vocabulary.png", full_page=True)
