@@ -71,6 +71,15 @@ class VocabularyImportOutputSerializer(serializers.ModelSerializer):
         return VocabularyOutputSerializer(row.vocabulary).data if done and row.vocabulary else None
 
 
+def rejected_response(exc: ImportRejected) -> Response:
+    """Return 400 listing every problem of a refused file with its field, file, line and column."""
+    rows = [
+        {"field": exc.field, "file": e.file, "line": e.line, "column": e.column, "message": e.message}
+        for e in exc.errors
+    ]
+    return errors_response(rows, status.HTTP_400_BAD_REQUEST)
+
+
 def upload_size_checked(file: object) -> object:
     """Return an uploaded vocabulary file unread (the import job reads it) if its size is allowed.
 
@@ -115,11 +124,7 @@ class VocabularyUploadApi(ProjectApi):
                 created_by=request.user,
             )
         except ImportRejected as exc:
-            rows: list[dict[str, object]] = [
-                {"field": exc.field, "file": e.file, "line": e.line, "column": e.column, "message": e.message}
-                for e in exc.errors
-            ]
-            return errors_response(rows, status.HTTP_400_BAD_REQUEST)
+            return rejected_response(exc)
         return Response(VocabularyImportOutputSerializer(row).data, status=status.HTTP_202_ACCEPTED)
 
 

@@ -18,7 +18,7 @@ from mpp_studio.core.api_errors import errors_response
 from mpp_studio.core.uploads import NamedUploadField
 from mpp_studio.jobs.serializers import JobOutputSerializer
 from mpp_studio.lexicon.apis import ERRORS, ProjectApi, VocabularyErrorSerializer, VocabularyErrorsSerializer
-from mpp_studio.lexicon.apis_imports import upload_size_checked
+from mpp_studio.lexicon.apis_imports import rejected_response, upload_size_checked
 from mpp_studio.lexicon.models import VocabularySnapshot, VocabularyUpdate
 from mpp_studio.lexicon.selectors_updates import vocabulary_update_get
 from mpp_studio.lexicon.services import ImportRejected
@@ -124,11 +124,7 @@ class VocabularyUpdateListApi(ProjectApi):
                 created_by=request.user,
             )
         except ImportRejected as exc:
-            rows: list[dict[str, object]] = [
-                {"field": exc.field, "file": e.file, "line": e.line, "column": e.column, "message": e.message}
-                for e in exc.errors
-            ]
-            return errors_response(rows, status.HTTP_400_BAD_REQUEST)
+            return rejected_response(exc)
         except ValidationError as exc:
             return conflict_response(exc)
         return Response(VocabularyUpdateOutputSerializer(update).data, status=status.HTTP_202_ACCEPTED)

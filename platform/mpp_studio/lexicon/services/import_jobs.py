@@ -140,6 +140,21 @@ def _check_request(
                 "ZhoBLiMP converters write their own schema."
             }
         )
+    upload_sizes_check(table, schema_file)
+    language_check(language)
+    # The name the vocabulary will have, where it is known before reading: typed in, or (for the
+    # converters, which read no schema) the file's stem.
+    wanted = name.strip() or ("" if source_format == "ours" else Path(file_display_name(table.name)).stem)
+    if wanted:
+        vocabulary_name_free(project=project, name=vocabulary_name_check(wanted))
+
+
+def upload_sizes_check(table: File, schema_file: File | None) -> None:
+    """Refuse an uploaded table or schema file over MPP_VOCABULARY_UPLOAD_MAX_BYTES, unread.
+
+    Raises:
+        ImportRejected: naming the file (field `file` or `schema_file`) and the limit.
+    """
     for upload, field in ((table, "file"), (schema_file, "schema_file")):
         if upload is None:
             continue
@@ -147,12 +162,6 @@ def _check_request(
         problem = size_problem(int(upload.size or 0), display)
         if problem is not None:
             raise ImportRejected([RowError(display, None, None, problem, E_ENCODING)], field)
-    language_check(language)
-    # The name the vocabulary will have, where it is known before reading: typed in, or (for the
-    # converters, which read no schema) the file's stem.
-    wanted = name.strip() or ("" if source_format == "ours" else Path(file_display_name(table.name)).stem)
-    if wanted:
-        vocabulary_name_free(project=project, name=vocabulary_name_check(wanted))
 
 
 def vocabulary_import_run(*, import_id: int) -> None:
@@ -230,8 +239,8 @@ def _read(row: VocabularyImport) -> PreparedVocabulary:
     """
     uploads = [StoredUpload.from_dict(record) for record in row.uploads]
     own = Vocabulary.objects.filter(pk=row.vocabulary_id).first() if row.vocabulary_id is not None else None
-    table = _kept_bytes(uploads[0], "file")
-    schema = _kept_bytes(uploads[1], "schema_file") if len(uploads) > 1 else None
+    table = kept_upload_bytes(uploads[0], "file")
+    schema = kept_upload_bytes(uploads[1], "schema_file") if len(uploads) > 1 else None
     if row.source_format == "ours":
         return vocabulary_upload_read(
             project=row.project,
@@ -253,7 +262,7 @@ def _read(row: VocabularyImport) -> PreparedVocabulary:
     )
 
 
-def _kept_bytes(upload: StoredUpload, field: str) -> Upload:
+def kept_upload_bytes(upload: StoredUpload, field: str) -> Upload:
     """Return a kept file's bytes, read no further than the vocabulary size limit.
 
     Raises:

@@ -25,15 +25,12 @@ from mpp_studio.core.stored_uploads import (
     uploads_discarded_on_failure,
     uploads_keep_or_refuse,
 )
-from mpp_studio.core.uploads import file_display_name
 from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
 from mpp_studio.lexicon.engine import schema_from_json, vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem, VocabularyUpdate
+from mpp_studio.lexicon.services.import_jobs import kept_upload_bytes, upload_sizes_check
 from mpp_studio.lexicon.services.imports import (
     ImportRejected,
-    Upload,
-    max_upload_bytes,
-    size_problem,
     upload_lexicon_read,
 )
 from mpp_studio.lexicon.services.vocabularies import (
@@ -43,7 +40,7 @@ from mpp_studio.lexicon.services.vocabularies import (
 )
 from mpp_studio.lexicon.signals import vocabulary_changed_announce
 from vocab.changes import VocabularyChanges, vocabulary_changes
-from vocab.errors import E_ENCODING, RowError
+from vocab.errors import RowError
 from vocab.lexicon import LexicalItem
 from vocab.lexicon import Vocabulary as Lexicon
 
@@ -70,13 +67,7 @@ def vocabulary_update_start(
     """
     from mpp_studio.lexicon.tasks import read_vocabulary_update
 
-    for upload, field in ((table, "file"), (schema_file, "schema_file")):
-        if upload is None:
-            continue
-        display = file_display_name(upload.name)
-        problem = size_problem(int(upload.size or 0), display)
-        if problem is not None:
-            raise ImportRejected([RowError(display, None, None, problem, E_ENCODING)], field)
+    upload_sizes_check(table, schema_file)
     _refuse_while_applying(vocabulary)
     files = [(table.name or "upload", table)] + (
         [(schema_file.name or "schema", schema_file)] if schema_file else []
@@ -175,8 +166,8 @@ def _read(update: VocabularyUpdate, vocabulary: Vocabulary) -> Lexicon:
         ImportRejected: every problem of the files.
     """
     uploads = [StoredUpload.from_dict(record) for record in update.uploads]
-    table = _kept_bytes(uploads[0], "file")
-    schema_file = _kept_bytes(uploads[1], "schema_file") if len(uploads) > 1 else None
+    table = kept_upload_bytes(uploads[0], "file")
+    schema_file = kept_upload_bytes(uploads[1], "schema_file") if len(uploads) > 1 else None
     lexicon, _ = upload_lexicon_read(
         table=table,
         schema_file=schema_file,
@@ -185,21 +176,6 @@ def _read(update: VocabularyUpdate, vocabulary: Vocabulary) -> Lexicon:
         schema=schema_from_json(vocabulary.schema),
     )
     return lexicon
-
-
-def _kept_bytes(upload: StoredUpload, field: str) -> Upload:
-    """Return a kept file's bytes, read no further than the vocabulary size limit.
-
-    Raises:
-        ImportRejected: the file is larger than the limit.
-    """
-    limit = max_upload_bytes()
-    with upload.open() as stream:
-        data = stream.read(limit + 1)
-    problem = size_problem(len(data) if len(data) <= limit else upload.size, upload.name)
-    if problem is not None:
-        raise ImportRejected([RowError(upload.name, None, None, problem, E_ENCODING)], field)
-    return Upload(upload.name, data)
 
 
 def changes_summary(changes: VocabularyChanges, separator: str) -> dict[str, object]:
