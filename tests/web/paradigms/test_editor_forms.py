@@ -13,6 +13,8 @@ from mpp_studio.paradigms.forms.editor import (
     FeatureRow,
     PositionRow,
     document_from_state,
+    follow_renames,
+    position_from_row,
     row_from_position,
     source_text_from_state,
     split_alternatives,
@@ -449,3 +451,51 @@ def test_a_blimp_mapping_the_table_cannot_show_stays_as_written() -> None:
     state.blimp["field"] = "syntax"  # and the same field in the table: the box must give way
     [error] = document_from_state(state)[1]
     assert error.field == "extra" and "'blimp'" in error.message
+
+
+def test_one_row_agrees_with_a_position_and_differs_from_one() -> None:
+    """Keep gender, break number, in one position: a matched row with "and differs from"."""
+    position = document_from_text(
+        "good:\n  - {id: adj, lexical: {pos: JJ}, matched: {noun: gender}, mismatched: {noun: number}}\n"
+    )["good"][0]
+    row = row_from_position(position, "good")
+    assert (row.type, row.target, row.on, row.also, row.also_on) == (
+        "matched",
+        "noun",
+        "gender",
+        "noun",
+        "number",
+    )
+    assert position_from_row(row, "good", 1) == (position, [])
+    # Typed in the table, it is written in the mapping form the engine needs.
+    row = PositionRow(
+        type="mismatched", id="v", target="subj", on="number", also="subj", also_on="person | gender"
+    )
+    written, errors = position_from_row(row, "good", 1)
+    assert errors == []
+    assert written["mismatched"] == {"subj": "number"} and written["matched"] == {
+        "subj": ["person", "gender"]
+    }
+    assert "on" not in written
+    # Two positions on one side, or an `on` beside them: shown as YAML, as written.
+    several = {"id": "x", "matched": {"a": "number", "b": "gender"}, "mismatched": {"c": "case"}}
+    assert row_from_position(several, "good").type == "yaml"
+
+
+def test_renaming_a_position_follows_into_and_differs_from() -> None:
+    state = EditorState()
+    state.good = [
+        PositionRow(type="lexical", id="noun", drawn_id="noun"),
+        PositionRow(
+            type="matched",
+            id="adj",
+            drawn_id="adj",
+            target="noun",
+            on="gender",
+            also="noun",
+            also_on="number",
+        ),
+    ]
+    state.good[0].id = "head"
+    follow_renames(state)
+    assert (state.good[1].target, state.good[1].also) == ("head", "head")

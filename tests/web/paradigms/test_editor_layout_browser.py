@@ -97,3 +97,28 @@ def test_blimp_fields_are_set_in_the_table(
     page.click("a:has-text('Edit')")
     expect(page.locator("#blimp-field")).to_have_value("morphology")
     expect(page.locator("#blimp-one_prefix_method")).to_be_checked()
+
+
+def test_one_row_agrees_with_one_position_and_differs_from_another(
+    live_server: object, page: Page, screenshots: Path, editor: object, det_template: Template
+) -> None:
+    open_editor(page, live_server, editor, det_template)
+    # The bad determiner differs from the noun in number, and agrees with the good one in pos.
+    page.select_option("#bad-0-also", "det")
+    settle(page)
+    type_into(page, "#bad-0-also_on", "pos")
+    expect(page.locator("#save-status")).to_contain_text("no problems")
+    page.locator("#row-bad-0").screenshot(path=screenshots / "editor-agrees-and-differs.png")
+    page.click("button.save")
+    expect(page.locator(".messages")).to_contain_text("Saved version 2 of det_noun_agreement.")
+    text = det_template.latest_version().source_text  # type: ignore[union-attr]
+    assert "mismatched: {noun: number}" in text and "matched: {det: pos}" in text
+    # Opened again, the row reads the one way the table writes such a position: agrees with the
+    # good determiner on pos, and differs from the noun on number.
+    page.click("a:has-text('Edit')")
+    expect(page.locator("#bad-0-type")).to_have_value("matched")
+    expect(page.locator("#bad-0-target")).to_have_value("det")
+    expect(page.locator("#bad-0-on")).to_have_value("pos")
+    expect(page.locator("#bad-0-also")).to_have_value("noun")
+    expect(page.locator("#bad-0-also_on")).to_have_value("number")
+    expect(page.locator("#save-status")).to_contain_text("no problems")

@@ -121,6 +121,10 @@ class PositionRow:
     words: str = ""  # direct
     target: str = ""  # matched/mismatched/same/copy/move/delete
     on: str = ""  # matched/mismatched
+    # A matched row that must also differ from a position (a mismatched row that must also agree
+    # with one) on some features: keep gender, break number, in one position.
+    also: str = ""
+    also_on: str = ""
     form: str = ""
     uncapped: bool = False
     phrase: str = ""
@@ -206,6 +210,8 @@ def state_from_post(data: Mapping[str, Any]) -> EditorState:
                 words=_text(data, p + "words"),
                 target=_text(data, p + "target").strip(),
                 on=_text(data, p + "on"),
+                also=_text(data, p + "also"),
+                also_on=_text(data, p + "also_on"),
                 form=_text(data, p + "form").strip(),
                 uncapped=bool(_text(data, p + "uncapped")),
                 phrase=_text(data, p + "phrase").strip(),
@@ -232,6 +238,21 @@ def state_from_post(data: Mapping[str, Any]) -> EditorState:
 
 
 # -- renamed positions ----------------------------------------------------------------------------
+
+
+def _agrees_and_differs(position: dict[str, Any]) -> tuple[tuple[str, Any], tuple[str, Any]] | None:
+    """Return ((position, features it agrees on), (position, features it differs on)) of a
+    position that is matched with one position and mismatched with one (`matched: {noun:
+    gender}, mismatched: {noun: number}`), as one table row shows it; else None."""
+    matched, mismatched = position.get("matched"), position.get("mismatched")
+    if "on" in position or not isinstance(matched, dict) or not isinstance(mismatched, dict):
+        return None
+    if len(matched) != 1 or len(mismatched) != 1:
+        return None
+    agree, differ = next(iter(matched.items())), next(iter(mismatched.items()))
+    if not all(isinstance(name, str) and name for name, _ in (agree, differ)):
+        return None
+    return (agree, differ)
 
 
 def follow_renames(state: EditorState) -> EditorState:
@@ -273,6 +294,7 @@ def _rename_references(state: EditorState, old: str, new: str) -> None:
         for row in state.rows(grammar):
             if row.type != "yaml":
                 row.target = reference_renamed(row.target, old, new)
+                row.also = reference_renamed(row.also, old, new)
                 continue
             try:
                 position = position_from_text(row.yaml)
@@ -401,7 +423,11 @@ def position_from_row(row: PositionRow, grammar: str, number: int) -> tuple[Any,
         if kind != "delete" and row.form:
             position["form"] = row.form
     else:  # lexical, matched, mismatched
-        if kind != "lexical":
+        if kind != "lexical" and row.also:
+            other = "mismatched" if kind == "matched" else "matched"
+            position[kind] = {row.target: split_alternatives(row.on)}
+            position[other] = {row.also: split_alternatives(row.also_on)}
+        elif kind != "lexical":
             position[kind] = row.target or None
             position["on"] = split_alternatives(row.on)
         features = _feature_map(row.features, grammar, number, p + "feat", "features", errors)
@@ -498,6 +524,9 @@ def guess_row(position: Any) -> PositionRow | None:
         if k in position
     ]
     kind = rules[0] if len(rules) == 1 else "lexical"
+    both = _agrees_and_differs(position)
+    if both is not None:
+        kind = "matched"
     row = PositionRow(type=kind, id=str(position.get("id") or ""))
     if kind == "direct":
         row.words = join_alternatives(position.get("direct"))
@@ -513,6 +542,9 @@ def guess_row(position: Any) -> PositionRow | None:
         form = position.get("form")
         row.form = form if isinstance(form, str) else ""
         row.on = join_alternatives(position.get("on"))
+        if both is not None:
+            (row.target, on), (row.also, also_on) = both
+            row.on, row.also_on = join_alternatives(on), join_alternatives(also_on)
         row.features = _pairs(position.get("lexical"))
         row.exclusions = _pairs(position.get("not"))
         row.uncapped = str(position.get("uncapped", "")).lower() in ("true", "yes")
@@ -606,6 +638,8 @@ def state_to_fields(state: EditorState) -> dict[str, str]:
                     p + "words": row.words,
                     p + "target": row.target,
                     p + "on": row.on,
+                    p + "also": row.also,
+                    p + "also_on": row.also_on,
                     p + "form": row.form,
                     p + "phrase": row.phrase,
                     p + "yaml": row.yaml,
