@@ -10,8 +10,10 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role
 from mpp_studio.lexicon.forms import VocabularyUpdateForm, upload_limit_text
+from mpp_studio.lexicon.models import Vocabulary, VocabularyUpdate
 from mpp_studio.lexicon.selectors import vocabulary_get
 from mpp_studio.lexicon.selectors_updates import (
     undeclared_problems,
@@ -74,6 +76,16 @@ def vocabulary_update_new(request: HttpRequest, project_id: int, vocabulary_id: 
     return render(request, "lexicon/vocabulary_update_new.html", context, status=status)
 
 
+def _update_for(
+    request: HttpRequest, project_id: int, vocabulary_id: int, update_id: int, needed: str = Role.VIEWER
+) -> tuple[Project, str, Vocabulary, VocabularyUpdate]:
+    """Return the project, the user's role, the vocabulary and its update the URL names (404 for
+    another project's or vocabulary's, 403 for a role below `needed`)."""
+    project, role = project_for(request, project_id, needed)
+    vocabulary = vocabulary_get(project=project, vocabulary_id=vocabulary_id)
+    return project, role, vocabulary, vocabulary_update_get(vocabulary=vocabulary, update_id=update_id)
+
+
 @login_required
 @require_GET
 def vocabulary_update_detail(
@@ -82,9 +94,7 @@ def vocabulary_update_detail(
     """An update's page: the job while it reads or applies the file; then what the file adds,
     changes and removes, with Apply and Discard; or every problem of a refused file. For htmx,
     only that part (it reloads when the job ends)."""
-    project, role = project_for(request, project_id)
-    vocabulary = vocabulary_get(project=project, vocabulary_id=vocabulary_id)
-    update = vocabulary_update_get(vocabulary=vocabulary, update_id=update_id)
+    project, role, vocabulary, update = _update_for(request, project_id, vocabulary_id, update_id)
     job = update.apply_job or update.read_job
     context = page_context(
         project,
@@ -109,9 +119,7 @@ def vocabulary_update_apply(
     request: HttpRequest, project_id: int, vocabulary_id: int, update_id: int
 ) -> HttpResponse:
     """Start applying a read update as the vocabulary's next version (editors)."""
-    project, _ = project_for(request, project_id, Role.EDITOR)
-    vocabulary = vocabulary_get(project=project, vocabulary_id=vocabulary_id)
-    update = vocabulary_update_get(vocabulary=vocabulary, update_id=update_id)
+    project, _, vocabulary, update = _update_for(request, project_id, vocabulary_id, update_id, Role.EDITOR)
     try:
         vocabulary_update_apply_start(update=update, created_by=request.user)
     except ValidationError as exc:
@@ -130,9 +138,7 @@ def vocabulary_update_discard_view(
     request: HttpRequest, project_id: int, vocabulary_id: int, update_id: int
 ) -> HttpResponse:
     """Discard an update that was not applied (editors); the vocabulary stays as it is."""
-    project, _ = project_for(request, project_id, Role.EDITOR)
-    vocabulary = vocabulary_get(project=project, vocabulary_id=vocabulary_id)
-    update = vocabulary_update_get(vocabulary=vocabulary, update_id=update_id)
+    project, _, vocabulary, update = _update_for(request, project_id, vocabulary_id, update_id, Role.EDITOR)
     try:
         vocabulary_update_discard(update=update)
     except ValidationError as exc:

@@ -182,7 +182,7 @@ def vocabulary_import_run(*, import_id: int) -> None:
     try:
         prepared = _read(row)
     except ImportRejected as exc:
-        problems = [_problem(exc.field, e) for e in exc.errors]
+        problems = [problem_record(exc.field, e) for e in exc.errors]
         count = len(problems)
         _fail(
             row,
@@ -299,7 +299,9 @@ def _vocabulary_of(row: VocabularyImport, prepared: PreparedVocabulary) -> Vocab
     return vocabulary
 
 
-def _problem(field: str, error: RowError) -> dict[str, object]:
+def problem_record(field: str, error: RowError) -> dict[str, object]:
+    """Return a refused file's problem as stored on its row: the form field, file, line, column
+    and message."""
     return {
         "field": field,
         "file": error.file,

@@ -28,7 +28,7 @@ from mpp_studio.core.stored_uploads import (
 from mpp_studio.jobs.services import job_create, job_fail, job_finish, job_progress, job_start
 from mpp_studio.lexicon.engine import schema_from_json, vocabulary_to_engine
 from mpp_studio.lexicon.models import Vocabulary, VocabularyItem, VocabularyUpdate
-from mpp_studio.lexicon.services.import_jobs import kept_upload_bytes, upload_sizes_check
+from mpp_studio.lexicon.services.import_jobs import kept_upload_bytes, problem_record, upload_sizes_check
 from mpp_studio.lexicon.services.imports import (
     ImportRejected,
     upload_lexicon_read,
@@ -40,7 +40,6 @@ from mpp_studio.lexicon.services.vocabularies import (
 )
 from mpp_studio.lexicon.signals import vocabulary_changed_announce
 from vocab.changes import VocabularyChanges, vocabulary_changes
-from vocab.errors import RowError
 from vocab.lexicon import LexicalItem
 from vocab.lexicon import Vocabulary as Lexicon
 
@@ -126,7 +125,8 @@ def _compare(update: VocabularyUpdate, job_id: int) -> None:
     try:
         edited = _read(update, vocabulary)
     except ImportRejected as exc:
-        problems = [_problem(exc.field, error) for error in exc.errors]
+        # The code tells the page whether declaring a feature or value would cure the problem.
+        problems = [{**problem_record(exc.field, error), "code": error.code} for error in exc.errors]
         count = len(problems)
         with transaction.atomic():
             VocabularyUpdate.objects.filter(pk=update.pk).update(
@@ -404,17 +404,6 @@ def vocabulary_update_give_up(*, update_id: int, reason: str) -> None:
             job_fail(job_id=job.pk, message=f"The worker could not {what} {update.file_name} ({reason}).")
     if update.status == VocabularyUpdate.Status.APPLYING:
         VocabularyUpdate.objects.filter(pk=update.pk).update(status=VocabularyUpdate.Status.READY)
-
-
-def _problem(field: str, error: RowError) -> dict[str, object]:
-    return {
-        "field": field,
-        "file": error.file,
-        "line": error.line,
-        "column": error.column,
-        "message": error.message,
-        "code": error.code,
-    }
 
 
 def _discard_uploads(update: VocabularyUpdate) -> None:
