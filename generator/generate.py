@@ -6,7 +6,7 @@ import dataclasses
 import hashlib
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -20,15 +20,17 @@ from generator.critical_region import Edit, SideSpan, narrow_substitution, span_
 from generator.errors import GenerationError, Problem, TemplateError
 from generator.language import language_rules
 from generator.plan import (
+    IDENTITY_FEATURES,
     CandidateCache,
     Plan,
+    Unit,
     choose_structure,
     compile_plan,
     enumerate_structures,
     phrase_needs,
 )
 from generator.seen import DigestSet
-from generator.template import Template, problems_keyed
+from generator.template import Direct, Lexical, Position, Template, problems_keyed
 from generator.validate import validate
 from vocab.lexicon import Vocabulary
 
@@ -82,6 +84,38 @@ def _as_type(edit: Edit, edit_type: str) -> Edit:
     return dataclasses.replace(edit, type=edit_type)
 
 
+def _repeat_allowed(position: Position) -> bool:
+    """Return whether ZhoBLiMP lets this position's word occur again: a literal, or a word
+    matched on its expression."""
+    rule = position.rule
+    if isinstance(rule, Direct):
+        return True
+    if isinstance(rule, Lexical):
+        return "form" in rule.features or any(
+            c.agree and IDENTITY_FEATURES.intersection(c.features) for c in rule.constraints
+        )
+    return False
+
+
+def repeats_zhoblimp_word(plan: Plan, units: Sequence[Unit], values: Sequence[int]) -> bool:
+    """Return whether a sentence breaks ZhoBLiMP's repeated-word rule (`sampling: zhoblimp`).
+
+    ZhoBLiMP compares the text of the positions of one grammar or phrase alternative, a phrase
+    counted as its whole text: a position whose text occurred before is refused unless it is a
+    literal or matched on its expression; the texts of literals count as occurred. Each phrase's
+    own positions are checked the same way. Only the good sentence is checked, as ZhoBLiMP does.
+    """
+    seen: set[str] = set()
+    for unit in units:
+        text = "".join(plan.word(s, values[s]) for s in unit.slots)
+        if text in seen and not _repeat_allowed(unit.position):
+            return True
+        seen.add(text)
+        if unit.children and repeats_zhoblimp_word(plan, list(unit.children.values()), values):
+            return True
+    return False
+
+
 def derive_seed(seed: int, uid: str) -> str:
     """Return the per-paradigm seed: a paradigm's pairs do not depend on which others run."""
     return f"{seed}:{uid}"
@@ -114,7 +148,9 @@ class Generator:
         # One integer per distinct (lemma, POS): the repeated-word check compares these.
         words: dict[tuple[str, str], int] = {}
         self._word_ids = [words.setdefault((i.lemma, i.pos), len(words)) for i in vocabulary.items]
-        self._distinct_words = normalized.options.distinct_words
+        self._zhoblimp = normalized.options.sampling == "zhoblimp"
+        # ZhoBLiMP's own repeated-word rule replaces ours under its sampling.
+        self._distinct_words = normalized.options.distinct_words and not self._zhoblimp
         self.good_ids = [p.id for p in normalized.good]
         self.bad_ids = [p.id for p in normalized.bad]
 
@@ -192,7 +228,7 @@ class Generator:
 
     def _repeats_possible(self, plan: Plan) -> bool:
         """Return whether the repeated-word rule can remove combinations the count includes."""
-        if not self.template.options.distinct_words:
+        if not self._distinct_words:
             return False
         items = self.vocabulary.items
         for lexical in (plan.good_lexical, plan.bad_lexical):
@@ -285,7 +321,7 @@ class Generator:
             if plan.empty_slot is not None:
                 stats.rejected["reuse_cap" if self._exhausted else "dead_end"] += 1
                 continue
-            values = plan.sample(rng)
+            values = plan.sample_by_values(rng) if self._zhoblimp else plan.sample(rng)
             if values is None:
                 stats.rejected["reuse_cap" if self._exhausted else "dead_end"] += 1
                 continue
@@ -336,6 +372,8 @@ class Generator:
             for lexical in (plan.good_lexical, plan.bad_lexical):
                 if len(lexical) > 1 and len({word_ids[values[s]] for s in lexical}) < len(lexical):
                     return "repeated_word", None
+        if self._zhoblimp and repeats_zhoblimp_word(plan, plan.good_units, values):
+            return "repeated_word", None
         tokens_of = plan.tokens
         good_tokens: list[str] = []
         good_spans: list[tuple[int, int]] = []

@@ -10,6 +10,8 @@ on constraint trees: agreement is solved over indexed candidate sets, not by sam
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +54,7 @@ class Slot:
     edges: list[tuple[int, tuple[str, ...], bool]] = field(default_factory=list)
     capped: bool = True  # its items count towards options.max_item_reuse
     line: int | None = None
+    features: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # the rule's own (lexical)
 
 
 @dataclass(slots=True)
@@ -97,6 +100,12 @@ class Plan:
     _value_maps: dict[tuple[int, str], dict[str, frozenset[int]]] = field(default_factory=dict)
     _shared: dict[tuple[object, ...], tuple[int, ...]] = field(default_factory=dict)
     vocabulary: Vocabulary | None = None
+    # Agreements in template order: (slot, target slot, features, agree, the target is a good
+    # position seen from the bad grammar). `sample_by_values` reads them.
+    constraints: list[tuple[int, int, tuple[str, ...], bool, bool]] = field(default_factory=list)
+    _value_pools: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[tuple[int, ...], list[int]]] = field(
+        default_factory=dict
+    )
 
     def value_map(self, slot_index: int, feature: str) -> dict[str, frozenset[int]]:
         """Return value -> candidates of a slot having that value for `feature`."""
@@ -190,6 +199,80 @@ class Plan:
             else:
                 assignment[index] = int(rng.random() * len(slot.options))
         return assignment
+
+    def sample_by_values(self, rng: random.Random) -> list[int] | None:
+        """Return one value per slot the way ZhoBLiMP's generator draws (`sampling: zhoblimp`).
+
+        Each agreement, in template order, first draws a feature value: for Matched one of the
+        values both positions' candidates have, for Mismatched a value of the target and another
+        of its values for this position; both positions then keep only the candidates with their
+        value. A bad-grammar agreement with a good position reads that position's candidates
+        (as fixed by the good grammar's agreements), not the word drawn there, and leaves them
+        as they are. Each word is then drawn with the weight ZhoBLiMP's exploded vocabulary
+        gives it (`row_weight`). Returns None at a dead end (no shared or other value).
+        """
+        assert self.vocabulary is not None
+        items = self.vocabulary.items
+        slots = self.slots
+        fixed: dict[int, dict[str, str]] = {}
+        for here, target, features, agree, frozen_target in self.constraints:
+            for feature in features:
+                theirs = self._pool(target, fixed.get(target))[0]
+                if agree:
+                    mine = self._pool(here, fixed.get(here))[0]
+                    own = {v for c in mine for v in items[c].values(feature)}
+                    values = sorted({v for c in theirs for v in items[c].values(feature)} & own)
+                    if not values:
+                        return None
+                    value = new_value = values[int(rng.random() * len(values))]
+                else:
+                    already = fixed.get(target, {}).get(feature)
+                    source = slots[target].candidates if already is not None else theirs
+                    values = sorted({v for c in source for v in items[c].values(feature)})
+                    if already is None:
+                        if not values:
+                            return None
+                        already = values[int(rng.random() * len(values))]
+                    others = [v for v in values if v != already]
+                    if not others:
+                        return None
+                    value, new_value = already, others[int(rng.random() * len(others))]
+                fixed.setdefault(here, {})[feature] = new_value
+                if not self._pool(here, fixed[here])[0]:
+                    return None
+                if not frozen_target:
+                    fixed.setdefault(target, {})[feature] = value
+                    if not self._pool(target, fixed[target])[0]:
+                        return None
+        assignment = [-1] * len(slots)
+        for index, slot in enumerate(slots):
+            if not slot.lexical:
+                assignment[index] = int(rng.random() * len(slot.options))
+                continue
+            pool, cumulative = self._pool(index, fixed.get(index))
+            if not pool:
+                return None
+            assignment[index] = pool[bisect.bisect_right(cumulative, rng.random() * cumulative[-1])]
+        return assignment
+
+    def _pool(self, slot_index: int, fixed: Mapping[str, str] | None) -> tuple[tuple[int, ...], list[int]]:
+        """Return a slot's candidates having the `fixed` feature values, with cumulative weights."""
+        key = (slot_index, tuple(sorted(fixed.items())) if fixed else ())
+        found = self._value_pools.get(key)
+        if found is None:
+            assert self.vocabulary is not None
+            items = self.vocabulary.items
+            slot = self.slots[slot_index]
+            chosen = dict(slot.features)
+            for feature, value in key[1]:
+                chosen[feature] = (value,)
+            pool = tuple(
+                c for c in slot.candidates if all(value in items[c].values(f) for f, value in key[1])
+            )
+            cumulative = list(itertools.accumulate(row_weight(items[c].features, chosen) for c in pool))
+            found = (pool, cumulative)
+            self._value_pools[key] = found
+        return found
 
     def tokens(self, slot_index: int, value: int) -> tuple[str, ...]:
         """Return the word tokens a slot shows for its sampled value (cached)."""
@@ -384,7 +467,9 @@ class _Builder:
                 features[feature] = values
         candidates, words = self.base_candidates(features, rule.exclude, rule.form, rule.capped)
         index = len(self.slots)
-        self.slots.append(Slot(path, grammar, True, candidates, words, line=line, capped=rule.capped))
+        self.slots.append(
+            Slot(path, grammar, True, candidates, words, line=line, capped=rule.capped, features=features)
+        )
         for constraint in rule.constraints:
             self.pending.append((index, constraint, scope, grammar == "bad"))
         return index
@@ -477,6 +562,8 @@ def compile_plan(
             bad_units.append(BadUnit("new", unit=unit))
             bad_scope.units[position.id] = unit
     slots = builder.slots
+    constraints: list[tuple[int, int, tuple[str, ...], bool, bool]] = []
+    by_values = template.options.sampling == "zhoblimp"
     for index, constraint, scope, in_bad in builder.pending:
         unit = builder.resolve(constraint.target, scope, bad_scope if in_bad else None)
         if len(unit.slots) != 1 or not slots[unit.slots[0]].lexical:
@@ -484,9 +571,15 @@ def compile_plan(
         other = unit.slots[0]
         if other == index:
             raise PlanError(f"'{constraint.target}' refers to the position itself")
+        frozen = in_bad and slots[other].grammar == "good"
+        constraints.append((index, other, constraint.features, constraint.agree, frozen))
+        if frozen and by_values:
+            # ZhoBLiMP agrees with the good rule, not its word: no good candidate is pruned for it.
+            continue
         slots[index].edges.append((other, constraint.features, constraint.agree))
         slots[other].edges.append((index, constraint.features, constraint.agree))
     plan = Plan(structure, slots, good_units, bad_units, [], [], [], [], vocabulary=vocabulary)
+    plan.constraints = constraints
     plan.empty_slot = _arc_consistency(plan)
     plan.order, plan.earlier = _sampling_order(slots)
     plan.partners = [tuple(other for other, _, _ in links) for links in plan.earlier]
@@ -509,6 +602,21 @@ def compile_plan(
     plan._tokens = [{} for _ in slots]
     plan.tokenize = tokenize or (lambda text: tuple(text.split()))
     return plan
+
+
+def row_weight(features: Mapping[str, tuple[str, ...]], chosen: Mapping[str, tuple[str, ...]]) -> int:
+    """Return how many rows ZhoBLiMP's vocabulary makes of an item that a rule selects.
+
+    ZhoBLiMP splits every cell on "/" and makes one row per combination of values; a rule keeps
+    the rows whose values it accepts, and a word is drawn from the rows, so its chance grows
+    with the product, over its features, of the number of its values the rule accepts (a
+    feature the rule names) or of all its values (a feature it does not name).
+    """
+    weight = 1
+    for feature, values in features.items():
+        accepted = chosen.get(feature)
+        weight *= len(values) if accepted is None else sum(v in accepted for v in values)
+    return weight
 
 
 def _identity_groups(slots: Sequence[Slot]) -> list[int]:

@@ -29,6 +29,7 @@ from generator.errors import Problem, TemplateError, did_you_mean
 from generator.source import LocatedDict, LocatedList, SourceError, load_yaml
 
 UniquePolicy = Literal["good", "bad", "pair"]
+SamplingMode = Literal["uniform", "zhoblimp"]
 ReferenceKind = Literal["same", "copy", "move"]
 
 ID_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$|^[0-9]+$")
@@ -136,6 +137,7 @@ class Options:
     capitalize: bool | None = None  # None: the language's default (English yes, Chinese no)
     max_depth: int = 3
     attempts_per_pair: int = 50
+    sampling: SamplingMode = "uniform"
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +190,16 @@ TOP_KEYS = (
     "bad",
     "notes",
 )
-OPTION_KEYS = ("unique", "max_item_reuse", "distinct_words", "capitalize", "max_depth", "attempts_per_pair")
+OPTION_KEYS = (
+    "unique",
+    "max_item_reuse",
+    "distinct_words",
+    "capitalize",
+    "max_depth",
+    "attempts_per_pair",
+    "sampling",
+)
+SAMPLING_MODES = ("uniform", "zhoblimp")
 # The rules a position names by a key of its own (a Lexical position is its feature map).
 RULE_KEYS = ("direct", "phrase", "same", "copy", "move", "delete", "matched", "mismatched")
 POSITION_KEYS = ("id", *RULE_KEYS, "on", "lexical", "form", "not", "where", "uncapped", "note")
@@ -492,6 +503,11 @@ def _parse_options(raw: Any, col: _Collector) -> Options:
         elif key == "unique":
             if value not in ("good", "bad", "pair"):
                 col.add(E.E_FIELD, "'unique' must be good, bad or pair", line=line, key="options")
+            else:
+                values[key] = value
+        elif key == "sampling":
+            if value not in SAMPLING_MODES:
+                col.add(E.E_FIELD, "'sampling' must be uniform or zhoblimp", line=line, key="options")
             else:
                 values[key] = value
         elif key in ("distinct_words", "capitalize"):

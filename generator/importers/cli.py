@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from generator.importers.zhoblimp import SourceFile, import_zhoblimp, write_import
+from generator.importers.zhoblimp import SourceFile, ZhoblimpImport, import_zhoblimp, write_import
+from generator.importers.zhoblimp_compare import compare_import, read_released, report_lines
 from vocab.errors import VocabularyError
 from vocab.import_report import count_levels
 
@@ -29,6 +30,24 @@ def add_import_commands(
     zho.add_argument("--vocab", type=Path, help="vocabulary TSV (zh_vocab_saved.tsv layout)")
     zho.add_argument("--phrases", type=Path, help="phrase JSON (zh_phrase.json layout)")
     zho.add_argument("--out", type=Path, required=True, help="folder for zh/, vocabularies/ and phrases/")
+    zho.add_argument(
+        "--compare",
+        type=Path,
+        metavar="RELEASED_DIR",
+        help="ZhoBLiMP's released JSONL files (a folder, searched recursively): rebuild each UID and "
+        "compare it with the release (docs/importing.md)",
+    )
+    zho.add_argument(
+        "--seeds",
+        type=int,
+        nargs="+",
+        default=[1, 2],
+        metavar="SEED",
+        help="seeds to rebuild each UID with for --compare (default: 1 2)",
+    )
+    zho.add_argument(
+        "--summary", action="store_true", help="with --compare: one line per UID, not the profiles"
+    )
     zho.set_defaults(func=cmd_import_zhoblimp)
     return parser
 
@@ -74,4 +93,31 @@ def cmd_import_zhoblimp(args: argparse.Namespace) -> int:
         f"report: {counts['skipped']} skipped, {counts['changed']} changed, {counts['info']} info; "
         f"{len(written)} file(s) written under {args.out}"
     )
+    if args.compare is not None:
+        return _compare(result, args) if result.templates else EXIT_NOTHING
     return EXIT_OK if result.templates else EXIT_NOTHING
+
+
+def _compare(result: ZhoblimpImport, args: argparse.Namespace) -> int:
+    """Print the comparison of the rebuilt UIDs with the released files under `args.compare`."""
+    if result.vocabulary is None:
+        print("error: --compare needs --vocab: the templates cannot be rebuilt without it", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    folder: Path = args.compare
+    try:
+        files = sorted(folder.rglob("*.jsonl")) if folder.is_dir() else []
+        read = [(str(p.relative_to(folder)), p.read_bytes()) for p in files]
+    except OSError as exc:
+        print(f"error: cannot read '{exc.filename}': {exc.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not read:
+        print(f"error: no .jsonl files under {folder}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    released, problems = read_released(read)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"comparing {len(released)} released UIDs under seeds {', '.join(map(str, args.seeds))}")
+    report = compare_import(result, released, args.seeds)
+    for line in report_lines(report, detail=not args.summary):
+        print(line)
+    return EXIT_OK

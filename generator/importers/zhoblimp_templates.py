@@ -352,6 +352,9 @@ class _Converter:
         }
         if notes:
             data["notes"] = "; ".join(notes)
+        # Draw words, agreement values and repeated words as ZhoBLiMP's generator does, so the
+        # rebuilt paradigm has the release's distributions (docs/importing.md).
+        data["options"] = {"sampling": "zhoblimp"}
         if self.local_phrases:
             data["phrases"] = self.local_phrases
         data["good"] = good

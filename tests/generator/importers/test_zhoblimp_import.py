@@ -4,6 +4,7 @@ reported by file and cell."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -135,7 +136,15 @@ def test_forward_and_mismatched_references(imported: ZhoblimpImport) -> None:
     assert [(c.target, c.features, c.agree) for c in bad.constraints] == [("p4", ("classifier",), False)]  # type: ignore[union-attr]
     assert imported.vocabulary is not None
     vocab = imported.vocabulary
-    for pair in Generator(template, vocab).pairs(10, seed=5):
+    assert template.options.sampling == "zhoblimp"
+    # ZhoBLiMP's way: the bad classifier differs from the classifier value the good sentence
+    # drew, not from every classifier the noun takes.
+    for pair in Generator(template, vocab).pairs(30, seed=5):
+        at = pair.good.index("一") + 1
+        assert pair.bad[at] != pair.good[at]
+    # Our own way: the bad classifier is none the noun takes.
+    uniform = dataclasses.replace(template, options=dataclasses.replace(template.options, sampling="uniform"))
+    for pair in Generator(uniform, vocab).pairs(10, seed=5):
         noun = next(i for i in vocab.items if i.pos == "NN" and pair.good.endswith(i.form + "。"))
         bad_classifier = pair.bad[pair.bad.index("一") + 1]
         assert bad_classifier not in noun.features["classifier"]
