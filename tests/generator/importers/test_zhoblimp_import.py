@@ -10,6 +10,7 @@ import pytest
 
 from generator.generate import Generator
 from generator.importers.zhoblimp import ZhoblimpImport, import_zhoblimp, write_import
+from generator.importers.zhoblimp_templates import convert_template
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.template import Deletion, PhraseRef, Reference, template_from_text
 from generator.validate import validate
@@ -124,6 +125,31 @@ def test_an_ambiguous_copy_takes_the_first_equal_cell_and_is_reported(imported: 
     for pair in Generator(template, imported.vocabulary).pairs(5, seed=2):
         first = pair.good[: pair.good.index("和")]
         assert pair.bad.endswith(first + "。")
+
+
+@pytest.mark.parametrize(
+    ("cell", "reported"),
+    [
+        ("了", False),  # one literal: every equal cell says 了
+        ("了|了", False),  # alternatives of one literal
+        ("了 过", True),  # a literal drawn from two: the cells may differ
+        ("了|过", True),
+        ("pos:AS", True),  # a word rule
+    ],
+)
+def test_issue_17_an_ambiguous_copy_is_reported_only_where_the_equal_cells_can_differ(
+    cell: str, reported: bool
+) -> None:
+    """A bad cell equal to several good cells is reported only if those cells can produce different words."""
+    obj = {
+        "uid": "ambiguous",
+        "phenomenon": "aspect",
+        "good_rule": ["pos:PN", cell, "pos:VV", cell, "。"],
+        "bad_rule": ["pos:PN", "pos:VV", cell, cell, "。"],
+    }
+    converted, notes = convert_template(obj, file="ambiguous.json")
+    assert converted is not None
+    assert [n.level for n in notes if n.where == "bad_rule[2]"] == (["changed"] if reported else [])
 
 
 def test_forward_and_mismatched_references(imported: ZhoblimpImport) -> None:
