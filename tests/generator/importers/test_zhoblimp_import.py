@@ -267,6 +267,32 @@ def test_cli_writes_our_layout_and_prints_the_report(
     assert len(list((out / "zh").glob("*.yaml"))) == 7
 
 
+def test_issue_17_cli_imports_the_vocabulary_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --templates, `mpp import zhoblimp --vocab` writes the vocabulary and its schema only."""
+    out = tmp_path / "out"
+    assert main(["import", "zhoblimp", "--vocab", str(VOCAB), "--out", str(out)]) == 0
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    assert written == ["vocabularies/vocab.schema.yaml", "vocabularies/vocab.tsv"]
+    assert main(["vocab", "check", str(out / "vocabularies" / "vocab.tsv")]) == 0
+    assert "vocab.tsv, line 14, column 'animate': [changed]" in capsys.readouterr().out
+
+
+def test_issue_17_cli_without_templates_exit_codes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing to import is a usage error (2); a vocabulary that cannot be used imports nothing (1)."""
+    assert main(["import", "zhoblimp", "--out", str(tmp_path / "o")]) == 2
+    assert "--vocab" in capsys.readouterr().err
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("word\tpos\n书\tNN\n", encoding="utf-8")
+    assert main(["import", "zhoblimp", "--vocab", str(bad), "--out", str(tmp_path / "o")]) == 1
+    assert "bad.tsv, line 1, column 'expression': [skipped]" in capsys.readouterr().out
+    assert main(["import", "zhoblimp", "--phrases", str(PHRASES), "--out", str(tmp_path / "p")]) == 0
+    assert (tmp_path / "p" / "phrases" / "phrases.yaml").exists()
+
+
 def test_cli_with_nothing_to_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["import", "zhoblimp", "--templates", str(tmp_path), "--out", str(tmp_path / "o")])
     assert code == 2 and "no .json template files" in capsys.readouterr().err
