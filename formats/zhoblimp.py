@@ -7,6 +7,7 @@ by pandas with non-ASCII characters as they are. Any other field is kept as the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import IO
 
 import orjson
@@ -38,13 +39,39 @@ def read_zhoblimp(stream: IO[bytes], file_name: str) -> ReadResult:
     return issues.result(list(zhoblimp_pairs(stream, file_name, issues)), FORMAT)
 
 
+@dataclass(slots=True)
+class _EmptyPhenomena:
+    """The lines of a file with an empty phenomenon: the first, and how many."""
+
+    first: int = 0
+    count: int = 0
+
+
 def zhoblimp_pairs(stream: IO[bytes], file_name: str, issues: IssueList) -> Iterator[ImportedPair]:
     """Yield the pairs of a ZhoBLiMP JSONL file as they are read, adding every issue to `issues`.
 
     A line without usable sentences, UID or pairID is skipped (an error); an empty phenomenon
     (released data has one), a pairID written as text, equal sentences, a repeated pairID or
-    a field ZhoBLiMP does not have is kept with a warning.
+    a field ZhoBLiMP does not have is kept with a warning. Empty phenomena and unknown fields
+    are warned about once per file (the empty phenomena with their count, once the file is read).
     """
+    empty = _EmptyPhenomena()
+    try:
+        yield from _pairs(stream, file_name, issues, empty)
+    finally:
+        # Released files label a whole paradigm at once, so an empty label is on every line:
+        # one warning per file, at its first line, with the count (not one per line).
+        if empty.count:
+            times = f" on {empty.count:,} lines (this is the first)" if empty.count > 1 else ""
+            issues.warning(
+                empty.first, f"is empty{times}; kept as it is (noted once per file)", field="phenomenon"
+            )
+
+
+def _pairs(
+    stream: IO[bytes], file_name: str, issues: IssueList, empty: _EmptyPhenomena
+) -> Iterator[ImportedPair]:
+    """Yield the pairs of `zhoblimp_pairs`, counting the lines of empty phenomenon in `empty`."""
     seen: dict[tuple[str, str], int] = {}
     unknown_reported: set[str] = set()
     for number, data in json_objects(stream, issues):
@@ -55,7 +82,8 @@ def zhoblimp_pairs(stream: IO[bytes], file_name: str, issues: IssueList) -> Iter
         if texts is None or uid is None or phenomenon is None or pair_id is None:
             continue
         if not phenomenon.strip():
-            issues.warning(number, "is empty", field="phenomenon")
+            empty.first = empty.first or number
+            empty.count += 1
         uid = uid.strip()
         if (uid, pair_id) in seen:
             issues.warning(

@@ -22,10 +22,14 @@ def add_import_commands(
     formats = parser.add_subparsers(dest="import_format", metavar="FORMAT", required=True)
     zho = formats.add_parser(
         "zhoblimp",
-        help="ZhoBLiMP template JSONs (+ vocabulary TSV and phrase JSON) -> templates, vocabulary, phrases",
+        help="ZhoBLiMP template JSONs, vocabulary TSV and/or phrase JSON -> templates, vocabulary, phrases",
     )
     zho.add_argument(
-        "--templates", nargs="+", required=True, metavar="FILE_OR_DIR", help="template .json files or folders"
+        "--templates",
+        nargs="+",
+        default=[],
+        metavar="FILE_OR_DIR",
+        help="template .json files or folders (leave out to import only --vocab and/or --phrases)",
     )
     zho.add_argument("--vocab", type=Path, help="vocabulary TSV (zh_vocab_saved.tsv layout)")
     zho.add_argument("--phrases", type=Path, help="phrase JSON (zh_phrase.json layout)")
@@ -65,10 +69,16 @@ def _source(path: Path) -> SourceFile:
 
 
 def cmd_import_zhoblimp(args: argparse.Namespace) -> int:
-    """Run `mpp import zhoblimp`; print the report; return 0, 1 (nothing imported) or 2."""
+    """Run `mpp import zhoblimp`; print the report; return 0, 1 (nothing imported) or 2.
+
+    Without --templates, what is imported is the vocabulary and/or the phrases given.
+    """
+    if not (args.templates or args.vocab or args.phrases):
+        print("error: give --templates, --vocab or --phrases (or several)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         files = _template_files(args.templates)
-        if not files:
+        if args.templates and not files:
             print(f"error: no .json template files in {', '.join(args.templates)}", file=sys.stderr)
             return EXIT_BAD_INPUT
         templates = [_source(p) for p in files]
@@ -93,6 +103,8 @@ def cmd_import_zhoblimp(args: argparse.Namespace) -> int:
         f"report: {counts['skipped']} skipped, {counts['changed']} changed, {counts['info']} info; "
         f"{len(written)} file(s) written under {args.out}"
     )
+    if not args.templates:
+        return EXIT_OK if result.vocabulary is not None or result.phrases else EXIT_NOTHING
     if args.compare is not None:
         return _compare(result, args) if result.templates else EXIT_NOTHING
     return EXIT_OK if result.templates else EXIT_NOTHING

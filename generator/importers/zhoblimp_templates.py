@@ -79,6 +79,18 @@ def longest_increasing(values: Sequence[int]) -> list[int]:
     return max(best, key=len, default=[])
 
 
+def _one_fixed_text(parsed: ParsedPosition | None) -> bool:
+    """Return whether a cell always produces the same text (literals only, one string).
+
+    Equal cells of that kind produce the same word, so which one a copy is taken from does not
+    matter (an ambiguous copy is reported only where the cells can produce different words).
+    """
+    if parsed is None or not all(isinstance(c, DirectChoice) for c in parsed.choices):
+        return False
+    texts = {lit for c in parsed.choices if isinstance(c, DirectChoice) for lit in c.literals or ("",)}
+    return len(texts) == 1
+
+
 def uid_of(raw: str) -> str:
     """Return a uid our format accepts: letters, digits and _ (others become _)."""
     uid = re.sub(r"[^A-Za-z0-9_]", "_", raw.strip())
@@ -144,7 +156,7 @@ class _Converter:
                 self.cells.append(_Cell("delete", k) if good[k].strip() else _Cell("empty"))
             elif cell in good:
                 g = good.index(cell)
-                if good.count(cell) > 1:
+                if good.count(cell) > 1 and not _one_fixed_text(self.good[g]):
                     equal = [str(i) for i, c in enumerate(good) if c == cell]
                     self.note(
                         f"bad_rule[{k}]",

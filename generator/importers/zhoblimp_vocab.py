@@ -3,8 +3,9 @@
 The file has an `expression` column and one column per feature; `/` separates several values
 (our separator is `|`). ZhoBLiMP's own files have blank spacer rows (dropped and counted), a
 row with features but no expression (reported), homographs (same expression, different
-features: they become distinct items `word#1`, `word#2`) and `nchar`, the number of characters,
-which is derived from the expression (dropped and reported once).
+features: they become distinct items `word#1`, `word#2`), `nchar`, the number of characters,
+which is derived from the expression (dropped and reported once), values repeated within a
+cell and cells holding only `/` (both reported, see `_cell_values`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,52 @@ from vocab.table_reader import decode_table
 SOURCE_SEPARATOR = "/"
 MULTI_SEPARATOR = "|"
 DERIVED_COLUMNS = ("nchar",)
+
+
+def _times(n: int) -> str:
+    """Return "twice" or "<n> times"."""
+    return "twice" if n == 2 else f"{n} times"
+
+
+def _cell_values(cell: str, column: str) -> tuple[tuple[str, ...], list[str]]:
+    """Return the values of one feature cell, each once, and what to report about the cell.
+
+    ZhoBLiMP's reader splits every cell on `/` and keeps one row of the word per piece, empty
+    pieces included. A value written twice thus makes the word twice as likely to be drawn where
+    a rule asks for that value, and an empty piece is a value no rule asks for. Our features are
+    sets of values: each is kept once, an empty piece left out, and both are reported.
+    """
+    pieces = [piece.strip() for piece in cell.split(SOURCE_SEPARATOR)]
+    messages: list[str] = []
+    if not any(pieces):
+        messages.append(
+            f"'{cell}' holds only separators, no value: ZhoBLiMP reads {len(pieces)} empty "
+            f"values, which no rule asks for; left blank (the word has no '{column}' value)"
+        )
+        return (), messages
+    if not all(pieces):
+        messages.append(
+            f"'{cell}' has an empty value between its separators, which ZhoBLiMP reads as a "
+            "value no rule asks for; left out (the other values are kept)"
+        )
+    counts = Counter(piece for piece in pieces if piece)
+    repeated = [(value, n) for value, n in counts.items() if n > 1]
+    if repeated:
+        listed = ", ".join(f"'{value}' {_times(n)}" for value, n in repeated)
+        which = "that value" if len(repeated) == 1 else "one of them"
+        factor = " or ".join(_times(n) for n in sorted({n for _, n in repeated}))
+        messages.append(
+            f"{listed} in one cell: ZhoBLiMP keeps one row of the word per value written, so a rule "
+            f"asking for {which} draws this word {factor} as often as if it were written once; "
+            "each value is kept once here"
+        )
+    parts: list[str] = []
+    for part in counts:
+        if MULTI_SEPARATOR in part:
+            messages.append(f"'{part}' holds '{MULTI_SEPARATOR}', our multi-value separator; value left out")
+            continue
+        parts.append(part)
+    return tuple(parts), messages
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,32 +218,12 @@ def import_zhoblimp_vocabulary(
                         "info",
                     )
                 )
-            parts: list[str] = []
-            for part in (p.strip() for p in cell.split(SOURCE_SEPARATOR)):
-                if not part or part in parts:
-                    continue
-                if MULTI_SEPARATOR in part:
-                    notes.append(
-                        ImportNote(
-                            file_name,
-                            f"line {line}, column '{column}'",
-                            f"'{part}' holds '{MULTI_SEPARATOR}', our multi-value separator; value left out",
-                            "changed",
-                        )
-                    )
-                    continue
-                parts.append(part)
+            parts, cell_notes = _cell_values(cell, column)
+            notes += [
+                ImportNote(file_name, f"line {line}, column '{column}'", m, "changed") for m in cell_notes
+            ]
             if parts:
-                values[column] = tuple(parts)
-            elif not any(p.strip() for p in cell.split(SOURCE_SEPARATOR)):
-                notes.append(
-                    ImportNote(
-                        file_name,
-                        f"line {line}, column '{column}'",
-                        f"'{cell}' holds no value between its separators; left blank",
-                        "changed",
-                    )
-                )
+                values[column] = parts
         pos = cells[columns["pos"]] if "pos" in columns else ""
         kept.append((line, form, pos, values))
     if spacers:

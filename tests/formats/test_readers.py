@@ -121,12 +121,30 @@ def test_zhoblimp_malformed_lines_are_reported_and_the_rest_read() -> None:
         (1, "pairID", "warning"),  # "0" as text, kept
         (2, "pairID", "error"),  # 1.5
         (3, "UID", "error"),  # missing
-        (4, "phenomenon", "warning"),  # empty, kept
         (4, "note", "warning"),  # unknown field, kept
         (5, "", "error"),  # not JSON
+        (4, "phenomenon", "warning"),  # empty, kept (noted once the file is read)
     ]
     assert [(p.uid, p.pair_id) for p in result.pairs] == [("BA_basic", "0"), ("x_excluded", "0")]
     assert result.pairs[1].fields == {"note": "excluded"}
+
+
+def _zhoblimp_lines(phenomena: list[str]) -> bytes:
+    lines = [
+        f'{{"UID":"x","phenomenon":"{p}","sentence_good":"他来了。","sentence_bad":"他来了了。","pairID":{i}}}'
+        for i, p in enumerate(phenomena)
+    ]
+    return "\n".join(lines).encode() + b"\n"
+
+
+def test_issue_17_an_empty_phenomenon_is_warned_about_once_per_file_with_its_count() -> None:
+    """300 lines without a phenomenon give one warning, at the first such line, that counts them."""
+    data = _zhoblimp_lines(["anaphor", *[""] * 300, "anaphor"])
+    for result in (read_zhoblimp(io.BytesIO(data), "x.jsonl"), read_stream("x.jsonl", io.BytesIO(data))):
+        assert len(result.pairs) == 302
+        assert where(result.issues) == [(2, "phenomenon", "warning")]
+        assert "300" in result.issues[0].message
+        assert result.files[0].warnings == 1
 
 
 # -- Zorro -----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import pytest
 
 from generator.generate import Generator
 from generator.importers.zhoblimp import ZhoblimpImport, import_zhoblimp, write_import
+from generator.importers.zhoblimp_templates import convert_template
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.template import Deletion, PhraseRef, Reference, template_from_text
 from generator.validate import validate
@@ -125,6 +126,31 @@ def test_an_ambiguous_copy_takes_the_first_equal_cell_and_is_reported(imported: 
     for pair in Generator(template, imported.vocabulary).pairs(5, seed=2):
         first = pair.good[: pair.good.index("和")]
         assert pair.bad.endswith(first + "。")
+
+
+@pytest.mark.parametrize(
+    ("cell", "reported"),
+    [
+        ("了", False),  # one literal: every equal cell says 了
+        ("了|了", False),  # alternatives of one literal
+        ("了 过", True),  # a literal drawn from two: the cells may differ
+        ("了|过", True),
+        ("pos:AS", True),  # a word rule
+    ],
+)
+def test_issue_17_an_ambiguous_copy_is_reported_only_where_the_equal_cells_can_differ(
+    cell: str, reported: bool
+) -> None:
+    """A bad cell equal to several good cells is reported only if those cells can produce different words."""
+    obj = {
+        "uid": "ambiguous",
+        "phenomenon": "aspect",
+        "good_rule": ["pos:PN", cell, "pos:VV", cell, "。"],
+        "bad_rule": ["pos:PN", "pos:VV", cell, cell, "。"],
+    }
+    converted, notes = convert_template(obj, file="ambiguous.json")
+    assert converted is not None
+    assert [n.level for n in notes if n.where == "bad_rule[2]"] == (["changed"] if reported else [])
 
 
 def test_forward_and_mismatched_references(imported: ZhoblimpImport) -> None:
@@ -248,6 +274,32 @@ def test_cli_writes_our_layout_and_prints_the_report(
     ).exists()
     assert (out / "phrases" / "phrases.yaml").exists()
     assert len(list((out / "zh").glob("*.yaml"))) == 7
+
+
+def test_issue_17_cli_imports_the_vocabulary_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --templates, `mpp import zhoblimp --vocab` writes the vocabulary and its schema only."""
+    out = tmp_path / "out"
+    assert main(["import", "zhoblimp", "--vocab", str(VOCAB), "--out", str(out)]) == 0
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    assert written == ["vocabularies/vocab.schema.yaml", "vocabularies/vocab.tsv"]
+    assert main(["vocab", "check", str(out / "vocabularies" / "vocab.tsv")]) == 0
+    assert "vocab.tsv, line 14, column 'animate': [changed]" in capsys.readouterr().out
+
+
+def test_issue_17_cli_without_templates_exit_codes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing to import is a usage error (2); a vocabulary that cannot be used imports nothing (1)."""
+    assert main(["import", "zhoblimp", "--out", str(tmp_path / "o")]) == 2
+    assert "--vocab" in capsys.readouterr().err
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("word\tpos\n书\tNN\n", encoding="utf-8")
+    assert main(["import", "zhoblimp", "--vocab", str(bad), "--out", str(tmp_path / "o")]) == 1
+    assert "bad.tsv, line 1, column 'expression': [skipped]" in capsys.readouterr().out
+    assert main(["import", "zhoblimp", "--phrases", str(PHRASES), "--out", str(tmp_path / "p")]) == 0
+    assert (tmp_path / "p" / "phrases" / "phrases.yaml").exists()
 
 
 def test_cli_with_nothing_to_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
