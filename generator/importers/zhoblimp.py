@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from generator.errors import TemplateError
+from generator.errors import Problem, TemplateError
 from generator.importers.zhoblimp_json import JsonFileError, read_json
 from generator.importers.zhoblimp_phrases import PlainAlternative, import_zhoblimp_phrases
 from generator.importers.zhoblimp_templates import ConvertedTemplate, convert_template, uid_of
@@ -139,37 +139,68 @@ def _phrases_fit_vocabulary(
     file_name: str,
     notes: list[ImportNote],
 ) -> dict[str, list[PlainAlternative]]:
-    """Return the phrases our engine accepts with this vocabulary; the others are reported.
+    """Return the phrases our engine accepts with this vocabulary, each with the alternatives
+    it can fill; an alternative no word can fill is reported and left out, and a phrase with
+    none left is reported and left out.
 
-    A phrase file is validated with every template that names it, so one phrase the vocabulary
-    cannot fill would fail them all; such a phrase is left out instead, and only the templates
-    that really use it are reported.
+    ZhoBLiMP draws an alternative, fails on one it cannot fill and tries again, so leaving it out
+    changes nothing it makes. A phrase file is validated with every template that names it, so
+    one phrase the vocabulary cannot fill would fail them all; only the templates that really
+    use a phrase left out are reported.
     """
     texts = {name: alternatives_yaml(alts) for name, alts in phrases.items()}
     kept: dict[str, list[PlainAlternative]] = {}
-    for name in phrases:
-        probe = {"good": [{"phrase": name}], "bad": [{"same": "1"}, {"direct": "。"}]}
-        used = _used_phrase_texts(probe, texts, phrases)
-        text = template_yaml({"uid": "phrase_check", "phenomenon": "check", "language": "zh", **probe})
-        try:
-            template = template_from_text(text, file="phrase_check.yaml", phrase_texts=used)
-            problems = validate(template, vocabulary)[1]
-        except TemplateError as exc:
-            problems = list(exc.problems)
-        for problem in problems:
-            where = problem.grammar + (f", position {problem.position}" if problem.position else "")
-            notes.append(
-                ImportNote(
-                    file_name,
-                    f"phrase '{name}'",
-                    f"phrase skipped: with this vocabulary our engine reports [{problem.code}] "
-                    f"{problem.message}" + (f" ({where})" if where else ""),
-                    "skipped",
+    for name, alternatives in phrases.items():
+        fillable: list[PlainAlternative] = []
+        refusals: list[tuple[int, list[Problem]]] = []
+        for number, alternative in enumerate(alternatives):
+            problems = _alternative_problems(name, alternative, texts, phrases, vocabulary)
+            if problems:
+                refusals.append((number, problems))
+            else:
+                fillable.append(alternative)
+        for number, problems in refusals:
+            for problem in problems:
+                where = problem.grammar + (f", position {problem.position}" if problem.position else "")
+                what = "phrase skipped" if not fillable else f"alternative {number} left out"
+                notes.append(
+                    ImportNote(
+                        file_name,
+                        f"phrase '{name}'" + (f", alternative {number}" if fillable else ""),
+                        f"{what}: with this vocabulary our engine reports [{problem.code}] "
+                        f"{problem.message}"
+                        + (f" ({where})" if where else "")
+                        + (
+                            "; ZhoBLiMP never fills it either, so nothing it makes changes"
+                            if fillable
+                            else ""
+                        ),
+                        "skipped" if not fillable else "changed",
+                    )
                 )
-            )
-        if not problems:
-            kept[name] = phrases[name]
+        if fillable:
+            kept[name] = fillable
     return kept
+
+
+def _alternative_problems(
+    name: str,
+    alternative: PlainAlternative,
+    texts: Mapping[str, str],
+    phrases: Mapping[str, list[PlainAlternative]],
+    vocabulary: Vocabulary,
+) -> list[Problem]:
+    """Return what our engine reports for one alternative of a phrase with this vocabulary."""
+    alone = {**phrases, name: [alternative]}
+    alone_texts = {**texts, name: alternatives_yaml([alternative])}
+    probe = {"good": [{"phrase": name}], "bad": [{"same": "1"}, {"direct": "。"}]}
+    used = _used_phrase_texts(probe, alone_texts, alone)
+    text = template_yaml({"uid": "phrase_check", "phenomenon": "check", "language": "zh", **probe})
+    try:
+        template = template_from_text(text, file="phrase_check.yaml", phrase_texts=used)
+        return list(validate(template, vocabulary)[1])
+    except TemplateError as exc:
+        return list(exc.problems)
 
 
 def _read_templates(files: Sequence[SourceFile], notes: list[ImportNote]) -> list[tuple[SourceFile, Any]]:
@@ -329,7 +360,12 @@ def import_zhoblimp(
     imported: list[ImportedTemplate] = []
     for file, obj in read:
         converted, template_notes = convert_template(
-            obj, file=file.name, uid=uids.get(file.name), phrases=converted_phrases, renames=renames
+            obj,
+            file=file.name,
+            uid=uids.get(file.name),
+            phrases=converted_phrases,
+            renames=renames,
+            vocabulary=lexicon,
         )
         notes += template_notes
         if converted is None:

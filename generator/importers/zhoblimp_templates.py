@@ -38,6 +38,7 @@ from generator.importers.zhoblimp_rules import (
     parse_position,
 )
 from vocab.import_report import ImportNote, NoteLevel
+from vocab.lexicon import Vocabulary
 
 _UID = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 CHOICE_ID = "w"
@@ -106,8 +107,10 @@ class _Converter:
         file: str,
         phrases: Mapping[str, list[PlainAlternative]] | None,
         renames: Mapping[str, str],
+        vocabulary: Vocabulary | None = None,
     ) -> None:
         self.obj = obj
+        self.vocabulary = vocabulary
         self.renames = renames
         self.file = file
         self.phrases = phrases
@@ -170,6 +173,37 @@ class _Converter:
         self.cells = [
             _Cell("empty") if c.kind == "delete" and c.good in referenced else c for c in self.cells
         ]
+        self.follow_replaced_words()
+
+    def follow_replaced_words(self) -> None:
+        """Make a kept cell that repeats (is matched on the expression of) a replaced cell new
+        material repeating the bad word there: ZhoBLiMP's released data repeats the new word
+        ("…启程了一天，张夫人也启程了"), not the good one. Other agreements with a replaced cell
+        keep the good word, as the release does."""
+        for k, cell in enumerate(self.cells):
+            parsed = self.good[k]
+            if cell.kind != "ref" or cell.good != k or parsed is None or len(parsed.choices) != 1:
+                continue
+            choice = parsed.choices[0]
+            if not isinstance(choice, LexicalChoice):
+                continue
+            for agreement in choice.agreements:
+                index = agreement.index + len(self.cells) if agreement.index < 0 else agreement.index
+                if (
+                    agreement.agree
+                    and "expression" in agreement.properties
+                    and 0 <= index < len(self.cells)
+                    and self.cells[index].kind == "new"
+                ):
+                    self.cells[k] = _Cell("new")
+                    self.note(
+                        f"bad_rule[{k}]",
+                        f"repeats the expression of bad_rule[{index}], which replaces the good word "
+                        f"there: it becomes b{k}, the bad word of bad_rule[{index}] again (as "
+                        "ZhoBLiMP's released data has it), not the good word",
+                        "info",
+                    )
+                    break
 
     def reference_modes(self) -> dict[int, str]:
         """Return bad cell -> same / move / copy for every reuse of a good word."""
@@ -193,6 +227,66 @@ class _Converter:
                 modes[k] = "move"
                 moved.add(g)
         return modes
+
+    # -- choices ZhoBLiMP can never fill -------------------------------------------------------
+
+    def _values(self, choice: LexicalChoice, prop: str) -> set[str]:
+        """Return the values of `prop` among the vocabulary items a lexical choice selects."""
+        assert self.vocabulary is not None
+        wanted = {feature_name(k): set(v) for k, v in choice.properties.items()}
+        out: set[str] = set()
+        for item in self.vocabulary.items:
+            if all(wanted_values & set(item.values(f)) for f, wanted_values in wanted.items()):
+                out.update(item.values(feature_name(prop)))
+        return out
+
+    def report_unfillable_choices(self) -> None:
+        """Report each choice whose agreement ZhoBLiMP can never satisfy with this vocabulary.
+
+        ZhoBLiMP draws an agreement's value from the rules, not the words: a Mismatched choice
+        gets another value of the target's rule, a Matched one a value both rules have. When the
+        choice's own words have none of the target's values, ZhoBLiMP finds no word, drops the
+        try, and the choice never appears in its data; under `sampling: zhoblimp` ours does
+        the same, so the report says which choice is dead.
+        """
+        if self.vocabulary is None:
+            return
+        for side, parsed_cells in (("good_rule", self.good), ("bad_rule", self.bad)):
+            for k, parsed in enumerate(parsed_cells):
+                if parsed is None or (side == "bad_rule" and self.cells[k].kind != "new"):
+                    continue
+                for number, choice in enumerate(parsed.choices, start=1):
+                    if not isinstance(choice, LexicalChoice):
+                        continue
+                    for agreement in choice.agreements:
+                        index = (
+                            agreement.index + len(parsed_cells) if agreement.index < 0 else agreement.index
+                        )
+                        target_cells = self.good if side == "good_rule" else self.bad
+                        if not 0 <= index < len(target_cells):
+                            continue
+                        target = target_cells[index]
+                        if side == "bad_rule" and self.cells[index].kind == "ref":
+                            target = self.good[self.cells[index].good]
+                        if target is None or len(target.choices) != 1:
+                            continue
+                        (target_choice,) = target.choices
+                        if not isinstance(target_choice, LexicalChoice):
+                            continue
+                        for prop in agreement.properties:
+                            if self._values(choice, prop) & self._values(target_choice, prop):
+                                continue
+                            what = f"choice {number}" if len(parsed.choices) > 1 else "the rule"
+                            self.note(
+                                f"{side}[{k}]",
+                                f"{what} can never be filled: it "
+                                f"{'agrees' if agreement.agree else 'differs'} on {prop} with "
+                                f"{side}[{index}], and ZhoBLiMP draws the value from the words "
+                                f"there, none of which its own words have; ZhoBLiMP's data never "
+                                f"uses it, nor do ours (sampling: zhoblimp); under uniform "
+                                f"sampling it would",
+                            )
+                            break
 
     # -- agreement targets -----------------------------------------------------------------
 
@@ -310,6 +404,7 @@ class _Converter:
         self.good = self.parse("good_rule", self.good_cells)
         self.bad = self.parse("bad_rule", self.bad_cells)
         self.plan_bad()
+        self.report_unfillable_choices()
         modes = self.reference_modes()
         good_positions = [
             self.position(parsed, "good_rule", k, f"p{k}")
@@ -381,20 +476,22 @@ def convert_template(
     uid: str | None = None,
     phrases: Mapping[str, list[PlainAlternative]] | None = None,
     renames: Mapping[str, str] | None = None,
+    vocabulary: Vocabulary | None = None,
 ) -> tuple[ConvertedTemplate | None, list[ImportNote]]:
     """Return our template for a parsed ZhoBLiMP template JSON (None if it cannot be converted)
     and the notes: what was changed, or why nothing was converted, each naming the cell.
 
     `uid` overrides the file's uid (when several files share one); `phrases` are the converted
     phrase file (needed for phrases with extra properties), keyed by our names; `renames` maps
-    ZhoBLiMP phrase names to ours where they differ.
+    ZhoBLiMP phrase names to ours where they differ; with the `vocabulary`, a choice ZhoBLiMP
+    can never fill is reported.
     """
     if not isinstance(obj, dict):
         return None, [ImportNote(file, "", "template skipped: the file must hold one JSON object", "skipped")]
     source_uid = obj.get("uid")
     if not isinstance(source_uid, str) or not source_uid.strip():
         return None, [ImportNote(file, "uid", "template skipped: it has no uid", "skipped")]
-    converter = _Converter(obj, file, phrases, renames or {})
+    converter = _Converter(obj, file, phrases, renames or {}, vocabulary)
     final_uid = uid or uid_of(source_uid)
     if final_uid != source_uid and uid is None:
         converter.note("uid", f"uid '{source_uid}' became '{final_uid}' (letters, digits and _ only)")

@@ -7,10 +7,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import orjson
 import pytest
 
 from generator.generate import Generator
-from generator.importers.zhoblimp import ZhoblimpImport, import_zhoblimp, write_import
+from generator.importers.zhoblimp import SourceFile, ZhoblimpImport, import_zhoblimp, write_import
 from generator.importers.zhoblimp_templates import convert_template
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.template import Deletion, PhraseRef, Reference, template_from_text
@@ -232,6 +233,23 @@ def test_a_phrase_the_vocabulary_cannot_fill_is_left_out_and_reported(imported: 
     assert note.level == "skipped" and "subcat" in note.message and "animal" in note.message
 
 
+def test_only_the_alternatives_the_vocabulary_cannot_fill_are_left_out() -> None:
+    """ZhoBLiMP's phrase LB: `pos:LB` fills, `AD + LB 受` and `AD + LB 让` cannot (no such LB)."""
+    lb = [
+        [{"type": "Lexical", "rule": {"pos": "PN"}}],
+        [{"type": "Direct", "rule": ["很"]}, {"type": "Lexical", "rule": {"pos": "PN", "expression": "受"}}],
+        [{"type": "Direct", "rule": ["很"]}, {"type": "Lexical", "rule": {"pos": "PN", "expression": "让"}}],
+    ]
+    phrases = SourceFile("p.json", orjson.dumps({"LB": lb}))
+    result = import_zhoblimp([], vocabulary=source(VOCAB), phrases=phrases)
+    assert [[p.get("lexical") for p in alt] for alt in result.phrases["LB"]] == [[{"pos": "PN"}]]
+    notes = [n for n in result.notes if n.where.startswith("phrase 'LB'")]
+    assert [(n.where, n.level) for n in notes] == [
+        ("phrase 'LB', alternative 1", "changed"),
+        ("phrase 'LB', alternative 2", "changed"),
+    ]
+
+
 def test_without_vocabulary_templates_are_parsed_and_the_report_says_so() -> None:
     result = import_zhoblimp(template_sources(), phrases=source(PHRASES))
     assert len(result.templates) == 7 and result.vocabulary is None
@@ -316,3 +334,38 @@ def test_cli_with_nothing_to_import(tmp_path: Path, capsys: pytest.CaptureFixtur
         ]
     )
     assert code == 1
+
+
+def test_a_kept_cell_repeating_a_replaced_word_repeats_the_bad_word() -> None:
+    """ZhoBLiMP's released ellipsis_adj repeats the new verb ("…启程了一天，张夫人也启程了")."""
+    folder = TEMPLATES.parent / "ellipsis"
+    result = import_zhoblimp(template_sources(folder), vocabulary=source(VOCAB), phrases=source(PHRASES))
+    (imported,) = result.templates
+    template = template_from_text(imported.text, phrase_texts=result.phrase_texts())
+    assert template.bad[7].id == "b7" and template.bad[5].rule.mode == "same"  # type: ignore[union-attr]
+    (note,) = [n for n in result.notes if n.where == "bad_rule[7]"]
+    assert note.level == "info" and "bad_rule[1]" in note.message
+    assert result.vocabulary is not None
+    for pair in Generator(template, result.vocabulary).pairs(10, seed=4):
+        verb = pair.bad[pair.bad.index("也") + 1 : -2]
+        assert verb in ("跑步", "睡觉") and pair.bad[2:].startswith(verb)
+        assert pair.good[pair.good.index("也") + 1 : -2] != verb
+
+
+def test_a_choice_zhoblimp_can_never_fill_is_reported_and_never_used() -> None:
+    """ZhoBLiMP's causative_shi_ba: a pronoun that must differ in expression from a name gets
+    another *name* as its value, which no pronoun has; the release never uses that choice."""
+    folder = TEMPLATES.parent / "dead_choice"
+    result = import_zhoblimp(template_sources(folder), vocabulary=source(VOCAB), phrases=source(PHRASES))
+    (note,) = [n for n in result.notes if n.where == "good_rule[2]"]
+    assert note.level == "changed" and note.message.startswith("choice 1 can never be filled")
+    assert "good_rule[0]" in note.message and "expression" in note.message
+    (imported,) = result.templates
+    template = template_from_text(imported.text, phrase_texts=result.phrase_texts())
+    assert result.vocabulary is not None
+    pronouns = ("他", "她")
+    made = list(Generator(template, result.vocabulary).pairs(6, seed=2))
+    assert not any(p.good[3] in pronouns for p in made)
+    uniform = dataclasses.replace(template, options=dataclasses.replace(template.options, sampling="uniform"))
+    made = list(Generator(uniform, result.vocabulary).pairs(20, seed=2, unique="pair"))
+    assert any(p.good[3] in pronouns for p in made)
