@@ -288,6 +288,62 @@ class _Converter:
                             )
                             break
 
+    def _fixed_by_good(self, index: int) -> set[str]:
+        """Return the properties a good-grammar agreement fixes to one value at good cell `index`."""
+        fixed: set[str] = set()
+        for k, parsed in enumerate(self.good):
+            for choice in parsed.choices if parsed is not None else ():
+                if not isinstance(choice, LexicalChoice):
+                    continue
+                for agreement in choice.agreements:
+                    target = agreement.index + len(self.good) if agreement.index < 0 else agreement.index
+                    if index in (k, target):
+                        fixed.update(agreement.properties)
+        return fixed
+
+    def report_rule_agreements(self) -> None:
+        """Name each new bad word that agrees with a good cell's rule rather than its word.
+
+        Under ZhoBLiMP's semantics (`sampling: zhoblimp`) the value is drawn from the good
+        rule, so where that rule allows several values the bad word can disagree with the good
+        word (a 她 for a male head noun); `sampling: uniform` agrees with the word instead.
+        """
+        if self.vocabulary is None:
+            return
+        for k, parsed in enumerate(self.bad):
+            if parsed is None or self.cells[k].kind != "new":
+                continue
+            for choice in parsed.choices:
+                if not isinstance(choice, LexicalChoice):
+                    continue
+                for agreement in choice.agreements:
+                    index = agreement.index + len(self.cells) if agreement.index < 0 else agreement.index
+                    if not 0 <= index < len(self.cells) or self.cells[index].kind != "ref":
+                        continue
+                    good = self.cells[index].good
+                    target = self.good[good]
+                    if target is None or len(target.choices) != 1:
+                        continue
+                    (target_choice,) = target.choices
+                    if not isinstance(target_choice, LexicalChoice):
+                        continue
+                    for prop in agreement.properties:
+                        if prop == "expression" or prop in self._fixed_by_good(good):
+                            continue  # the good grammar's own agreement fixes one value there
+                        values = sorted(self._values(target_choice, prop))
+                        if len(values) < 2:
+                            continue
+                        shown = ", ".join(values[:6]) + (", …" if len(values) > 6 else "")
+                        self.note(
+                            f"bad_rule[{k}]",
+                            f"{'agrees' if agreement.agree else 'differs'} on {prop} with the rule of "
+                            f"good_rule[{good}] ({len(values)} values: {shown}), not with the word "
+                            "drawn there, as ZhoBLiMP does (sampling: zhoblimp): the bad word can "
+                            f"{'disagree' if agreement.agree else 'agree'} with the good word; "
+                            "sampling: uniform compares the words instead",
+                            "info",
+                        )
+
     # -- agreement targets -----------------------------------------------------------------
 
     def target(self, side: str, k: int, index: int, key: str) -> str:
@@ -405,6 +461,7 @@ class _Converter:
         self.bad = self.parse("bad_rule", self.bad_cells)
         self.plan_bad()
         self.report_unfillable_choices()
+        self.report_rule_agreements()
         modes = self.reference_modes()
         good_positions = [
             self.position(parsed, "good_rule", k, f"p{k}")

@@ -369,3 +369,28 @@ def test_a_choice_zhoblimp_can_never_fill_is_reported_and_never_used() -> None:
     uniform = dataclasses.replace(template, options=dataclasses.replace(template.options, sampling="uniform"))
     made = list(Generator(uniform, result.vocabulary).pairs(20, seed=2, unique="pair"))
     assert any(p.good[3] in pronouns for p in made)
+
+
+def test_a_bad_word_agreeing_with_a_good_rule_is_named_with_its_effect() -> None:
+    """ZhoBLiMP's BA_duplicate_argument: the bad pronoun's gender is drawn from the head's rule
+    (female, male), so 她 can follow 张三; the report says so and ours does the same."""
+    folder = TEMPLATES.parent / "rule_agreement"
+    result = import_zhoblimp(template_sources(folder), vocabulary=source(VOCAB), phrases=source(PHRASES))
+    (note,) = [n for n in result.notes if n.where == "bad_rule[2]"]
+    assert note.level == "info" and "gender" in note.message and "good_rule[0]" in note.message
+    assert "2 values: female, male" in note.message
+    (imported,) = result.templates
+    template = template_from_text(imported.text, phrase_texts=result.phrase_texts())
+    vocab = result.vocabulary
+    assert vocab is not None
+    gender = {i.form: i.values("gender") for i in vocab.items if i.pos in ("NR", "PN")}
+
+    def disagreeing(sampling: str) -> int:
+        chosen = dataclasses.replace(
+            template, options=dataclasses.replace(template.options, sampling=sampling)
+        )
+        pairs = Generator(chosen, vocab).pairs(16, seed=1, unique="pair", as_many_as_possible=True)
+        return sum(gender[p.bad[:2]] != gender[p.bad[5]] for p in pairs)
+
+    assert disagreeing("zhoblimp") > 0
+    assert disagreeing("uniform") == 0
