@@ -108,7 +108,10 @@ def repeats_zhoblimp_word(plan: Plan, units: Sequence[Unit], values: Sequence[in
     seen: set[str] = set()
     for unit in units:
         text = "".join(plan.word(s, values[s]) for s in unit.slots)
-        if text in seen and not _repeat_allowed(unit.position):
+        # A phrase whose chosen alternative is one position is that position: ZhoBLiMP's
+        # `A | B` cell (our `p<k>_choices` phrase) is judged by the rule it drew.
+        chosen = next(iter(unit.children.values())) if len(unit.children) == 1 else unit
+        if text in seen and not _repeat_allowed(chosen.position):
             return True
         seen.add(text)
         if unit.children and repeats_zhoblimp_word(plan, list(unit.children.values()), values):

@@ -174,3 +174,29 @@ def test_an_unknown_sampling_mode_is_refused_with_its_line() -> None:
         build(f"{HEAD}options:\n  sampling: random\n{ADVERB}")
     (problem,) = caught.value.problems
     assert (problem.code, problem.line, problem.key) == (E.E_FIELD, 5, "options")
+
+
+CHOICES = """\
+phrases:
+  who_choices:
+    - [{id: w, lexical: {pos: PN}}]
+    - [{id: w, lexical: {pos: PN}, matched: {p0: [form]}}]
+good:
+  - {id: p0, lexical: {pos: PN}}
+  - {direct: 说}
+  - {id: p2, phrase: who_choices}
+  - {direct: 来了。}
+bad:
+  - {same: p0}
+  - {same: "2"}
+  - {same: p2}
+  - {id: b3, direct: 来。}
+"""
+
+
+def test_a_cell_of_alternatives_is_judged_by_the_rule_it_drew() -> None:
+    """ZhoBLiMP's BA_no_stative_verb: `PN | NR mPos:0 mPro:expression` may repeat the word at 0
+    when it draws the matched rule (王大娘会把王大娘恨一整年), never when it draws the other."""
+    made = [p.good for p in generator(CHOICES, "zhoblimp").pairs(9, seed=4, as_many_as_possible=True)]
+    assert {g for g in made if g[0] == g[2]} == {"我说我来了。", "他说他来了。", "她说她来了。"}
+    assert len(made) == 9  # 3 repeated by the matched rule, 6 of two different pronouns
