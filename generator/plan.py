@@ -211,24 +211,28 @@ class Plan:
         as they are. Each word is then drawn with the weight ZhoBLiMP's exploded vocabulary
         gives it (`row_weight`). Returns None at a dead end (no shared or other value).
         """
-        assert self.vocabulary is not None
-        items = self.vocabulary.items
         slots = self.slots
         fixed: dict[int, dict[str, str]] = {}
         for here, target, features, agree, frozen_target in self.constraints:
             for feature in features:
-                theirs = self._pool(target, fixed.get(target))[0]
+                theirs = self._values(target, feature, fixed.get(target, {}))
                 if agree:
-                    mine = self._pool(here, fixed.get(here))[0]
-                    own = {v for c in mine for v in items[c].values(feature)}
-                    values = sorted({v for c in theirs for v in items[c].values(feature)} & own)
+                    # ZhoBLiMP draws a word's expression from the target's alone, another
+                    # feature's value from those both rules have.
+                    if feature not in IDENTITY_FEATURES:
+                        theirs &= self._values(here, feature, fixed.get(here, {}))
+                    values = sorted(theirs)
                     if not values:
                         return None
                     value = new_value = values[int(rng.random() * len(values))]
                 else:
                     already = fixed.get(target, {}).get(feature)
-                    source = slots[target].candidates if already is not None else theirs
-                    values = sorted({v for c in source for v in items[c].values(feature)})
+                    if already is not None:
+                        # As ZhoBLiMP: the value fixed there is set aside; the target's other
+                        # fixed values still select the words whose values this one may take.
+                        others_fixed = {f: v for f, v in fixed[target].items() if f != feature}
+                        theirs = self._values(target, feature, others_fixed)
+                    values = sorted(theirs)
                     if already is None:
                         if not values:
                             return None
@@ -254,6 +258,15 @@ class Plan:
                 return None
             assignment[index] = pool[bisect.bisect_right(cumulative, rng.random() * cumulative[-1])]
         return assignment
+
+    def _values(self, slot_index: int, feature: str, fixed: Mapping[str, str]) -> set[str]:
+        """Return the values of `feature` a slot's rule allows, given its fixed values: the fixed
+        one itself, or those of its candidates (ZhoBLiMP's `get_values` on the filtered rows)."""
+        if feature in fixed:
+            return {fixed[feature]}
+        assert self.vocabulary is not None
+        items = self.vocabulary.items
+        return {v for c in self._pool(slot_index, fixed)[0] for v in items[c].values(feature)}
 
     def _pool(self, slot_index: int, fixed: Mapping[str, str] | None) -> tuple[tuple[int, ...], list[int]]:
         """Return a slot's candidates having the `fixed` feature values, with cumulative weights."""
