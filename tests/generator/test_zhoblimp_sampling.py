@@ -200,3 +200,44 @@ def test_a_cell_of_alternatives_is_judged_by_the_rule_it_drew() -> None:
     made = [p.good for p in generator(CHOICES, "zhoblimp").pairs(9, seed=4, as_many_as_possible=True)]
     assert {g for g in made if g[0] == g[2]} == {"我说我来了。", "他说他来了。", "她说她来了。"}
     assert len(made) == 9  # 3 repeated by the matched rule, 6 of two different pronouns
+
+
+FED = """\
+good:
+  - {id: v, lexical: {pos: VV}, matched: {n: [verb]}}
+  - {direct: 了一}
+  - {id: cl, lexical: {pos: M}, matched: {n: [classifier]}}
+  - {id: n, lexical: {pos: NN}}
+bad:
+  - {same: v}
+  - {same: "2"}
+  - {id: b2, lexical: {pos: M}, mismatched: {n: [classifier]}}
+  - {same: n}
+"""
+
+
+def test_a_mismatch_with_a_fixed_value_keeps_the_targets_other_values() -> None:
+    """ZhoBLiMP's ellipsis_n_bar_class: the bad classifier differs from the noun's, among the
+    classifiers of nouns that go with the verb (喂: 只, 条), never 本 after 喂."""
+    rows = [
+        ("猫", "NN", {"classifier": ["只"], "verb": ["喂"]}),
+        ("狗", "NN", {"classifier": ["只", "条"], "verb": ["喂"]}),
+        ("书", "NN", {"classifier": ["本"], "verb": ["看"]}),
+        ("杂志", "NN", {"classifier": ["本", "份"], "verb": ["看"]}),
+        ("喂", "VV", {"verb": ["喂"]}),
+        ("看", "VV", {"verb": ["看"]}),
+        *[(c, "M", {"classifier": [c]}) for c in ("只", "条", "本", "份")],
+    ]
+    vocab = Vocabulary(
+        [make_item(id=f, form=f, pos=p, features=feats, schema=SCHEMA) for f, p, feats in rows],
+        SCHEMA,
+        name="fed",
+        language="zh",
+    )
+    template = build(f"{HEAD}options: {{sampling: zhoblimp}}\n{FED}")
+    allowed = {"喂": {"只", "条"}, "看": {"本", "份"}}
+    pairs = list(Generator(template, vocab).pairs(12, seed=6, unique="pair", as_many_as_possible=True))
+    assert len(pairs) >= 5
+    for pair in pairs:
+        verb, good_cl, bad_cl = pair.good[0], pair.good[3], pair.bad[3]
+        assert bad_cl in allowed[verb] and bad_cl != good_cl
