@@ -56,7 +56,7 @@ def _encoded(lines: Iterable[str]) -> Iterator[bytes]:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     """Read the inputs, write them as `--to`; return 0, 1 (some items skipped) or 2 (nothing read)."""
-    sources, missing = path_sources(args.inputs)
+    sources, missing = path_sources(args.inputs, portable_names=True)  # no local path in any output
     result = read_sources(sources, args.source_format, args.zorro_order)
     result.issues[:0] = missing
     print_report(result)

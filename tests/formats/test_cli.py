@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pyarrow.parquet as pq
 import pytest
 
 from mpp.cli import main
@@ -92,3 +93,20 @@ def test_convert_forced_format_reports_lines_of_the_wrong_format(
     )
     assert code == 2
     assert "field 'phenomenon': the line lacks this field (skipped)" in capsys.readouterr().err
+
+
+def test_convert_records_no_local_path(tmp_path: Path) -> None:
+    """Issue 17: the Hugging Face export's provenance names a file given by its name, and a file
+    found in a folder by the folder's name and its path inside it, never by an absolute path."""
+    folder = tmp_path / "released"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "zho.jsonl").write_bytes((DATA / "zhoblimp_ok.jsonl").read_bytes())
+    out = tmp_path / "hf"
+    sources = [str(DATA / "blimp_ok.jsonl"), str(folder.resolve())]
+    assert main(["convert", *sources, "--to", "hf", "--out", str(out)]) == 0
+    names = {
+        orjson.loads(row["provenance"])["source_file"]
+        for path in (out / "data").iterdir()
+        for row in pq.read_table(path).to_pylist()
+    }
+    assert names == {"blimp_ok.jsonl", "released/sub/zho.jsonl"}
