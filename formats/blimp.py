@@ -43,6 +43,9 @@ OPTIONAL_TEXT_FIELDS = (
     "crucial_item",
 )
 OPTIONAL_FIELDS = (*OPTIONAL_TEXT_FIELDS, "dependency_length")
+# The pair's own optional fields in the order BLiMP writes them (after the sentences; no pair has
+# both prefix methods' fields): kept in this order whatever order a store gave them back in.
+PAIR_FIELDS = ("crucial_item", *OPTIONAL_TEXT_FIELDS[:6], "dependency_length")
 # The paradigm's fields, which BLiMP writes after the pair's own (sentences, optional fields).
 PARADIGM_FIELDS = ("field", "linguistics_term", "UID", *BOOLEAN_FIELDS, "pairID")
 # The fields a BLiMP line always has, in the order BLiMP writes them.
@@ -225,8 +228,9 @@ def blimp_record(record: Mapping[str, object]) -> dict[str, object]:
     """Return a record as a BLiMP line, its keys in BLiMP's order: the sentences, the pair's own
     fields, then the paradigm's (`PARADIGM_FIELDS`, pairID as text).
 
-    An imported BLiMP pair gets its own values back, its own fields in the order read (with any
-    field BLiMP does not have), so a released line read and written again is the same line.
+    An imported BLiMP pair gets its own values back, its own fields in BLiMP's order
+    (`PAIR_FIELDS`, then any field BLiMP does not have, as kept), so a released line read and
+    written again is the same line, even after a store (PostgreSQL's jsonb) reordered its keys.
     Other pairs get what their template set (`blimp: {field, linguistics_term,
     one_prefix_method, two_prefix_method}`), else the phenomenon as `linguistics_term` and
     `field` blank; the simple LM method always, a prefix method where the template asks for it
@@ -255,12 +259,10 @@ def blimp_record(record: Mapping[str, object]) -> dict[str, object]:
         "sentence_good": record_text(record, "sentence_good"),
         "sentence_bad": record_text(record, "sentence_bad"),
     }
-    if fields:  # an imported pair keeps its source's prefix fields
-        out.update(
-            (key, value)
-            for key, value in fields.items()
-            if key in OPTIONAL_FIELDS or (from_blimp and key not in KNOWN_FIELDS)
-        )
+    if fields:  # an imported pair keeps its source's prefix fields (a BLiMP one, all its own)
+        out.update((key, fields[key]) for key in PAIR_FIELDS if key in fields)
+        if from_blimp:
+            out.update((key, value) for key, value in fields.items() if key not in KNOWN_FIELDS)
     else:  # a generated pair: derived from its words where the template asks for them
         out.update(_derived_prefix_fields(record, paradigm))
     out.update(paradigm)

@@ -139,6 +139,18 @@ def test_issue_17_released_blimp_lines_are_written_back_byte_for_byte(name: str)
     assert b"".join(blimp_lines(p.record() for p in result.pairs)) == data
 
 
+def test_blimp_fields_come_back_in_blimps_order_whatever_order_they_were_stored_in() -> None:
+    """A store may give a record's keys back in its own order (PostgreSQL's jsonb sorts them by
+    length): the line is still BLiMP's."""
+    data = (DATA / "blimp_released_layout.jsonl").read_bytes()
+    records = [p.record() for p in read_blimp(io.BytesIO(data), "layout.jsonl").pairs]
+    for record in records:
+        provenance = record["provenance"]
+        fields = provenance["fields"]  # type: ignore[index]
+        provenance["fields"] = dict(sorted(fields.items(), key=lambda kv: (len(kv[0]), kv[0])))  # type: ignore[index]
+    assert b"".join(blimp_lines(records)) == data
+
+
 def test_blimp_lines_are_written_as_blimp_writes_them(records: list[dict[str, object]]) -> None:
     """A generated pair gets the sentences, its prefix fields, then the paradigm's fields, with
     BLiMP's separators and its Chinese characters as they are."""

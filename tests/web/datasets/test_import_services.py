@@ -14,7 +14,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 
-from mpp_studio.datasets.exports import csv_lines, jsonl_lines, zhoblimp_jsonl_lines
+from mpp_studio.datasets.exports import blimp_jsonl_lines, csv_lines, jsonl_lines, zhoblimp_jsonl_lines
 from mpp_studio.datasets.exports.hf import hf_folder_write
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.datasets.services import (
@@ -305,3 +305,11 @@ def test_issue_17_hf_export_names_the_uploaded_file_never_a_local_path(
     [written] = hf_folder_write(dataset, tmp_path)
     rows = pq.read_table(tmp_path / written.path).to_pylist()
     assert {orjson.loads(row["provenance"])["source_file"] for row in rows} == {"blimp_some_bad.jsonl"}
+
+
+def test_issue_17_imported_blimp_exports_as_blimp_byte_for_byte(project: object) -> None:
+    """Released BLiMP lines (every order of the pair's own fields BLiMP uses, sorted by UID as
+    the export is) come back from the database as the same bytes."""
+    dataset = do_import(project, "blimp_released_layout.jsonl")
+    data = (DATA / "blimp_released_layout.jsonl").read_bytes()
+    assert b"".join(blimp_jsonl_lines(dataset)) == data
