@@ -5,15 +5,19 @@ one_prefix_method, two_prefix_method, lexically_identical, pairID` (a string "0"
 Hugging Face copy has the int `pair_id` instead), and on some paradigms the prefix fields,
 `crucial_item` or `dependency_length`. The reader keeps every field but the sentences, UID and
 pair id as the pair's fields; `linguistics_term` is its phenomenon.
+
+BLiMP writes each line with Python's `json` defaults through `jsonlines` (`", "` and `": "`
+between items, non-ASCII characters as they are): the pair's own fields (the sentences, then the
+prefix fields, `crucial_item`, `dependency_length`), then the paradigm's (`field` ... `pairID`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+import json
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePath
 from typing import IO
-
-import orjson
 
 from formats.jsonl import json_objects, sentences, type_name
 from formats.record import (
@@ -39,17 +43,13 @@ OPTIONAL_TEXT_FIELDS = (
     "crucial_item",
 )
 OPTIONAL_FIELDS = (*OPTIONAL_TEXT_FIELDS, "dependency_length")
+# The pair's own optional fields in the order BLiMP writes them (after the sentences; no pair has
+# both prefix methods' fields): kept in this order whatever order a store gave them back in.
+PAIR_FIELDS = ("crucial_item", *OPTIONAL_TEXT_FIELDS[:6], "dependency_length")
+# The paradigm's fields, which BLiMP writes after the pair's own (sentences, optional fields).
+PARADIGM_FIELDS = ("field", "linguistics_term", "UID", *BOOLEAN_FIELDS, "pairID")
 # The fields a BLiMP line always has, in the order BLiMP writes them.
-BASE_FIELDS = (
-    "sentence_good",
-    "sentence_bad",
-    "field",
-    "linguistics_term",
-    "UID",
-    *BOOLEAN_FIELDS[:3],
-    "lexically_identical",
-    "pairID",
-)
+BASE_FIELDS = ("sentence_good", "sentence_bad", *PARADIGM_FIELDS)
 KNOWN_FIELDS = frozenset((*BASE_FIELDS, "pair_id", *OPTIONAL_FIELDS))
 
 
@@ -157,9 +157,37 @@ def _words(record: Mapping[str, object], side: str) -> list[str]:
     return tokens if len(tokens) > 1 else list(text)
 
 
+def _is_punctuation(char: str) -> bool:
+    return unicodedata.category(char).startswith("P")
+
+
+def bare_word(token: str) -> str:
+    """Return a token without the punctuation around it, case-folded ("Dog." and "dog" give
+    "dog"; "can't" keeps its apostrophe); "" for a token of punctuation alone ("?", "。")."""
+    start, end = 0, len(token)
+    while start < end and _is_punctuation(token[start]):
+        start += 1
+    while end > start and _is_punctuation(token[end - 1]):
+        end -= 1
+    return token[start:end].casefold()
+
+
+def lexical_words(tokens: Sequence[str]) -> list[str]:
+    """Return the words of a sentence's tokens as `lexically_identical` compares them: each
+    without its punctuation and case-folded, punctuation alone left out, sorted."""
+    return sorted(word for word in map(bare_word, tokens) if word)
+
+
 def lexically_identical(record: Mapping[str, object]) -> bool:
-    """Return whether the two sentences hold the same words in another order (BLiMP's flag)."""
-    return sorted(_words(record, "good")) == sorted(_words(record, "bad"))
+    """Return whether the two sentences hold the same multiset of words, in any order (the
+    `lexically_identical` of a pair that has none of its own).
+
+    Words are the record's `words_good`/`words_bad`, else the sentence split at spaces (a
+    sentence without spaces, as Chinese is written: its characters), compared by `lexical_words`:
+    punctuation next to a word ("dog." against "dog") and the capital of a word moved to or from
+    the start of the sentence do not make two sentences differ.
+    """
+    return lexical_words(_words(record, "good")) == lexical_words(_words(record, "bad"))
 
 
 def one_prefix_fields(good: list[str], bad: list[str], joiner: str) -> dict[str, str] | None:
@@ -197,24 +225,27 @@ def two_prefix_fields(good: list[str], bad: list[str], joiner: str) -> dict[str,
 
 
 def blimp_record(record: Mapping[str, object]) -> dict[str, object]:
-    """Return a record as a BLiMP line: BLiMP's fields in its order, pairID as text.
+    """Return a record as a BLiMP line, its keys in BLiMP's order: the sentences, the pair's own
+    fields, then the paradigm's (`PARADIGM_FIELDS`, pairID as text).
 
-    An imported BLiMP pair gets its own values back; other pairs get what their template set
-    (`blimp: {field, linguistics_term, one_prefix_method, two_prefix_method}`), else the
-    phenomenon as `linguistics_term` and `field` blank; the simple LM method always, a prefix
-    method where the template asks for it and the pair fits it (its fields derived from the
-    pair's words), and `lexically_identical` computed from their words.
+    An imported BLiMP pair gets its own values back, its own fields in BLiMP's order
+    (`PAIR_FIELDS`, then any field BLiMP does not have, as kept), so a released line read and
+    written again is the same line, even after a store (PostgreSQL's jsonb) reordered its keys.
+    Other pairs get what their template set (`blimp: {field, linguistics_term,
+    one_prefix_method, two_prefix_method}`), else the phenomenon as `linguistics_term` and
+    `field` blank; the simple LM method always, a prefix method where the template asks for it
+    and the pair fits it (its fields derived from the pair's words), and `lexically_identical`
+    computed from their words (`lexically_identical`).
     """
     fields = source_fields(record)
     template_set = record.get("blimp")
     set_by_template = template_set if isinstance(template_set, Mapping) else {}
+    from_blimp = _source_format(record) == FORMAT
 
     def kept(key: str, default: object) -> object:
         return fields.get(key, set_by_template.get(key, default))
 
-    out: dict[str, object] = {
-        "sentence_good": record_text(record, "sentence_good"),
-        "sentence_bad": record_text(record, "sentence_bad"),
+    paradigm: dict[str, object] = {
         "field": kept("field", ""),
         "linguistics_term": kept("linguistics_term", record_text(record, "phenomenon")),
         "UID": record_text(record, "UID"),
@@ -224,26 +255,47 @@ def blimp_record(record: Mapping[str, object]) -> dict[str, object]:
         "lexically_identical": kept("lexically_identical", lexically_identical(record)),
         "pairID": record_pair_id(record),
     }
-    if not fields:  # a generated pair: an imported one keeps its source's prefix fields
-        _derive_prefix_fields(record, out)
-    out.update((key, fields[key]) for key in OPTIONAL_FIELDS if key in fields)
+    out: dict[str, object] = {
+        "sentence_good": record_text(record, "sentence_good"),
+        "sentence_bad": record_text(record, "sentence_bad"),
+    }
+    if fields:  # an imported pair keeps its source's prefix fields (a BLiMP one, all its own)
+        out.update((key, fields[key]) for key in PAIR_FIELDS if key in fields)
+        if from_blimp:
+            out.update((key, value) for key, value in fields.items() if key not in KNOWN_FIELDS)
+    else:  # a generated pair: derived from its words where the template asks for them
+        out.update(_derived_prefix_fields(record, paradigm))
+    out.update(paradigm)
     return out
 
 
-def _derive_prefix_fields(record: Mapping[str, object], out: dict[str, object]) -> None:
-    """Fill in the prefix methods a template asked for (flags true in `out`) from the pair's
-    words; a pair the method does not fit gets the flag false."""
+def _source_format(record: Mapping[str, object]) -> str:
+    provenance = record.get("provenance")
+    return record_text(provenance, "source_format") if isinstance(provenance, Mapping) else ""
+
+
+def _derived_prefix_fields(record: Mapping[str, object], paradigm: dict[str, object]) -> dict[str, str]:
+    """Return the prefix fields of the methods a template asked for (flags true in `paradigm`),
+    derived from the pair's words; a method the pair does not fit gets its flag set false."""
     joiner = "" if record_text(record, "language").startswith("zh") else " "
     good, bad = _words(record, "good"), _words(record, "bad")
+    derived_fields: dict[str, str] = {}
     for flag, derive in (("one_prefix_method", one_prefix_fields), ("two_prefix_method", two_prefix_fields)):
-        if out[flag] is not True:
+        if paradigm[flag] is not True:
             continue
         derived = derive(good, bad, joiner)
-        out[flag] = derived is not None
-        out.update(derived or {})
+        paradigm[flag] = derived is not None
+        derived_fields.update(derived or {})
+    return derived_fields
+
+
+def blimp_line(record: Mapping[str, object]) -> bytes:
+    """Return a record as one BLiMP JSONL line (newline-terminated UTF-8), written as BLiMP's
+    `jsonlines` writes it: `", "` and `": "` between items, non-ASCII characters as they are."""
+    return json.dumps(blimp_record(record), ensure_ascii=False).encode("utf-8") + b"\n"
 
 
 def blimp_lines(records: Iterable[Mapping[str, object]]) -> Iterator[bytes]:
-    """Yield BLiMP JSONL lines (newline-terminated bytes), one per record."""
+    """Yield BLiMP JSONL lines (see `blimp_line`), one per record."""
     for record in records:
-        yield orjson.dumps(blimp_record(record)) + b"\n"
+        yield blimp_line(record)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +15,16 @@ from formats.hf import hf_folder_write
 from formats.record import ReadResult
 from formats.sources import FORMATS, path_sources, read_sources
 from formats.table import csv_text_lines
+from formats.uid_files import bytes_write, jsonl_folder_write
 from formats.zhoblimp import zhoblimp_lines
 from formats.zorro import ORDERS
 
 TARGETS = ("blimp", "zhoblimp", "csv", "hf")
+# The JSONL layouts that are one file per paradigm when --out is a folder, as the benchmarks ship.
+JSONL_WRITERS: dict[str, Callable[[Iterable[Mapping[str, object]]], Iterable[bytes]]] = {
+    "blimp": blimp_lines,
+    "zhoblimp": zhoblimp_lines,
+}
 
 
 def print_report(result: ReadResult, out: Any = None) -> None:
@@ -41,12 +47,9 @@ def print_report(result: ReadResult, out: Any = None) -> None:
     )
 
 
-def _write_bytes(lines: Iterable[bytes], target: Path) -> None:
-    partial = target.with_name(target.name + ".partial")
-    with partial.open("wb") as handle:
-        for line in lines:
-            handle.write(line)
-    os.replace(partial, target)
+def is_folder_target(out: str) -> bool:
+    """Return whether `--out` names a folder: one that exists, or a path ending in `/`."""
+    return out.endswith(("/", os.sep)) or Path(out).is_dir()
 
 
 def _encoded(lines: Iterable[str]) -> Iterator[bytes]:
@@ -56,7 +59,7 @@ def _encoded(lines: Iterable[str]) -> Iterator[bytes]:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     """Read the inputs, write them as `--to`; return 0, 1 (some items skipped) or 2 (nothing read)."""
-    sources, missing = path_sources(args.inputs)
+    sources, missing = path_sources(args.inputs, portable_names=True)  # no local path in any output
     result = read_sources(sources, args.source_format, args.zorro_order)
     result.issues[:0] = missing
     print_report(result)
@@ -76,14 +79,21 @@ def cmd_convert(args: argparse.Namespace) -> int:
             print(
                 f"wrote {len(records):,} pairs in {len(files)} Parquet file(s) to {target}/", file=sys.stderr
             )
+        elif is_folder_target(args.out):
+            if args.to not in JSONL_WRITERS:
+                print(f"error: --out {args.out} is a folder; --to {args.to} writes one file", file=sys.stderr)
+                return 2
+            files = jsonl_folder_write(records, target, JSONL_WRITERS[args.to])
+            print(
+                f"wrote {len(records):,} pairs in {len(files)} file(s), one per UID, to {target}/",
+                file=sys.stderr,
+            )
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
-            if args.to == "blimp":
-                _write_bytes(blimp_lines(records), target)
-            elif args.to == "zhoblimp":
-                _write_bytes(zhoblimp_lines(records), target)
+            if args.to in JSONL_WRITERS:
+                bytes_write(JSONL_WRITERS[args.to](records), target)
             else:
-                _write_bytes(_encoded(csv_text_lines(records)), target)
+                bytes_write(_encoded(csv_text_lines(records)), target)
             print(f"wrote {len(records):,} pairs to {target}", file=sys.stderr)
     except OSError as exc:
         print(f"error: could not write {target}: {exc}", file=sys.stderr)
@@ -114,5 +124,10 @@ def add_convert_command(sub: Any) -> None:
         help="Zorro line order: bad-first as in phueb/Zorro (default), good-first as in phueb/UnMasked",
     )
     convert.add_argument("--to", required=True, choices=TARGETS, help="the output format")
-    convert.add_argument("--out", required=True, help="the output file (blimp, zhoblimp, csv) or folder (hf)")
+    convert.add_argument(
+        "--out",
+        required=True,
+        help="the output file (blimp, zhoblimp, csv) or folder (hf); for blimp and zhoblimp, a folder "
+        "(one that exists, or a path ending in /) gets one <UID>.jsonl per paradigm",
+    )
     convert.set_defaults(func=cmd_convert)

@@ -4,57 +4,35 @@ dataset card whose configs name "all" (the default) and each paradigm, as
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from formats.parquet import parquet_write
-from formats.record import record_text
+from formats.uid_files import UidFile, records_by_uid
 
 DATA_FOLDER = "data"
 SPLIT = "train"
 
 
-@dataclass(frozen=True, slots=True)
-class ParquetFile:
-    """One paradigm's file in the folder and how many pairs it holds."""
+def hf_folder_write(records: Iterable[Mapping[str, object]], folder: Path, name: str) -> list[UidFile]:
+    """Write the records into `folder` as a Hugging Face dataset folder; return its Parquet files
+    (`path` relative to the folder).
 
-    uid: str
-    path: str  # relative to the folder
-    rows: int
-
-
-def parquet_file_name(uid: str) -> str:
-    """Return a paradigm's file name: its UID with anything but letters, digits, `._-` replaced."""
-    return re.sub(r"[^\w.-]+", "_", uid).strip(".") or "paradigm"
-
-
-def hf_folder_write(records: Iterable[Mapping[str, object]], folder: Path, name: str) -> list[ParquetFile]:
-    """Write the records into `folder` as a Hugging Face dataset folder; return its Parquet files.
-
-    Records are grouped by UID in the order met; within a paradigm they keep their order.
+    Records are grouped by UID in the order met (`records_by_uid`: one `data/<UID>.parquet`
+    each); within a paradigm they keep their order.
     """
-    by_uid: dict[str, list[Mapping[str, object]]] = {}
-    for record in records:
-        by_uid.setdefault(record_text(record, "UID"), []).append(record)
     (folder / DATA_FOLDER).mkdir(parents=True, exist_ok=True)
-    files: list[ParquetFile] = []
-    used: set[str] = set()
-    for uid, group in by_uid.items():
-        stem = parquet_file_name(uid)
-        while stem.lower() in used:  # two UIDs that clean to one name, or differ only in case
-            stem += "_"
-        used.add(stem.lower())
+    files: list[UidFile] = []
+    for uid, stem, group in records_by_uid(records):
         path = f"{DATA_FOLDER}/{stem}.parquet"
-        files.append(ParquetFile(uid, path, parquet_write(group, folder / path)))
+        files.append(UidFile(uid, path, parquet_write(group, folder / path)))
     (folder / "README.md").write_text(dataset_card(name, files), encoding="utf-8")
     return files
 
 
-def dataset_card(name: str, files: list[ParquetFile]) -> str:
+def dataset_card(name: str, files: list[UidFile]) -> str:
     """Return the README.md dataset card: YAML configs, then the paradigms and the fields."""
     configs: list[dict[str, object]] = []
     if files:

@@ -80,9 +80,17 @@ def zip_sources(name: str, stream: IO[bytes]) -> tuple[list[SourceFile], list[Im
     return sources, issues
 
 
-def path_sources(paths: Sequence[str | Path]) -> tuple[list[SourceFile], list[ImportIssue]]:
+def path_sources(
+    paths: Sequence[str | Path], *, portable_names: bool = False
+) -> tuple[list[SourceFile], list[ImportIssue]]:
     """Return the files named (folders give their .jsonl/.json/.txt/.zip files, sorted), and
-    an issue for each path that does not exist."""
+    an issue for each path that does not exist.
+
+    Files are named by their paths as given, or with `portable_names` (what the pairs read from
+    them record as their `source_file`, so that no output holds a local path): a file given by
+    its name, a file found in a folder given by the folder's name and its path inside it
+    (`/home/me/released/data/x.jsonl` given as `/home/me/released` → `released/data/x.jsonl`).
+    """
     sources: list[SourceFile] = []
     issues: list[ImportIssue] = []
     for raw in paths:
@@ -95,9 +103,15 @@ def path_sources(paths: Sequence[str | Path]) -> tuple[list[SourceFile], list[Im
                 issues.append(
                     ImportIssue(str(path), None, "the folder holds no .jsonl, .json, .txt or .zip files")
                 )
-            sources += [SourceFile(str(p), _opener(p)) for p in found]
+            folder = PurePath(path.resolve().name)
+            sources += [
+                SourceFile(
+                    (folder / p.relative_to(path)).as_posix() if portable_names else str(p), _opener(p)
+                )
+                for p in found
+            ]
         elif path.is_file():
-            sources.append(SourceFile(str(path), _opener(path)))
+            sources.append(SourceFile(path.name if portable_names else str(path), _opener(path)))
         else:
             issues.append(ImportIssue(str(path), None, "no such file or folder"))
     return sources, issues

@@ -1,5 +1,6 @@
 """The writers: generated pairs written as BLiMP JSONL, ZhoBLiMP JSONL, CSV and Parquet read back
-to the same pairs; an imported BLiMP file written as BLiMP gives its own fields back."""
+to the same pairs; an imported BLiMP file written as BLiMP gives its own lines back, byte for byte;
+`lexically_identical` compares words, not punctuation."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ import orjson
 import pyarrow.parquet as pq
 import pytest
 
-from formats.blimp import BASE_FIELDS, blimp_lines, read_blimp
+from formats.blimp import BASE_FIELDS, blimp_lines, lexically_identical, read_blimp
 from formats.hf import hf_folder_write
 from formats.parquet import SCHEMA
 from formats.table import CSV_COLUMNS, csv_text_lines
 from formats.zhoblimp import read_zhoblimp, zhoblimp_lines
+from formats.zorro import read_zorro
 from tests.generator.builders import agreement_template, chinese_vocabulary, english_vocabulary, generator_for
 
 DATA = Path(__file__).parent / "data"
@@ -37,6 +39,7 @@ bad:
 """
 
 Key = tuple[str, str, str, str, str]
+ONE_PREFIX_KEYS = ["one_prefix_prefix", "one_prefix_word_good", "one_prefix_word_bad"]
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +126,110 @@ def test_imported_blimp_written_as_blimp_gives_its_fields_back() -> None:
         pairs = read_blimp(stream, "blimp_ok.jsonl").pairs
     written = [orjson.loads(line) for line in blimp_lines(p.record() for p in pairs)]
     assert written == original
-    assert list(written[0]) == list(original[0])  # BLiMP's own field order
+    assert [list(line) for line in written] == [list(line) for line in original]  # BLiMP's own order
+
+
+@pytest.mark.parametrize("name", ["blimp_released_layout.jsonl", "blimp_ok.jsonl"])
+def test_issue_17_released_blimp_lines_are_written_back_byte_for_byte(name: str) -> None:
+    """Lines in BLiMP's layout (each order of the pair's own fields its paradigms use, ", " and
+    ": " between items, "Zoë" unescaped) come back the same bytes, hand-set flags included."""
+    data = (DATA / name).read_bytes()
+    result = read_blimp(io.BytesIO(data), name)
+    assert result.issues == []
+    assert b"".join(blimp_lines(p.record() for p in result.pairs)) == data
+
+
+def test_blimp_fields_come_back_in_blimps_order_whatever_order_they_were_stored_in() -> None:
+    """A store may give a record's keys back in its own order (PostgreSQL's jsonb sorts them by
+    length): the line is still BLiMP's."""
+    data = (DATA / "blimp_released_layout.jsonl").read_bytes()
+    records = [p.record() for p in read_blimp(io.BytesIO(data), "layout.jsonl").pairs]
+    for record in records:
+        provenance = record["provenance"]
+        fields = provenance["fields"]  # type: ignore[index]
+        provenance["fields"] = dict(sorted(fields.items(), key=lambda kv: (len(kv[0]), kv[0])))  # type: ignore[index]
+    assert b"".join(blimp_lines(records)) == data
+
+
+def test_blimp_lines_are_written_as_blimp_writes_them(records: list[dict[str, object]]) -> None:
+    """A generated pair gets the sentences, its prefix fields, then the paradigm's fields, with
+    BLiMP's separators and its Chinese characters as they are."""
+    text = EN_TEMPLATE.replace("language: en\n", "language: en\nblimp: {one_prefix_method: true}\n")
+    generator = generator_for(text, english_vocabulary())
+    line = next(blimp_lines([generator.record(next(generator.pairs(1, 3)), 3)])).decode()
+    keys = list(orjson.loads(line))
+    assert keys[:5] == ["sentence_good", "sentence_bad", *ONE_PREFIX_KEYS]
+    assert tuple(keys[5:]) == BASE_FIELDS[2:]
+    assert line.startswith('{"sentence_good": "') and line.endswith('"pairID": "0"}\n')
+    zh = next(blimp_lines(records[12:])).decode()
+    assert "\\u" not in zh and any("\u4e00" <= ch <= "\u9fff" for ch in zh)
+
+
+def test_a_blimp_field_blimp_does_not_have_is_written_back_with_the_pair_fields() -> None:
+    line = (
+        b'{"sentence_good": "A b.", "sentence_bad": "B a.", "note": "checked", "field": "syntax", '
+        b'"linguistics_term": "t", "UID": "u", "simple_LM_method": true, "one_prefix_method": false, '
+        b'"two_prefix_method": false, "lexically_identical": true, "pairID": "0"}\n'
+    )
+    result = read_blimp(io.BytesIO(line), "u.jsonl")
+    assert [i.field for i in result.issues] == ["note"]  # kept, with a warning
+    assert next(blimp_lines([result.pairs[0].record()])) == line
+
+
+def test_a_non_blimp_source_field_stays_out_of_the_blimp_layout() -> None:
+    with (DATA / "filler-gap-wh_question_object.txt").open("rb") as stream:
+        pair = read_zorro(stream, "filler-gap-wh_question_object.txt").pairs[0]
+    assert set(pair.fields) == {"paradigm", "order"}
+    assert tuple(orjson.loads(next(blimp_lines([pair.record()])))) == BASE_FIELDS
+
+
+@pytest.mark.parametrize(
+    ("good", "bad", "identical"),
+    [
+        # Punctuation next to a word does not make two sentences differ (issue 17).
+        (
+            "Who should Derek hug after shocking Richard?",
+            "Who should Derek hug Richard after shocking?",
+            True,
+        ),
+        # Nor does the capital of a word moved to or from the start.
+        ("Had Bruce ever played?", "Bruce had ever played.", True),
+        ("The dog barks.", "The dog bark.", False),
+        ("The dog barks.", "The dog barks barks.", False),  # a multiset: each word counted
+        ("Bo can't sing.", "Bo cant sing.", False),  # an apostrophe inside a word is the word's
+        ("我们吃了苹果。", "苹果我们吃了。", True),  # Chinese: characters, "。" left out
+        ("我们吃了苹果。", "我们吃了香蕉。", False),
+    ],
+)
+def test_lexically_identical_compares_words_without_punctuation(good: str, bad: str, identical: bool) -> None:
+    assert lexically_identical({"sentence_good": good, "sentence_bad": bad}) is identical
+
+
+def test_lexically_identical_takes_the_records_words() -> None:
+    record = {
+        "sentence_good": "x",
+        "sentence_bad": "y",
+        "words_good": ["Is", "it", "?"],
+        "words_bad": ["it", "is"],
+    }
+    assert lexically_identical(record) is True
+
+
+def test_issue_17_lexically_identical_is_computed_from_words_through_the_zhoblimp_layout() -> None:
+    """BLiMP written as ZhoBLiMP loses the field; written as BLiMP again, it is computed from the
+    words, so a word-order move with its question mark on another word is lexically identical."""
+    blimp = (
+        b'{"sentence_good": "Who should Derek hug after shocking Richard?", '
+        b'"sentence_bad": "Who should Derek hug Richard after shocking?", "field": "syntax", '
+        b'"linguistics_term": "island_effects", "UID": "adjunct_island", "simple_LM_method": true, '
+        b'"one_prefix_method": false, "two_prefix_method": false, "lexically_identical": true, '
+        b'"pairID": "0"}\n'
+    )
+    pairs = read_blimp(io.BytesIO(blimp), "adjunct_island.jsonl").pairs
+    zho = b"".join(zhoblimp_lines(p.record() for p in pairs))
+    assert b"lexically_identical" not in zho
+    again = read_zhoblimp(io.BytesIO(zho), "adjunct_island.jsonl").pairs
+    assert orjson.loads(next(blimp_lines(p.record() for p in again)))["lexically_identical"] is True
 
 
 def test_imported_records_fill_csv_and_parquet_without_a_region(tmp_path: Path) -> None:

@@ -9,11 +9,12 @@ import zipfile
 from pathlib import Path
 
 import orjson
+import pyarrow.parquet as pq
 import pytest
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 
-from mpp_studio.datasets.exports import csv_lines, jsonl_lines, zhoblimp_jsonl_lines
+from mpp_studio.datasets.exports import blimp_jsonl_lines, csv_lines, jsonl_lines, zhoblimp_jsonl_lines
 from mpp_studio.datasets.exports.hf import hf_folder_write
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.datasets.services import (
@@ -288,3 +289,27 @@ def test_imported_dataset_exports_in_every_format(project: object, tmp_path: Pat
     ]
     card = (tmp_path / "README.md").read_text(encoding="utf-8")
     assert "imported into MPP Studio" in card and "| blimp_some_bad.jsonl | blimp | 2 | 2 | 0 |" in card
+
+
+@pytest.mark.parametrize(
+    "given", ["/home/me/released/blimp_some_bad.jsonl", "C:\\Users\\me\\blimp_some_bad.jsonl"]
+)
+def test_issue_17_hf_export_names_the_uploaded_file_never_a_local_path(
+    project: object, tmp_path: Path, given: str
+) -> None:
+    """The Parquet rows' provenance names the file by its name, whatever folder the client sent
+    and wherever the job found the kept copy on disk."""
+    dataset = run_import(
+        [UploadedFile(given, io.BytesIO((DATA / "blimp_some_bad.jsonl").read_bytes()))], project
+    )
+    [written] = hf_folder_write(dataset, tmp_path)
+    rows = pq.read_table(tmp_path / written.path).to_pylist()
+    assert {orjson.loads(row["provenance"])["source_file"] for row in rows} == {"blimp_some_bad.jsonl"}
+
+
+def test_issue_17_imported_blimp_exports_as_blimp_byte_for_byte(project: object) -> None:
+    """Released BLiMP lines (every order of the pair's own fields BLiMP uses, sorted by UID as
+    the export is) come back from the database as the same bytes."""
+    dataset = do_import(project, "blimp_released_layout.jsonl")
+    data = (DATA / "blimp_released_layout.jsonl").read_bytes()
+    assert b"".join(blimp_jsonl_lines(dataset)) == data

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import yaml
 
-from formats.hf import parquet_file_name
 from formats.record import record_pair_id
+from formats.uid_files import uid_file_stem
 from mpp_studio.datasets.models import Dataset, DatasetParadigm
 from mpp_studio.datasets.selectors_curation import excluded_counts, excluded_reviews, review_counts
 
@@ -33,7 +33,7 @@ class ParadigmFile:
 def paradigm_file_path(paradigm: DatasetParadigm) -> str:
     """Return the path, inside the export folder, of a paradigm's Parquet file (an imported UID's
     characters other than letters, digits, `._-` replaced)."""
-    return f"{DATA_FOLDER}/{parquet_file_name(paradigm.uid)}.parquet"
+    return f"{DATA_FOLDER}/{uid_file_stem(paradigm.uid)}.parquet"
 
 
 def _size_category(count: int) -> str:
