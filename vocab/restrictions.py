@@ -6,7 +6,9 @@ A restriction is written in disjunctive normal form, as BLiMP's `arg_1`/`arg_2` 
 or an institution. A blank restriction holds for every item (BLiMP reads a blank cell so).
 
 An item satisfies a condition when the feature (a schema feature or a reserved column such as
-`form`) has that value among its values; an item without the feature satisfies none of them.
+`form`) has that value among its values; an item without the feature satisfies none of them,
+except `feature=` with no value, which holds exactly for the items without it (BLiMP compares
+the blank cell so: `physical=1^locale=` is a physical thing that is not marked for locale).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def parse_restriction(text: str) -> Restriction:
         for condition in alternative.split("^"):
             feature, equals, value = condition.partition("=")
             feature, value = feature.strip(), value.strip()
-            if not equals or not feature or not value or "=" in value:
+            if not equals or not feature or "=" in value:
                 raise RestrictionError(
                     f"'{condition.strip()}' in '{stripped}' is not a condition feature=value "
                     "(write alternatives as a=1;b=1 and joined conditions as a=1^b=1)"
@@ -89,7 +91,11 @@ def satisfying_items(restriction: Restriction, vocabulary: Vocabulary) -> frozen
                 spelled = spec.normalize(value) if spec is not None else value
             except ValueError:  # not a value of the feature (FeatureValueError)
                 spelled = value
-            matching = set(vocabulary.index(feature).get(spelled, ()))
+            index = vocabulary.index(feature)
+            if value:
+                matching = set(index.get(spelled, ()))
+            else:
+                matching = set(range(len(vocabulary))).difference(*index.values())
             selected = matching if selected is None else selected & matching
             if not selected:
                 break

@@ -45,7 +45,7 @@ def test_parse_restriction_of_blank_text_has_no_alternatives() -> None:
     assert parse_restriction("  ") == Restriction("", ())
 
 
-@pytest.mark.parametrize("text", ["animate", "animate=1;", "=1", "animate=", "a=1^^b=1", "a=1=2", ";a=1"])
+@pytest.mark.parametrize("text", ["animate", "animate=1;", "=1", "a=1^^b=1", "a=1=2", ";a=1"])
 def test_parse_restriction_refuses_what_is_not_dnf(text: str) -> None:
     """Every alternative must be conditions feature=value joined by ^."""
     with pytest.raises(RestrictionError):
@@ -62,6 +62,7 @@ def test_parse_restriction_refuses_what_is_not_dnf(text: str) -> None:
         ("animate=0", {"plate"}),  # an item without the feature satisfies no condition on it
         ("form=bank;form=plate", {"bank", "plate"}),  # reserved columns can be named
         ("colour=red", set()),
+        ("sg=1^animate=", {"bank"}),  # an empty value: the item has no value for the feature
         ("animate=maybe", set()),
     ],
 )
