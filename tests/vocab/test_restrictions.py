@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from vocab import errors as E
+from vocab.cli import EXIT_BAD_INPUT, EXIT_OK, main
 from vocab.errors import VocabularyError
 from vocab.io import read_vocabulary_text
 from vocab.lexicon import FeatureSchema, FeatureSpec, FeatureValueError, Vocabulary, make_item
@@ -101,3 +104,19 @@ def test_reading_a_table_reports_a_malformed_restriction_by_line_and_column() ->
     with pytest.raises(VocabularyError) as caught:
         read_vocabulary_text(text, file_name="words.csv", schema=schema)
     assert [(e.line, e.column, e.code) for e in caught.value.errors] == [(4, "arg_2", E.E_VALUE)]
+
+
+def test_vocab_check_names_the_row_and_column_of_a_malformed_restriction(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`mpp vocab check` refuses a file with a restriction that is not DNF, naming where it is,
+    and summarises a good restriction column."""
+    (tmp_path / "verbs.schema.yaml").write_text("features:\n  arg_2: {type: restriction}\n", encoding="utf-8")
+    path = tmp_path / "verbs.csv"
+    path.write_text("form,arg_2\nate,edible=1\nsaw,\n", encoding="utf-8")
+    assert main(["vocab", "check", str(path)]) == EXIT_OK
+    assert "arg_2 (restriction): 1 distinct values; blank in 1 item" in capsys.readouterr().out
+    path.write_text("form,arg_2\nate,edible=1\nsaw,animate;sg=1\n", encoding="utf-8")
+    assert main(["vocab", "check", str(path)]) == EXIT_BAD_INPUT
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("verbs.csv, line 3, column 'arg_2': ")
