@@ -1,7 +1,8 @@
 """How many distinct sentences (or pairs) a template can yield with a vocabulary.
 
 For each structure the count is taken over the slots that decide uniqueness (the good
-sentence's slots by default). Agreement constraints form a graph over those slots: on a tree
+sentence's slots by default). Agreement constraints and selectional restrictions form a graph
+over those slots: on a tree
 the count is exact by dynamic programming over candidates grouped by their feature values; a
 small cyclic component is counted by enumeration; a large one by the product of its candidate
 counts. Every count is an upper bound on distinct sentences (two assignments can spell the same
@@ -14,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.plan import Plan
+from generator.plan import Plan, converse
 
 BRUTE_FORCE_LIMIT = 200_000
 
@@ -125,18 +126,17 @@ def _count_tree(plan: Plan, root: int, inside: set[int]) -> int:
     def ways(node: int, parent: int) -> dict[int, int]:
         slot = plan.slots[node]
         result = {c: 1 for c in slot.candidates}
-        for child, features, agree in slot.edges:
+        for child, features, relation in slot.edges:
             if child == parent or child not in inside:
                 continue
             child_ways = ways(child, node)
-            by_signature: dict[tuple[tuple[str, ...], ...], int] = {}
-            assert plan.vocabulary is not None
-            items = plan.vocabulary.items
+            by_signature: dict[tuple[object, ...], int] = {}
             for c in slot.candidates:
-                signature = tuple(items[c].values(f) for f in features)
+                signature = plan.link_signature(c, features, relation)
                 subtotal = by_signature.get(signature)
                 if subtotal is None:
-                    subtotal = sum(child_ways[d] for d in plan.compatible(child, c, features, agree))
+                    compatible = plan.compatible(child, c, features, converse(relation))
+                    subtotal = sum(child_ways[d] for d in compatible)
                     by_signature[signature] = subtotal
                 result[c] *= subtotal
         return result
@@ -150,8 +150,10 @@ def _count_brute(plan: Plan, component: list[int]) -> int:
     assignment: dict[int, int] = {}
 
     def consistent(node: int, value: int) -> bool:
-        for other, features, agree in plan.slots[node].edges:
-            if other in assignment and value not in plan.compatible(node, assignment[other], features, agree):
+        for other, features, relation in plan.slots[node].edges:
+            if other in assignment and value not in plan.compatible(
+                node, assignment[other], features, relation
+            ):
                 return False
         return True
 

@@ -21,6 +21,7 @@ E_EDIT = "E_EDIT"  # copy/move/delete used inconsistently
 E_VOCABULARY = "E_VOCABULARY"  # the vocabulary file itself could not be read
 E_SHORTFALL = "E_SHORTFALL"  # fewer unique pairs exist than were asked for
 E_INFLECTION = "E_INFLECTION"  # an unknown inflection tag
+E_RESTRICTION = "E_RESTRICTION"  # `satisfies:` names a column that holds no (readable) restriction
 
 
 @dataclass(frozen=True, slots=True)

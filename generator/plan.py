@@ -3,9 +3,11 @@
 A *structure* is the tuple of alternatives chosen for every phrase occurrence (depth-first,
 good grammar then the new positions of the bad grammar). For each structure the template
 becomes a flat list of slots. A lexical slot holds the vocabulary items that satisfy its own
-features; agreement constraints link slots. Arc consistency removes every candidate that has no
-partner in a linked slot, so sampling in breadth-first constraint order never meets a dead end
-on constraint trees: agreement is solved over indexed candidate sets, not by sample-and-retry.
+features; agreement constraints and selectional restrictions (`satisfies:`) link slots. Arc
+consistency removes every candidate that has no partner in a linked slot, so sampling in
+breadth-first constraint order never meets a dead end on constraint trees: agreement is solved
+over indexed candidate sets, not by sample-and-retry. A restriction is evaluated once per
+distinct expression text, against the whole vocabulary, and kept as the set of items meeting it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import itertools
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from generator.inflection import OVERRIDE_PREFIX, inflect
 from generator.template import (
@@ -26,12 +29,32 @@ from generator.template import (
     PhraseRef,
     Position,
     Reference,
+    Satisfies,
     Template,
 )
 from vocab.lexicon import Vocabulary
+from vocab.restrictions import parse_restriction, satisfying_items
 
 # Base candidates per (features, exclusions, form, exhausted items): item indexes and their words.
 CandidateCache = dict[tuple[object, ...], tuple[tuple[int, ...], dict[int, str]]]
+
+# How a slot's word relates to a linked slot's word (the last part of an edge): it agrees or
+# disagrees on the edge's features; it satisfies the restriction the other word holds in the
+# edge's one column; or it holds, in that column, the restriction the other word satisfies.
+Relation = Literal["agree", "disagree", "satisfies", "restricts"]
+Edge = tuple[int, tuple[str, ...], Relation]
+_CONVERSE: dict[str, Relation] = {
+    "agree": "agree",
+    "disagree": "disagree",
+    "satisfies": "restricts",
+    "restricts": "satisfies",
+}
+
+
+def converse(relation: Relation) -> Relation:
+    """Return how the other end of an edge relates back (`satisfies` <-> `restricts`)."""
+    return _CONVERSE[relation]
+
 
 # Features whose agreement means "the same word": slots linked by them may repeat an item.
 IDENTITY_FEATURES = frozenset({"id", "lemma", "form"})
@@ -51,7 +74,7 @@ class Slot:
     candidates: tuple[int, ...] = ()  # item indexes (lexical)
     words: dict[int, str] = field(default_factory=dict)  # item index -> rendered word
     options: tuple[str, ...] = ()  # literal choices (direct)
-    edges: list[tuple[int, tuple[str, ...], bool]] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
     capped: bool = True  # its items count towards options.max_item_reuse
     line: int | None = None
     features: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # the rule's own (lexical)
@@ -85,7 +108,7 @@ class Plan:
     good_units: list[Unit]
     bad_units: list[BadUnit]
     order: list[int]  # sampling order (breadth-first over constraints)
-    earlier: list[list[tuple[int, tuple[str, ...], bool]]]  # per slot: edges to earlier slots
+    earlier: list[list[Edge]]  # per slot: edges to earlier slots
     good_lexical: list[int]  # lexical slots in the good sentence, for the distinct-word check
     bad_lexical: list[int]
     empty_slot: int | None = None  # a slot left with no candidate: the structure is unusable
@@ -106,6 +129,41 @@ class Plan:
     _value_pools: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[tuple[int, ...], list[int]]] = field(
         default_factory=dict
     )
+    # Restriction text -> the vocabulary items satisfying it (None: blank, every item does).
+    _satisfying: dict[str, frozenset[int] | None] = field(default_factory=dict)
+    # (slot, column) -> restriction text -> the slot's candidates holding it ("" for none).
+    _restriction_maps: dict[tuple[int, str], dict[str, frozenset[int]]] = field(default_factory=dict)
+
+    def satisfying(self, text: str) -> frozenset[int] | None:
+        """Return the vocabulary items that satisfy a restriction (None: it is blank)."""
+        if text not in self._satisfying:
+            assert self.vocabulary is not None
+            self._satisfying[text] = satisfying_items(parse_restriction(text), self.vocabulary)
+        return self._satisfying[text]
+
+    def restriction_map(self, slot_index: int, column: str) -> dict[str, frozenset[int]]:
+        """Return restriction text -> candidates of a slot holding it in `column` ("": none)."""
+        key = (slot_index, column)
+        cached = self._restriction_maps.get(key)
+        if cached is None:
+            assert self.vocabulary is not None
+            items = self.vocabulary.items
+            buckets: dict[str, set[int]] = {}
+            for c in self.slots[slot_index].candidates:
+                for text in items[c].values(column) or ("",):
+                    buckets.setdefault(text, set()).add(c)
+            cached = {text: frozenset(members) for text, members in buckets.items()}
+            self._restriction_maps[key] = cached
+        return cached
+
+    def link_signature(self, item: int, features: Sequence[str], relation: Relation) -> tuple[object, ...]:
+        """Return what decides which partners `item` has over an edge of its slot: its values of
+        the edge's features, or the item itself when it is the one satisfying a restriction."""
+        if relation == "satisfies":
+            return ("item", item)
+        assert self.vocabulary is not None
+        entry = self.vocabulary.items[item]
+        return tuple(entry.values(f) for f in features)
 
     def value_map(self, slot_index: int, feature: str) -> dict[str, frozenset[int]]:
         """Return value -> candidates of a slot having that value for `feature`."""
@@ -123,11 +181,26 @@ class Plan:
         return cached
 
     def compatible(
-        self, slot_index: int, partner_item: int, features: Sequence[str], agree: bool
+        self, slot_index: int, partner_item: int, features: Sequence[str], relation: Relation
     ) -> set[int]:
-        """Return the candidates of a slot that agree (or disagree) with `partner_item`."""
+        """Return the candidates of a slot that stand in `relation` (the slot's side of the edge)
+        to `partner_item`: agree or disagree with it, satisfy its restriction, or hold one it
+        satisfies."""
         assert self.vocabulary is not None
         item = self.vocabulary.items[partner_item]
+        if relation == "satisfies":
+            restriction = item.values(features[0])
+            allowed = self.satisfying(restriction[0]) if restriction else None
+            candidates = self.slots[slot_index].candidates
+            return set(candidates) if allowed is None else set(allowed.intersection(candidates))
+        if relation == "restricts":
+            found: set[int] = set()
+            for text, holders in self.restriction_map(slot_index, features[0]).items():
+                allowed = self.satisfying(text) if text else None
+                if allowed is None or partner_item in allowed:
+                    found |= holders
+            return found
+        agree = relation == "agree"
         result: set[int] | None = None
         for feature in features:
             vmap = self.value_map(slot_index, feature)
@@ -161,20 +234,18 @@ class Plan:
             return cached
         # Compatibility depends only on the partners' feature values, so partners with equal
         # values share one candidate tuple (memory stays bounded by the distinct values).
-        assert self.vocabulary is not None
-        items = self.vocabulary.items
         signature = (
             slot_index,
             tuple(
-                (tuple(items[assignment[other]].values(f) for f in features), agree)
-                for other, features, agree in links
+                (self.link_signature(assignment[other], features, converse(relation)), relation)
+                for other, features, relation in links
             ),
         )
         found = self._shared.get(signature)
         if found is None:
             result: set[int] | None = None
-            for other, features, agree in links:
-                allowed = self.compatible(slot_index, assignment[other], features, agree)
+            for other, features, relation in links:
+                allowed = self.compatible(slot_index, assignment[other], features, relation)
                 result = allowed if result is None else result & allowed
                 if not result:
                     break
@@ -209,7 +280,9 @@ class Plan:
         value. A bad-grammar agreement with a good position reads that position's candidates
         (as fixed by the good grammar's agreements), not the word drawn there, and leaves them
         as they are. Each word is then drawn with the weight ZhoBLiMP's exploded vocabulary
-        gives it (`row_weight`). Returns None at a dead end (no shared or other value).
+        gives it (`row_weight`), among the words meeting the selectional restrictions (`satisfies`)
+        that link it to words drawn before it. Returns None at a dead end (no shared or other
+        value, or no word meeting a restriction).
         """
         slots = self.slots
         fixed: dict[int, dict[str, str]] = {}
@@ -254,10 +327,31 @@ class Plan:
                 assignment[index] = int(rng.random() * len(slot.options))
                 continue
             pool, cumulative = self._pool(index, fixed.get(index))
+            restrictions = [e for e in slot.edges if e[2] in ("satisfies", "restricts") and e[0] < index]
+            if restrictions and pool:
+                pool, cumulative = self._restricted(index, pool, cumulative, restrictions, assignment)
             if not pool:
                 return None
             assignment[index] = pool[bisect.bisect_right(cumulative, rng.random() * cumulative[-1])]
         return assignment
+
+    def _restricted(
+        self,
+        slot_index: int,
+        pool: tuple[int, ...],
+        cumulative: list[int],
+        restrictions: Sequence[Edge],
+        assignment: Sequence[int],
+    ) -> tuple[tuple[int, ...], list[int]]:
+        """Return the part of a weighted pool that meets the selectional restrictions linking the
+        slot to words already drawn, with its cumulative weights."""
+        allowed: set[int] | None = None
+        for other, features, relation in restrictions:
+            found = self.compatible(slot_index, assignment[other], features, relation)
+            allowed = found if allowed is None else allowed & found
+        kept = [i for i, c in enumerate(pool) if allowed is None or c in allowed]
+        weights = [cumulative[i] - (cumulative[i - 1] if i else 0) for i in kept]
+        return tuple(pool[i] for i in kept), list(itertools.accumulate(weights))
 
     def _values(self, slot_index: int, feature: str, fixed: Mapping[str, str]) -> set[str]:
         """Return the values of `feature` a slot's rule allows, given its fixed values: the fixed
@@ -419,7 +513,7 @@ class _Builder:
         self.cache = candidate_cache
         self.choices = iter(structure)
         self.slots: list[Slot] = []
-        self.pending: list[tuple[int, Constraint, _Scope, bool]] = []
+        self.pending: list[tuple[int, Constraint | Satisfies, _Scope, bool]] = []
         self.exhausted = exhausted
 
     def base_candidates(
@@ -483,8 +577,9 @@ class _Builder:
         self.slots.append(
             Slot(path, grammar, True, candidates, words, line=line, capped=rule.capped, features=features)
         )
-        for constraint in rule.constraints:
-            self.pending.append((index, constraint, scope, grammar == "bad"))
+        links: tuple[Constraint | Satisfies, ...] = (*rule.constraints, *rule.satisfies)
+        for link in links:
+            self.pending.append((index, link, scope, grammar == "bad"))
         return index
 
     def build(
@@ -584,13 +679,18 @@ def compile_plan(
         other = unit.slots[0]
         if other == index:
             raise PlanError(f"'{constraint.target}' refers to the position itself")
+        if isinstance(constraint, Satisfies):
+            slots[index].edges.append((other, (constraint.column,), "satisfies"))
+            slots[other].edges.append((index, (constraint.column,), "restricts"))
+            continue
         frozen = in_bad and slots[other].grammar == "good"
         constraints.append((index, other, constraint.features, constraint.agree, frozen))
         if frozen and by_values:
             # ZhoBLiMP agrees with the good rule, not its word: no good candidate is pruned for it.
             continue
-        slots[index].edges.append((other, constraint.features, constraint.agree))
-        slots[other].edges.append((index, constraint.features, constraint.agree))
+        relation: Relation = "agree" if constraint.agree else "disagree"
+        slots[index].edges.append((other, constraint.features, relation))
+        slots[other].edges.append((index, constraint.features, relation))
     plan = Plan(structure, slots, good_units, bad_units, [], [], [], [], vocabulary=vocabulary)
     plan.constraints = constraints
     plan.empty_slot = _arc_consistency(plan)
@@ -646,8 +746,8 @@ def _identity_groups(slots: Sequence[Slot]) -> list[int]:
         return i
 
     for index, slot in enumerate(slots):
-        for other, features, agree in slot.edges:
-            if agree and IDENTITY_FEATURES.intersection(features):
+        for other, features, relation in slot.edges:
+            if relation == "agree" and IDENTITY_FEATURES.intersection(features):
                 a, b = root(index), root(other)
                 group[max(a, b)] = min(a, b)
     return [root(i) for i in range(len(slots))]
@@ -664,34 +764,29 @@ def _one_per_group(lexical: Sequence[int], group: Sequence[int]) -> list[int]:
     return kept
 
 
-def _signature(plan: Plan, item: int, features: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    assert plan.vocabulary is not None
-    entry = plan.vocabulary.items[item]
-    return tuple(entry.values(f) for f in features)
-
-
 def _arc_consistency(plan: Plan) -> int | None:
     """Prune candidates without a partner in each linked slot; return a slot left empty, if any."""
     slots = plan.slots
     queue = [(i, j, f, a) for i, s in enumerate(slots) for (j, f, a) in s.edges]
     while queue:
-        index, other, features, agree = queue.pop()
+        index, other, features, relation = queue.pop()
         slot = slots[index]
         if not slot.candidates:
             return index
-        supported: dict[tuple[tuple[str, ...], ...], bool] = {}
+        supported: dict[tuple[object, ...], bool] = {}
         kept: list[int] = []
         for candidate in slot.candidates:
-            signature = _signature(plan, candidate, features)
+            signature = plan.link_signature(candidate, features, relation)
             ok = supported.get(signature)
             if ok is None:
-                ok = bool(plan.compatible(other, candidate, features, agree))
+                ok = bool(plan.compatible(other, candidate, features, converse(relation)))
                 supported[signature] = ok
             if ok:
                 kept.append(candidate)
         if len(kept) != len(slot.candidates):
             slot.candidates = tuple(kept)
             plan._value_maps = {k: v for k, v in plan._value_maps.items() if k[0] != index}
+            plan._restriction_maps = {k: v for k, v in plan._restriction_maps.items() if k[0] != index}
             plan._cache.clear()
             plan._shared.clear()
             if not kept:
@@ -700,7 +795,7 @@ def _arc_consistency(plan: Plan) -> int | None:
     return None
 
 
-def _sampling_order(slots: list[Slot]) -> tuple[list[int], list[list[tuple[int, tuple[str, ...], bool]]]]:
+def _sampling_order(slots: list[Slot]) -> tuple[list[int], list[list[Edge]]]:
     """Return a breadth-first order over the constraint graph and each slot's earlier links."""
     order: list[int] = []
     placed = [False] * len(slots)

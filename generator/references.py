@@ -5,7 +5,7 @@ A position is named by its `id`, or by its number when it has none. A reference 
 position's name after `bad.` (`bad.verb`); a plain name in the bad grammar means a good position.
 The rules that hold references: `same`, `copy`, `move` and `delete` name one position;
 `matched` and `mismatched` name one (`matched: subj` with `on:`) or map several to features
-(`matched: {subj: number}`).
+(`matched: {subj: number}`); `satisfies` maps positions to restriction columns (`{verb: arg_2}`).
 """
 
 from typing import Any
@@ -46,6 +46,9 @@ def position_references_renamed(position: Any, old: str, new: str) -> Any:
             out[key] = reference_renamed(value, old, new)
         elif isinstance(value, dict):
             out[key] = {reference_renamed(str(name), old, new): features for name, features in value.items()}
+    value = out.get("satisfies")
+    if isinstance(value, dict):
+        out["satisfies"] = {reference_renamed(str(name), old, new): column for name, column in value.items()}
     return out
 
 

@@ -5,7 +5,8 @@ position holds exactly one rule (docs/template-format.md describes the file layo
 
 - Lexical: feature constraints sampled from the vocabulary (`lexical: {pos: NN}`), optionally
   inflected (`form: VBZ`); with `matched:` / `mismatched:` it must agree / disagree with another
-  position on named features;
+  position on named features; with `satisfies:` it must meet the selectional restriction that
+  the word at another position holds in a column (`satisfies: {verb: arg_2}`);
 - Direct: literal strings, one of which is chosen;
 - Phrase: a named, reusable phrase with alternatives, which may nest and recurse;
 - in the bad grammar only: `same`, `copy`, `move` (the word made at a good position) and
@@ -46,6 +47,15 @@ class Constraint:
 
 
 @dataclass(frozen=True, slots=True)
+class Satisfies:
+    """A selectional restriction: the word must satisfy the restriction held in `column` by the
+    word at position `target` (vocab/restrictions.py)."""
+
+    target: str
+    column: str
+
+
+@dataclass(frozen=True, slots=True)
 class Lexical:
     """Sample an item whose features match; inflect it to `form` if given."""
 
@@ -54,6 +64,7 @@ class Lexical:
     form: str | None = None
     constraints: tuple[Constraint, ...] = ()
     capped: bool = True  # counts towards options.max_item_reuse (`uncapped: true` exempts it)
+    satisfies: tuple[Satisfies, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -202,7 +213,7 @@ OPTION_KEYS = (
 SAMPLING_MODES = ("uniform", "zhoblimp")
 # The rules a position names by a key of its own (a Lexical position is its feature map).
 RULE_KEYS = ("direct", "phrase", "same", "copy", "move", "delete", "matched", "mismatched")
-POSITION_KEYS = ("id", *RULE_KEYS, "on", "lexical", "form", "not", "where", "uncapped", "note")
+POSITION_KEYS = ("id", *RULE_KEYS, "on", "lexical", "form", "not", "satisfies", "where", "uncapped", "note")
 _TOP_KEYS = frozenset(TOP_KEYS)
 _RULE_KEYS = frozenset((*RULE_KEYS, "lexical"))
 _EXTRA_KEYS = frozenset(POSITION_KEYS) - _RULE_KEYS
@@ -285,6 +296,18 @@ def _constraints(raw: Any, on: Any, agree: bool, col: _Collector, **loc: Any) ->
     return []
 
 
+def _satisfies(raw: Any, col: _Collector, **loc: Any) -> tuple[Satisfies, ...]:
+    if not isinstance(raw, dict) or not raw or not all(isinstance(v, str) and v for v in raw.values()):
+        col.add(
+            E.E_FIELD,
+            "'satisfies' must map a position to the column holding its restriction, "
+            "like `satisfies: {verb: arg_2}`",
+            **loc,
+        )
+        return ()
+    return tuple(Satisfies(str(target), column) for target, column in raw.items())
+
+
 def _parse_position(
     raw: Any, number: int, line: int | None, col: _Collector, *, grammar: str, allow_edits: bool
 ) -> Position | None:
@@ -329,6 +352,10 @@ def _parse_position(
         )
         return None
     edit_keys = [k for k in rule_keys if k in {"same", "copy", "move", "delete"}]
+    if "satisfies" in raw and not set(rule_keys) <= {"lexical", "matched", "mismatched"}:
+        col.add(
+            E.E_FIELD, "'satisfies' only goes with a vocabulary word (lexical, matched, mismatched)", **loc
+        )
     form = raw.get("form")
     if form is not None and not isinstance(form, str):
         col.add(E.E_FIELD, "'form' must be one inflection tag such as VBZ or NNS", **loc)
@@ -411,7 +438,8 @@ def _parse_position(
     uncapped = str(raw.get("uncapped", "false")).lower()
     if uncapped not in ("true", "false", "yes", "no"):
         col.add(E.E_FIELD, "'uncapped' must be true or false", **loc)
-    rule = Lexical(features, exclude, form, tuple(constraints), capped=uncapped not in ("true", "yes"))
+    satisfies = _satisfies(raw["satisfies"], col, **loc) if "satisfies" in raw else ()
+    rule = Lexical(features, exclude, form, tuple(constraints), uncapped not in ("true", "yes"), satisfies)
     return Position(position_id, rule, number, raw.line)
 
 

@@ -19,9 +19,11 @@ from generator.template import (
     PhraseRef,
     Position,
     Reference,
+    Satisfies,
     Template,
 )
 from vocab.lexicon import FeatureValueError, Vocabulary
+from vocab.restrictions import RestrictionError, parse_restriction
 
 STRUCTURES_CHECKED = 200
 
@@ -41,7 +43,8 @@ def _walk(template: Template) -> Iterable[tuple[str, Position, Sequence[Position
 def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Template, list[Problem]]:
     """Return the template with feature values in the vocabulary's canonical spelling.
 
-    Also reports unknown features and values (E_UNKNOWN_FEATURE / E_UNKNOWN_VALUE).
+    Also reports unknown features and values (E_UNKNOWN_FEATURE / E_UNKNOWN_VALUE), and a
+    `satisfies:` column that holds no restrictions, or one that cannot be read (E_RESTRICTION).
     """
     name = Path(template.file).name if template.file else template.uid
     schema = vocabulary.schema
@@ -122,6 +125,11 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
                                 position.line,
                             )
                         )
+            for link in rule.satisfies:
+                message = restriction_column_problem(link.column, vocabulary, known)
+                if message:
+                    code = E.E_UNKNOWN_FEATURE if link.column not in known else E.E_RESTRICTION
+                    problems.append(Problem(code, message, name, grammar, position.label, position.line))
             if rule.form is not None and not _known_form(rule.form, vocabulary):
                 problems.append(_unknown_form(rule.form, name, grammar, position))
             new_rule = dataclasses.replace(
@@ -152,6 +160,30 @@ def normalize_template(template: Template, vocabulary: Vocabulary) -> tuple[Temp
     return dataclasses.replace(template, good=good, bad=bad, phrases=phrases), problems
 
 
+def restriction_column_problem(column: str, vocabulary: Vocabulary, known: set[str]) -> str:
+    """Return why `satisfies:` cannot use `column` of the vocabulary ("" when it can): it is no
+    feature, not declared `type: restriction`, or an item's cell is not a restriction."""
+    if column not in known:
+        return (
+            f"'{column}' in satisfies is not a feature of vocabulary '{vocabulary.name}'"
+            f"{did_you_mean(column, known)}"
+        )
+    spec = vocabulary.schema.spec(column)
+    if spec is None or spec.type != "restriction":
+        kind = f"a {spec.type} feature" if spec is not None else "not declared in the schema"
+        return (
+            f"'{column}' in satisfies is {kind}; satisfies needs a column declared "
+            "`type: restriction` (like BLiMP's arg_1, arg_2)"
+        )
+    for text in vocabulary.index(column):
+        try:
+            parse_restriction(text)
+        except RestrictionError as exc:
+            item = vocabulary.items[vocabulary.index(column)[text][0]]
+            return f"item '{item.id}', column '{column}': {exc}"
+    return ""
+
+
 class _StaticScope:
     def __init__(self, positions: Sequence[Position], parent: _StaticScope | None) -> None:
         self.ids = {p.id: p for p in positions}
@@ -176,10 +208,14 @@ def _check_references(template: Template, name: str) -> list[Problem]:
         if not parts:
             if isinstance(position.rule, Lexical):
                 return None
-            return f"'{position.id}' is a {position.rule.kind} position; agreement needs a lexical one" + (
-                f" — name an inner position, like {position.id}.head"
-                if isinstance(position.rule, PhraseRef)
-                else ""
+            return (
+                f"'{position.id}' is a {position.rule.kind} position; agreement and satisfies need"
+                f" a lexical one"
+                + (
+                    f" — name an inner position, like {position.id}.head"
+                    if isinstance(position.rule, PhraseRef)
+                    else ""
+                )
             )
         rule = position.rule
         if not isinstance(rule, PhraseRef) or rule.name not in phrases:
@@ -205,7 +241,8 @@ def _check_references(template: Template, name: str) -> list[Problem]:
     ) -> None:
         rule = position.rule
         if isinstance(rule, Lexical):
-            for constraint in rule.constraints:
+            links: tuple[Constraint | Satisfies, ...] = (*rule.constraints, *rule.satisfies)
+            for constraint in links:
                 message = _resolve(constraint, scope, bad_scope)
                 if message:
                     problems.append(
@@ -253,7 +290,9 @@ def _check_references(template: Template, name: str) -> list[Problem]:
                         chain | {rule.name},
                     )
 
-    def _resolve(constraint: Constraint, scope: _StaticScope, bad_scope: _StaticScope | None) -> str | None:
+    def _resolve(
+        constraint: Constraint | Satisfies, scope: _StaticScope, bad_scope: _StaticScope | None
+    ) -> str | None:
         target = constraint.target
         parts = target.split(".")
         if target.startswith(BAD_PREFIX):

@@ -3,14 +3,16 @@
 BLiMP's table has one row per word form and ~88 feature columns. They become features:
 
 - 0/1/blank flags become bool features (blank = not applicable, kept blank);
-- `gender` (m/f/n), `category` (CCG-style) and `category_2` become categories;
+- `gender` (m/f/n), `person` (1/2/3), `category` (CCG-style) and `category_2` become categories;
 - the `;`-lists in `adjs` and `locative_prepositions` become multi-valued categories;
 - `expression` becomes the form, and `root` (which links the forms of one lemma and argument
   frame) the lemma;
 - the selectional restrictions `arg_1`, `arg_2`, `arg_3`, `arg_clause` and `initial_state` are
-  formulas in disjunctive normal form (`;` = or, `^` = and, `col=value`). Our templates agree on
-  shared feature values (join keys) and cannot run such formulas, so they are kept as text
-  features, and the report names each such column once with its row count and an example.
+  formulas in disjunctive normal form (`;` = or, `^` = and, `col=value`). They become
+  `restriction` features (vocab/restrictions.py), which a template enforces with `satisfies:`;
+  `expression=` in them becomes `form=` (BLiMP's expression is our form), and a row whose
+  restriction cannot be read is skipped, since a blank one would allow every word;
+- rows sharing an expression (homographs) get ids `form#1`, `form#2`, ..., reported once.
 
 Every row or cell that is not imported as written is reported by its line; nothing is guessed.
 """
@@ -26,6 +28,7 @@ from vocab.csv_records import csv_records
 from vocab.errors import E_EMPTY_FILE, E_HEADER, E_MISSING_COLUMN, RowError, VocabularyError
 from vocab.import_report import ImportNote
 from vocab.lexicon import FeatureSchema, FeatureSpec, LexicalItem, Vocabulary
+from vocab.restrictions import RestrictionError, parse_restriction
 from vocab.table_reader import decode_table
 
 MULTI_SEPARATOR = "|"
@@ -33,6 +36,9 @@ SELECTION_COLUMNS = ("arg_1", "arg_2", "arg_3", "arg_clause", "initial_state")
 LIST_COLUMNS = ("adjs", "locative_prepositions")
 CATEGORY_COLUMNS = ("category", "category_2")
 GENDER_VALUES = ("m", "f", "n")
+PERSON_VALUES = ("1", "2", "3")
+# How many homograph ids the report names as examples.
+HOMOGRAPH_EXAMPLES = 4
 # The 0/1 flag columns of BLiMP's vocabulary (master and `blimp` branch).
 BOOL_COLUMNS = frozenset(
     [
@@ -44,7 +50,6 @@ BOOL_COLUMNS = frozenset(
         "pl",
         "mass",
         "animate",
-        "person",
         "properNoun",
         "finite",
         "bare",
@@ -125,7 +130,7 @@ KNOWN_COLUMNS = (
     | set(SELECTION_COLUMNS)
     | set(LIST_COLUMNS)
     | set(CATEGORY_COLUMNS)
-    | {"expression", "root", "gender"}
+    | {"expression", "root", "gender", "person"}
 )
 _FLAGS = {"0", "1"}
 
@@ -160,8 +165,8 @@ def _column_spec(column: str, values: Sequence[str]) -> FeatureSpec:
     if column in SELECTION_COLUMNS:
         return FeatureSpec(
             column,
-            "text",
-            description="BLiMP selectional restriction in DNF (; = or, ^ = and, col=value), kept as text",
+            "restriction",
+            description="BLiMP selectional restriction in DNF (; = or, ^ = and, col=value)",
         )
     if column in LIST_COLUMNS:
         parts = {part.strip() for cell in values for part in cell.split(";")}
@@ -169,6 +174,8 @@ def _column_spec(column: str, values: Sequence[str]) -> FeatureSpec:
         return FeatureSpec(column, "category", tuple(found), multi=True, description="BLiMP ;-list")
     if column == "gender":
         return FeatureSpec(column, "category", GENDER_VALUES, description="BLiMP gender m/f/n")
+    if column == "person":
+        return FeatureSpec(column, "category", PERSON_VALUES, description="BLiMP person 1/2/3")
     if column in CATEGORY_COLUMNS:
         return FeatureSpec(column, "category", tuple(sorted(set(values))))
     if column in BOOL_COLUMNS or (values and set(values) <= _FLAGS):
@@ -267,18 +274,7 @@ def import_blimp_vocabulary(
         index = positions[column]
         values = [r.cells[index] for r in body if r.cells[index]]
         specs[column] = _column_spec(column, values)
-        if column in SELECTION_COLUMNS and values:
-            notes.append(
-                ImportNote(
-                    file_name,
-                    f"column '{column}'",
-                    f"selectional restriction in DNF on {len(values)} row(s) (e.g. '{values[0]}'): "
-                    "kept as a text feature; templates cannot evaluate it, so restate it as shared "
-                    "feature values (join keys) where a template needs it",
-                    "changed",
-                )
-            )
-        elif column not in KNOWN_COLUMNS:
+        if column not in KNOWN_COLUMNS:
             notes.append(
                 ImportNote(
                     file_name,
@@ -291,6 +287,7 @@ def import_blimp_vocabulary(
     items: list[LexicalItem] = []
     first_seen: dict[tuple[str, ...], int] = {}
     pending: list[tuple[_Row, dict[str, tuple[str, ...]]]] = []
+    rewritten = 0
     for row in body:
         form = row.cells[positions["expression"]]
         if not form:
@@ -316,15 +313,11 @@ def import_blimp_vocabulary(
             )
             continue
         first_seen[content] = row.line
-        features: dict[str, tuple[str, ...]] = {}
-        for column, spec in specs.items():
-            cell = row.cells[positions[column]]
-            if not cell:
-                continue
-            value = _cell_values(cell, spec, f"line {row.line}, column '{column}'", file_name, notes)
-            if value:
-                features[column] = value
-        pending.append((row, features))
+        features, rewrote = _row_features(row, specs, positions, file_name, notes)
+        if features is not None:
+            pending.append((row, features))
+            rewritten += rewrote
+    notes += _restriction_notes(file_name, pending, specs, set(positions), rewritten)
 
     homographs = Counter(r.cells[positions["expression"]] for r, _ in pending)
     seen: Counter[str] = Counter()
@@ -334,6 +327,20 @@ def import_blimp_vocabulary(
         item_id = form if homographs[form] == 1 else f"{form}#{seen[form]}"
         root = row.cells[positions["root"]] if "root" in positions else ""
         items.append(LexicalItem(id=item_id, form=form, lemma=root or form, pos="", features=features))
+    shared = sorted(form for form, count in homographs.items() if count > 1)
+    if shared:
+        ids = sum(homographs[form] for form in shared)
+        examples = ", ".join(f"{form}#1" for form in shared[:HOMOGRAPH_EXAMPLES])
+        notes.append(
+            ImportNote(
+                file_name,
+                "column 'expression'",
+                f"{ids} item(s) share their expression with another row (homographs); their ids "
+                f"are numbered in file order ({examples}, ...): `id:` names one of them, "
+                "`form:` all of them",
+                "info",
+            )
+        )
     held_out = sum(1 for item in items if item.features.get("OOV_inductive_biases") == ("1",))
     if held_out:
         notes.append(
@@ -352,6 +359,107 @@ def import_blimp_vocabulary(
     schema = FeatureSchema(features=specs, multi_separator=MULTI_SEPARATOR)
     vocabulary = Vocabulary(items, schema, name=name or Path(file_name).stem, language="en")
     return BlimpVocabularyImport(vocabulary, tuple(notes))
+
+
+def _row_features(
+    row: _Row,
+    specs: dict[str, FeatureSpec],
+    positions: dict[str, int],
+    file_name: str,
+    notes: list[ImportNote],
+) -> tuple[dict[str, tuple[str, ...]] | None, int]:
+    """Return a row's features (None when a restriction of it cannot be read, so the row is
+    skipped) and how many of its restriction cells had `expression=` rewritten."""
+    features: dict[str, tuple[str, ...]] = {}
+    readable = True
+    rewritten = 0
+    for column, spec in specs.items():
+        cell = row.cells[positions[column]]
+        if not cell:
+            continue
+        where = f"line {row.line}, column '{column}'"
+        if spec.type == "restriction":
+            restriction, problem = _restriction_cell(cell)
+            if problem:
+                readable = False
+                notes.append(ImportNote(file_name, where, f"row skipped: {problem}", "skipped"))
+            elif restriction != cell:
+                rewritten += 1
+            features[column] = (restriction,)
+            continue
+        value = _cell_values(cell, spec, where, file_name, notes)
+        if value:
+            features[column] = value
+    return (features if readable else None), rewritten
+
+
+def _restriction_notes(
+    file_name: str,
+    pending: Sequence[tuple[_Row, dict[str, tuple[str, ...]]]],
+    specs: dict[str, FeatureSpec],
+    columns: set[str],
+    rewritten: int,
+) -> list[ImportNote]:
+    """Return the report's lines on the restriction columns: what they became, the columns
+    they name that the file lacks, and the `expression=` conditions rewritten."""
+    restriction_columns = [c for c, spec in specs.items() if spec.type == "restriction"]
+    if not restriction_columns:
+        return []
+    filled = sum(1 for _, features in pending for c in restriction_columns if c in features)
+    notes = [
+        ImportNote(
+            file_name,
+            "",
+            f"{', '.join(restriction_columns)}: selectional restrictions in DNF on {filled} cell(s), "
+            "imported as restriction features; a template enforces one with `satisfies:`, "
+            'like `{id: obj, lexical: {noun: "1"}, satisfies: {verb: arg_2}}`',
+            "info",
+        )
+    ]
+    missing: dict[str, int] = {}  # a column restrictions name that the file lacks -> first line
+    known = columns | {"form", "lemma", "pos", "id"}
+    for row, features in pending:
+        for column in restriction_columns:
+            for text in features.get(column, ()):
+                for feature in sorted(parse_restriction(text).features - known):
+                    missing.setdefault(feature, row.line)
+    if missing:
+        named = ", ".join(f"'{name}' (line {line})" for name, line in sorted(missing.items()))
+        notes.append(
+            ImportNote(
+                file_name,
+                "",
+                f"restrictions name columns the file does not have: {named}; a condition on one "
+                "holds for no item",
+                "info",
+            )
+        )
+    if rewritten:
+        notes.append(
+            ImportNote(
+                file_name,
+                "",
+                f"{rewritten} restriction cell(s) name BLiMP's expression column: "
+                "'expression=' is written 'form=' (the column's name here)",
+                "changed",
+            )
+        )
+    return notes
+
+
+def _restriction_cell(cell: str) -> tuple[str, str]:
+    """Return a restriction cell's text with `expression=` written `form=`, and "" or why the
+    cell is not a restriction."""
+    try:
+        restriction = parse_restriction(cell)
+    except RestrictionError as exc:
+        return "", f"its restriction cannot be read: {exc}"
+    if "expression" not in restriction.features:
+        return restriction.text, ""
+    return ";".join(
+        "^".join(f"{'form' if f == 'expression' else f}={v}" for f, v in alternative)
+        for alternative in restriction.alternatives
+    ), ""
 
 
 def _cell_values(

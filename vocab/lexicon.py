@@ -9,8 +9,12 @@ from typing import Literal
 
 import orjson
 
-FeatureType = Literal["category", "text", "bool", "int", "float"]
-FEATURE_TYPES: tuple[str, ...] = ("category", "text", "bool", "int", "float")
+from vocab.restrictions import RestrictionError, restriction_text
+
+# A `restriction` holds a selectional restriction over other features (vocab/restrictions.py)
+# that a template's `satisfies:` makes a word at another position meet.
+FeatureType = Literal["category", "text", "bool", "int", "float", "restriction"]
+FEATURE_TYPES: tuple[str, ...] = ("category", "text", "bool", "int", "float", "restriction")
 
 # Columns every item has; they are not declared in a schema but can be constrained and matched.
 RESERVED_COLUMNS: tuple[str, ...] = ("id", "form", "lemma", "pos")
@@ -52,6 +56,11 @@ class FeatureSpec:
                 return str(int(text))
             except ValueError:
                 raise FeatureValueError(f"'{text}' is not a whole number") from None
+        if self.type == "restriction":
+            try:
+                return restriction_text(text)
+            except RestrictionError as exc:
+                raise FeatureValueError(f"not a restriction: {exc}") from None
         if self.type == "float":
             try:
                 return repr(float(text))

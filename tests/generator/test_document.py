@@ -256,6 +256,10 @@ def test_empty_text_is_an_empty_document() -> None:
             "{id: cl, lexical: {pos: M}, uncapped: true}",
         ),
         ({"where": {"head": {"number": "pl"}}, "phrase": "NP"}, "{phrase: NP, where: {head: {number: pl}}}"),
+        (
+            {"satisfies": {"verb": "arg_2", "subj": "arg_1"}, "lexical": {"noun": "1"}, "id": "obj"},
+            '{id: obj, lexical: {noun: "1"}, satisfies: {verb: arg_2, subj: arg_1}}',
+        ),
         ("bare", "bare"),
         (None, "null"),
     ],
@@ -290,3 +294,18 @@ def test_text_with_uid_writes_a_text_without_its_own_uid_line_anew() -> None:
 def test_text_with_uid_refuses_what_is_not_a_template() -> None:
     with pytest.raises(DocumentError):
         text_with_uid("- a\n- b\n", "det_copy")
+
+
+def test_a_template_with_satisfies_reads_back_with_the_same_content_hash() -> None:
+    """`satisfies:` is written in its canonical place and the engine reads the same template."""
+    text = (
+        "uid: sel\nphenomenon: selection\nlanguage: en\n"
+        "good:\n"
+        '  - {satisfies: {verb: arg_2}, id: obj, lexical: {noun: "1"}}\n'
+        '  - {id: verb, lexical: {verb: "1"}}\n'
+        "bad:\n  - {same: obj}\n  - {direct: x}\n"
+    )
+    rewritten = document_to_text(document_from_text(text))
+    assert '  - {id: obj, lexical: {noun: "1"}, satisfies: {verb: arg_2}}\n' in rewritten
+    assert template_from_text(rewritten).content_hash == template_from_text(text).content_hash
+    assert document_from_text(rewritten) == document_from_text(text)

@@ -21,6 +21,7 @@ TYPE_HELP = {
     "bool": "yes or no (stored as 1 / 0)",
     "int": "a whole number",
     "float": "a number",
+    "restriction": "a selectional restriction, like animate=1^sg=1;institution=1 (; or, ^ and)",
 }
 
 

@@ -22,6 +22,7 @@ from mpp_studio.paradigms.forms.editor import (
     FeatureRow,
     FieldError,
     PositionRow,
+    SatisfiesRow,
     WhereRow,
     document_from_state,
     guess_row,
@@ -81,22 +82,27 @@ def _renumber(state: EditorState, grammar: str, order: list[int | None]) -> None
     """
     moved = {str(old + 1): str(new + 1) for new, old in enumerate(order) if old is not None}
     prefix = "bad." if grammar == "bad" else ""
+
+    def follow(target: str) -> str:
+        if grammar == "good" and not target.startswith("bad.") and target in moved:
+            return moved[target]
+        if prefix and target.startswith(prefix) and target[len(prefix) :] in moved:
+            return prefix + moved[target[len(prefix) :]]
+        return target
+
     for rows in (state.good, state.bad):
         for row in rows:
-            if row.type not in (*REFERENCE_TYPES, "delete", "matched", "mismatched"):
-                continue
-            target = row.target
-            if grammar == "good" and not target.startswith("bad.") and target in moved:
-                row.target = moved[target]
-            elif prefix and target.startswith(prefix) and target[len(prefix) :] in moved:
-                row.target = prefix + moved[target[len(prefix) :]]
+            for restriction in row.satisfies if row.type in LEXICAL_TYPES else ():
+                restriction.target = follow(restriction.target)
+            if row.type in (*REFERENCE_TYPES, "delete", "matched", "mismatched"):
+                row.target = follow(row.target)
 
 
 def state_apply(state: EditorState, action: str) -> EditorState:
     """Apply an editing button's action to the state; an unknown action changes nothing.
 
-    Actions: `add <grammar>`, `up|down|remove <grammar> <row>`, `add-feat|add-not|add-where
-    <grammar> <row>`, `remove-feat|remove-not|remove-where <grammar> <row> <pair>`,
+    Actions: `add <grammar>`, `up|down|remove <grammar> <row>`, `add-feat|add-not|add-where|add-sat
+    <grammar> <row>`, `remove-feat|remove-not|remove-where|remove-sat <grammar> <row> <pair>`,
     `bad-from-good` (rows 0-based).
     """
     parts = action.split()
@@ -127,18 +133,25 @@ def state_apply(state: EditorState, action: str) -> EditorState:
             return state
         rows[i], rows[j] = rows[j], rows[i]
         order[i], order[j] = order[j], order[i]
-    elif verb in ("add-feat", "add-not", "add-where"):
+    elif verb in ("add-feat", "add-not", "add-where", "add-sat"):
         row = rows[i]
         if verb == "add-feat":
             row.features.append(FeatureRow())
         elif verb == "add-not":
             row.exclusions.append(FeatureRow())
+        elif verb == "add-sat":
+            row.satisfies.append(SatisfiesRow())
         else:
             row.where.append(WhereRow())
         return state
-    elif verb in ("remove-feat", "remove-not", "remove-where") and len(numbers) == 2:
+    elif verb in ("remove-feat", "remove-not", "remove-where", "remove-sat") and len(numbers) == 2:
         row = rows[i]
-        pairs: list[Any] = {"remove-feat": row.features, "remove-not": row.exclusions}.get(verb, row.where)
+        lists: dict[str, list[Any]] = {
+            "remove-feat": row.features,
+            "remove-not": row.exclusions,
+            "remove-sat": row.satisfies,
+        }
+        pairs = lists.get(verb, row.where)
         if 0 <= numbers[1] < len(pairs):
             del pairs[numbers[1]]
         return state

@@ -3,7 +3,7 @@ row or field, the slots htmx swaps, the choices of every select), built from the
 and preview; views/editor.py only parses the request and renders it."""
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.http import HttpRequest
 from django.urls import reverse
@@ -15,6 +15,7 @@ from mpp_studio.paradigms.forms.editor import (
     BAD_TYPES,
     GOOD_TYPES,
     GRAMMARS,
+    LEXICAL_TYPES,
     RULE_EXAMPLES,
     RULE_TYPES,
     TYPE_HELP,
@@ -22,6 +23,7 @@ from mpp_studio.paradigms.forms.editor import (
     EditorState,
     FieldError,
     PositionRow,
+    SatisfiesRow,
     document_from_state,
 )
 from mpp_studio.paradigms.models import Template
@@ -76,6 +78,8 @@ class RowView:
     targets: list[tuple[str, str]]
     forms: list[tuple[str, str]]
     inner: list[str]
+    # Each `satisfies` pair with the positions it may name (its own first if it names none).
+    satisfies: list[tuple[SatisfiesRow, list[tuple[str, str]]]] = field(default_factory=list)
 
     @property
     def number(self) -> int:
@@ -100,7 +104,7 @@ def _row_views(state: EditorState, choices: EditorChoices) -> dict[str, list[Row
         out = []
         for index, row in enumerate(state.rows(grammar)):
             row.key = row.key or secrets.token_hex(4)
-            if row.type in ("matched", "mismatched"):
+            if row.type in LEXICAL_TYPES:  # matched, mismatched and satisfies name these
                 targets = choices.good_targets + choices.good_inner_targets
                 if grammar == "bad":
                     targets = targets + choices.bad_targets
@@ -120,6 +124,10 @@ def _row_views(state: EditorState, choices: EditorChoices) -> dict[str, list[Row
                     targets=_options(targets, row.target, "not a position of this template"),
                     forms=forms,
                     inner=inner,
+                    satisfies=[
+                        (pair, _options(targets, pair.target, "not a position of this template"))
+                        for pair in row.satisfies
+                    ],
                 )
             )
         views[grammar] = out

@@ -126,7 +126,8 @@ def test_vocabulary_create_with_a_schema(
     assert bad.json()["errors"] == [
         {
             "field": "schema",
-            "message": "feature 'case': type 'nominal' is not one of: category, text, bool, int, float",
+            "message": "feature 'case': type 'nominal' is not one of: "
+            "category, text, bool, int, float, restriction",
         }
     ]
     taken = client.post(url, {"name": "nouns"}, format="json")

@@ -38,7 +38,10 @@ def test_blimp_file_becomes_a_vocabulary_with_its_report(project: object) -> Non
     assert lexicon.schema.features["adjs"].multi
     assert lexicon.get("dog").features["adjs"] == ("big", "small", "brown")
     wheres = [n.where for n in result.notes]
-    assert "line 15, column 'expression'" in wheres and "column 'arg_1'" in wheres
+    assert "line 15, column 'expression'" in wheres and "column 'expression'" in wheres  # homographs
+    # Restrictions are stored as such: the vocabulary rebuilt from its rows can enforce them.
+    assert lexicon.schema.features["arg_1"].type == "restriction"
+    assert lexicon.get("buys").features["arg_1"] == ("institution=1^sg=1;animate=1^sg=1",)
     assert "BLiMP vocabulary.csv" in vocabulary.description
 
 

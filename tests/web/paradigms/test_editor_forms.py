@@ -20,6 +20,7 @@ from mpp_studio.paradigms.forms.editor import (
     split_alternatives,
     state_from_document,
     state_from_post,
+    state_to_fields,
 )
 from tests.web.paradigms.editor_texts import RENAME_TEMPLATE
 
@@ -193,6 +194,11 @@ def test_split_alternatives() -> None:
         ({"copy": "aux"}, "copy"),
         ({"move": "obj"}, "move"),
         ({"delete": "obj"}, "delete"),
+        ({"id": "obj", "lexical": {"noun": "1"}, "satisfies": {"verb": "arg_2"}}, "lexical"),
+        (
+            {"matched": "subj", "on": "number", "lexical": {"pos": "VB"}, "satisfies": {"obj": "arg_9"}},
+            "matched",
+        ),
         ({"lexical": {"pos": "DT"}, "uncapped": "yes"}, "lexical"),
         # What the fields cannot say exactly stays a line of YAML.
         ({"id": "verb", "lexical": {"pos": "VB"}, "matched": {"subj": "number", "obj": "animate"}}, "yaml"),
@@ -499,3 +505,66 @@ def test_renaming_a_position_follows_into_and_differs_from() -> None:
     state.good[0].id = "head"
     follow_renames(state)
     assert (state.good[1].target, state.good[1].also) == ("head", "head")
+
+
+SATISFIES_FORM = {
+    "uid": "sel",
+    "phenomenon": "selection",
+    "language": "en",
+    "good-0-type": "lexical",
+    "good-0-id": "verb",
+    "good-0-feat-0-name": "verb",
+    "good-0-feat-0-value": "1",
+    "good-1-type": "lexical",
+    "good-1-id": "obj",
+    "good-1-feat-0-name": "noun",
+    "good-1-feat-0-value": "1",
+    "good-1-sat-0-target": "verb",
+    "good-1-sat-0-column": "arg_2",
+    "good-1-sat-1-target": "",
+    "good-1-sat-1-column": "",
+    "bad-0-type": "same",
+    "bad-0-target": "obj",
+    "mode": "table",
+}
+
+
+def test_satisfies_fields_round_trip_through_yaml() -> None:
+    """A Satisfies pair (position + column) is written as `satisfies:` in the YAML, and the YAML
+    shown in the table gives back the same fields."""
+    state = state_from_post(QueryDict(mutable=True) | SATISFIES_FORM)
+    text, errors = source_text_from_state(state)
+    assert errors == []
+    assert '  - {id: obj, lexical: {noun: "1"}, satisfies: {verb: arg_2}}\n' in text
+    shown = state_settle(state_from_document(document_from_text(text)))
+    assert shown.good[1].type == "lexical"
+    assert [(s.target, s.column) for s in shown.good[1].satisfies] == [("verb", "arg_2")]
+    assert state_to_fields(shown)["good-1-sat-0-column"] == "arg_2"
+    assert document_from_state(shown)[0] == document_from_text(text)
+
+
+@pytest.mark.parametrize(
+    ("target", "column", "field"),
+    [("verb", "", "good-1-sat-0-column"), ("", "arg_2", "good-1-sat-0-target")],
+)
+def test_a_satisfies_pair_missing_half_names_its_field(target: str, column: str, field: str) -> None:
+    """A Satisfies pair with only a position or only a column is an error of the empty field."""
+    form = {**SATISFIES_FORM, "good-1-sat-0-target": target, "good-1-sat-0-column": column}
+    _, errors = document_from_state(state_from_post(QueryDict(mutable=True) | form))
+    assert [(e.field, e.row) for e in errors] == [(field, 2)]
+
+
+def test_satisfies_pairs_are_added_removed_and_follow_renames_and_moves() -> None:
+    """The + restriction and ✕ buttons add and remove pairs; a renamed or moved position takes
+    the pairs naming it along."""
+    state = state_apply(state_from_post(QueryDict(mutable=True) | SATISFIES_FORM), "add-sat good 1")
+    assert len(state.good[1].satisfies) == 3
+    state = state_apply(state, "remove-sat good 1 2")
+    state = state_apply(state, "remove-sat good 1 1")
+    assert [(s.target, s.column) for s in state.good[1].satisfies] == [("verb", "arg_2")]
+    renamed = {**SATISFIES_FORM, "good-0-drawn": "verb", "good-0-id": "predicate"}
+    state = state_from_post(QueryDict(mutable=True) | renamed)
+    assert state.good[1].satisfies[0].target == "predicate"
+    by_number = {**SATISFIES_FORM, "good-0-id": "", "good-1-sat-0-target": "1"}
+    state = state_apply(state_from_post(QueryDict(mutable=True) | by_number), "down good 0")
+    assert state.good[0].satisfies[0].target == "2"

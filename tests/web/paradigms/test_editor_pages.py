@@ -764,3 +764,32 @@ def test_compare_shows_the_yaml_that_changed_and_the_pairs_of_each_version(
     assert "The two versions have the same text." in same and "Seed 4." in same
     unknown = client.get(compare_url + "?a=9&b=x").content.decode()
     assert "This template has no version 9 or x" in unknown
+
+
+SATISFIES_TEMPLATE = """\
+uid: sel
+phenomenon: selection
+language: en
+good:
+  - {id: verb, lexical: {pos: VB}}
+  - {id: obj, lexical: {pos: NN}, satisfies: {verb: arg_2}}
+bad:
+  - {same: obj}
+  - {same: verb}
+"""
+
+
+def test_table_shows_a_satisfies_pair_and_adds_another(
+    signed_in: SignedIn, editor: object, project: object, animals: object
+) -> None:
+    """A position's `satisfies:` is drawn as a position choice and a column field, and the
+    + restriction button adds an empty pair."""
+    response = signed_in(editor).post(
+        url("template_editor_table", project), fields_of(SATISFIES_TEMPLATE, action="add-sat good 1")
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    chosen = re.search(r'<select name="good-1-sat-0-target".*?</select>', html, re.S)
+    assert chosen is not None and '<option value="verb" selected>' in chosen.group(0)
+    assert re.search(r'name="good-1-sat-0-column" id="good-1-sat-0-column" value="arg_2"', html)
+    assert 'name="good-1-sat-1-column"' in html and 'name="good-1-sat-2-column"' not in html

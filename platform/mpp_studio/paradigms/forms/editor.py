@@ -14,7 +14,7 @@ Field names (row numbers `i` and pair numbers `j` start at 0):
     <grammar>-<i>-key | -drawn | -type | -was | -id | -words | -target | -on | -form | -uncapped
         | -phrase | -yaml,
     <grammar>-<i>-feat-<j>-name | -value,  <grammar>-<i>-not-<j>-name | -value,
-    <grammar>-<i>-where-<j>-inner | -name | -value,
+    <grammar>-<i>-where-<j>-inner | -name | -value,  <grammar>-<i>-sat-<j>-target | -column,
     mode (table | yaml), yaml_text, seed, note, action.
 """
 
@@ -106,6 +106,15 @@ class WhereRow:
 
 
 @dataclass
+class SatisfiesRow:
+    """One selectional restriction of a word: it satisfies the restriction the word at position
+    `target` holds in `column` (`satisfies: {verb: arg_2}`)."""
+
+    target: str = ""
+    column: str = ""
+
+
+@dataclass
 class PositionRow:
     """One position of a grammar as the table shows it."""
 
@@ -132,6 +141,7 @@ class PositionRow:
     features: list[FeatureRow] = field(default_factory=list)
     exclusions: list[FeatureRow] = field(default_factory=list)
     where: list[WhereRow] = field(default_factory=list)
+    satisfies: list[SatisfiesRow] = field(default_factory=list)
     problems: list[Any] = field(default_factory=list)  # shown beside the row (set for rendering)
 
 
@@ -225,6 +235,13 @@ def state_from_post(data: Mapping[str, Any]) -> EditorState:
                             value=_text(data, f"{p}{kind}-{j}-value"),
                         )
                     )
+            for j in _indices(data, rf"{re.escape(p)}sat-(\d+)-target"):
+                row.satisfies.append(
+                    SatisfiesRow(
+                        target=_text(data, f"{p}sat-{j}-target").strip(),
+                        column=_text(data, f"{p}sat-{j}-column").strip(),
+                    )
+                )
             for j in _indices(data, rf"{re.escape(p)}where-(\d+)-inner"):
                 row.where.append(
                     WhereRow(
@@ -295,6 +312,8 @@ def _rename_references(state: EditorState, old: str, new: str) -> None:
             if row.type != "yaml":
                 row.target = reference_renamed(row.target, old, new)
                 row.also = reference_renamed(row.also, old, new)
+                for restriction in row.satisfies:
+                    restriction.target = reference_renamed(restriction.target, old, new)
                 continue
             try:
                 position = position_from_text(row.yaml)
@@ -363,6 +382,35 @@ def _feature_map(
             )
             continue
         out[pair.name] = split_alternatives(pair.value)
+    return out
+
+
+def _satisfies_map(
+    restrictions: list[SatisfiesRow], grammar: str, number: int, p: str, errors: list[FieldError]
+) -> dict[str, Any]:
+    """Return `satisfies:` as the rows say it (position -> column), with an error for a row that
+    names only one of the two or a position twice; a row left empty is skipped."""
+    out: dict[str, Any] = {}
+    for j, restriction in enumerate(restrictions):
+        if not restriction.target and not restriction.column:
+            continue
+        where = f"{_where_words(grammar, number)}, satisfies"
+        if not restriction.target or not restriction.column:
+            missing = "target" if not restriction.target else "column"
+            what = "the position whose word holds the restriction" if missing == "target" else "its column"
+            errors.append(FieldError(f"{p}sat-{j}-{missing}", f"{where}: choose {what}", grammar, number))
+        elif restriction.target in out:
+            errors.append(
+                FieldError(
+                    f"{p}sat-{j}-target",
+                    f"{where}: the position '{restriction.target}' is named twice; a word satisfies "
+                    "one restriction column of each position",
+                    grammar,
+                    number,
+                )
+            )
+        else:
+            out[restriction.target] = restriction.column
     return out
 
 
@@ -438,6 +486,9 @@ def position_from_row(row: PositionRow, grammar: str, number: int) -> tuple[Any,
         exclusions = _feature_map(row.exclusions, grammar, number, p + "not", "exclusions", errors)
         if exclusions:
             position["not"] = exclusions
+        satisfies = _satisfies_map(row.satisfies, grammar, number, p, errors)
+        if satisfies:
+            position["satisfies"] = satisfies
         if row.uncapped:
             position["uncapped"] = "true"
     return position, errors
@@ -547,6 +598,11 @@ def guess_row(position: Any) -> PositionRow | None:
             row.on, row.also_on = join_alternatives(on), join_alternatives(also_on)
         row.features = _pairs(position.get("lexical"))
         row.exclusions = _pairs(position.get("not"))
+        satisfies = position.get("satisfies")
+        if isinstance(satisfies, dict):
+            row.satisfies = [
+                SatisfiesRow(str(k), v if isinstance(v, str) else "") for k, v in satisfies.items()
+            ]
         row.uncapped = str(position.get("uncapped", "")).lower() in ("true", "yes")
     return row
 
@@ -651,6 +707,9 @@ def state_to_fields(state: EditorState) -> dict[str, str]:
                 for j, pair in enumerate(pairs):
                     fields[f"{p}{kind}-{j}-name"] = pair.name
                     fields[f"{p}{kind}-{j}-value"] = pair.value
+            for j, restriction in enumerate(row.satisfies):
+                fields[f"{p}sat-{j}-target"] = restriction.target
+                fields[f"{p}sat-{j}-column"] = restriction.column
             for j, constraint in enumerate(row.where):
                 fields[f"{p}where-{j}-inner"] = constraint.inner
                 fields[f"{p}where-{j}-name"] = constraint.name
