@@ -363,6 +363,11 @@ def _rebuild(
     return pairs, stats.short.message if stats.short is not None else ""
 
 
+def comparison_units(result: ZhoblimpImport, released: Mapping[str, object]) -> int:
+    """Return how many templates `compare_import` rebuilds: one `progress` call each."""
+    return sum(1 for template in result.templates if template.source_uid in released)
+
+
 def compare_import(
     result: ZhoblimpImport,
     released: Mapping[str, Sequence[SentencePair]],
@@ -374,6 +379,8 @@ def compare_import(
 
     Each template is asked for as many pairs as its UID has released. Where several templates
     share a UID (ZhoBLiMP's files can), the one closest to the release is kept and named.
+    `progress` is called with each template's uid before it is rebuilt (`comparison_units` calls
+    in all); an exception it raises stops the comparison.
     """
     from generator.language import language_rules
 

@@ -21,6 +21,7 @@ from generator.importers.zhoblimp_compare import (
     chi_square_p,
     compare_import,
     compare_samples,
+    comparison_units,
     read_released,
     report_lines,
 )
@@ -151,7 +152,10 @@ def test_compare_import_finds_its_own_release_and_a_changed_one(
     )
     released, problems = read_released((p.name, p.read_bytes()) for p in sorted(tmp_path.glob("*.jsonl")))
     assert problems == [] and sorted(released) == ["BA_inversion", "classifier_mismatch", "gone"]
-    report = compare_import(imported, released, (1, 2))
+    compared: list[str] = []
+    report = compare_import(imported, released, (1, 2), progress=compared.append)
+    assert sorted(compared) == ["BA_inversion", "classifier_mismatch"]
+    assert comparison_units(imported, released) == len(compared)
     verdicts = {u.uid: u.verdict for u in report.uids}
     assert verdicts == {"BA_inversion": SHAPE, "classifier_mismatch": NOT_REPRODUCED, "gone": NOT_IMPORTED}
     changed = next(u for u in report.uids if u.uid == "classifier_mismatch")
