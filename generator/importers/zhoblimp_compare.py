@@ -21,15 +21,20 @@ were made as the release has, `approximate` when only the differing words or the
 or fewer pairs were made, and `not reproduced` when the length or edit shape differs or nothing
 was made. A UID with the same verdict under every seed keeps it; one whose verdict changes with
 the seed `depends on seed`. A released UID no imported template rebuilds is `not imported`.
+
+`ComparisonReport.to_dict()` is the report as plain data (JSON), bounded for storage: the
+categories that differ most are kept only for the profiles that differ.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from formats.record import ImportIssue
 from generator.importers.zhoblimp import ImportedTemplate, ZhoblimpImport
 from vocab.lexicon import Vocabulary
 
@@ -43,6 +48,15 @@ NOT_REPRODUCED = "not reproduced"
 DEPENDS_ON_SEED = "depends on seed"
 NOT_IMPORTED = "not imported"
 VERDICTS = (SHAPE, APPROXIMATE, DEPENDS_ON_SEED, NOT_REPRODUCED, NOT_IMPORTED)
+# Each verdict in one line, for readers of a report (the rules are the module docstring's).
+VERDICT_MEANINGS = {
+    SHAPE: "under every seed no profile differs from the release and as many pairs were made",
+    APPROXIMATE: "the length and edit shape are the release's, but the differing words or the "
+    "fillers differ, or fewer pairs were made",
+    DEPENDS_ON_SEED: "the verdict is not the same under every seed",
+    NOT_REPRODUCED: "the length or the edit shape differs from the release, or nothing was made",
+    NOT_IMPORTED: "no imported template rebuilds this released UID",
+}
 
 Tokenize = Callable[[str], Sequence[str]]
 
@@ -79,6 +93,17 @@ class ProfileTest:
         )
         return [(c, self.released.get(c, 0), self.rebuilt.get(c, 0)) for c in ranked[:k]]
 
+    def to_dict(self) -> dict[str, object]:
+        """Return the test as plain data: name, p_value (None if not a number), differs and, only
+        when it differs, `most_different` ({category, released, rebuilt}, the top `TOP_WORDS`)."""
+        shown = self.most_different() if self.differs else []
+        return {
+            "name": self.name,
+            "p_value": self.p_value if math.isfinite(self.p_value) else None,
+            "differs": self.differs,
+            "most_different": [{"category": c, "released": a, "rebuilt": b} for c, a, b in shown],
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class SeedComparison:
@@ -105,6 +130,18 @@ class SeedComparison:
             return APPROXIMATE
         return SHAPE
 
+    def to_dict(self) -> dict[str, object]:
+        """Return the seed's comparison as plain data, its verdict and each test included."""
+        return {
+            "seed": self.seed,
+            "verdict": self.verdict,
+            "made": self.made,
+            "asked": self.asked,
+            "good_overlap": self.good_overlap,
+            "problem": self.problem,
+            "tests": [t.to_dict() for t in self.tests],
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class UidComparison:
@@ -123,6 +160,17 @@ class UidComparison:
         verdicts = {s.verdict for s in self.seeds}
         return verdicts.pop() if len(verdicts) == 1 else DEPENDS_ON_SEED
 
+    def to_dict(self) -> dict[str, object]:
+        """Return the UID's comparison as plain data, its verdict and each seed's included."""
+        return {
+            "uid": self.uid,
+            "verdict": self.verdict,
+            "released": self.released,
+            "template": self.template,
+            "seeds": [s.to_dict() for s in self.seeds],
+            "notes": list(self.notes),
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class ComparisonReport:
@@ -136,6 +184,25 @@ class ComparisonReport:
         """Return verdict -> number of UIDs, every verdict present."""
         counted = Counter(u.verdict for u in self.uids)
         return {v: counted.get(v, 0) for v in VERDICTS}
+
+    def summary(self) -> str:
+        """Return one sentence: how many released UIDs are in the released shape, and the others."""
+        counts = self.counts()
+        return (
+            f"{counts[SHAPE]} of {len(self.uids)} released UIDs in the released shape under seeds "
+            f"{', '.join(map(str, self.seeds))}; "
+            + ", ".join(f"{n} {v}" for v, n in counts.items() if v != SHAPE)
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the report as plain data (JSON): seeds, counts, summary, each UID, unreleased."""
+        return {
+            "seeds": list(self.seeds),
+            "counts": self.counts(),
+            "summary": self.summary(),
+            "uids": [u.to_dict() for u in self.uids],
+            "unreleased": list(self.unreleased),
+        }
 
 
 @dataclass(slots=True)
@@ -246,13 +313,7 @@ def report_lines(report: ComparisonReport, *, detail: bool = True) -> list[str]:
                     lines.append(f"    {test.name}, released → rebuilt: {shown}")
         for note in uid.notes:
             lines.append(f"  import: {note}")
-    counts = report.counts()
-    total = len(report.uids)
-    lines.append(
-        f"{counts[SHAPE]} of {total} released UIDs in the released shape under seeds "
-        f"{', '.join(map(str, report.seeds))}; "
-        + ", ".join(f"{n} {v}" for v, n in counts.items() if v != SHAPE)
-    )
+    lines.append(report.summary())
     if report.unreleased:
         lines.append(f"imported templates with no released file: {', '.join(report.unreleased)}")
     return lines
@@ -261,18 +322,20 @@ def report_lines(report: ComparisonReport, *, detail: bool = True) -> list[str]:
 # -- rebuilding an import's templates ---------------------------------------------------------
 
 
-def read_released(paths: Iterable[tuple[str, bytes]]) -> tuple[dict[str, list[SentencePair]], list[str]]:
+def read_released(
+    paths: Iterable[tuple[str, bytes]],
+) -> tuple[dict[str, list[SentencePair]], list[ImportIssue]]:
     """Return UID -> released pairs (in file order) from ZhoBLiMP JSONL files, and the reader's
-    problems in words (each naming the file and line)."""
+    problems (each naming the file and line; `str()` gives it in words)."""
     import io
 
     from formats.zhoblimp import read_zhoblimp
 
     by_uid: dict[str, list[SentencePair]] = {}
-    problems: list[str] = []
+    problems: list[ImportIssue] = []
     for name, data in paths:
         result = read_zhoblimp(io.BytesIO(data), name)
-        problems += [str(issue) for issue in result.errors]
+        problems += result.errors
         for pair in result.pairs:
             by_uid.setdefault(pair.uid, []).append(SentencePair(pair.sentence_good, pair.sentence_bad))
     return by_uid, problems
@@ -300,6 +363,11 @@ def _rebuild(
     return pairs, stats.short.message if stats.short is not None else ""
 
 
+def comparison_units(result: ZhoblimpImport, released: Mapping[str, object]) -> int:
+    """Return how many templates `compare_import` rebuilds: one `progress` call each."""
+    return sum(1 for template in result.templates if template.source_uid in released)
+
+
 def compare_import(
     result: ZhoblimpImport,
     released: Mapping[str, Sequence[SentencePair]],
@@ -311,6 +379,8 @@ def compare_import(
 
     Each template is asked for as many pairs as its UID has released. Where several templates
     share a UID (ZhoBLiMP's files can), the one closest to the release is kept and named.
+    `progress` is called with each template's uid before it is rebuilt (`comparison_units` calls
+    in all); an exception it raises stops the comparison.
     """
     from generator.language import language_rules
 

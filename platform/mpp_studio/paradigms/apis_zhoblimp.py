@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from generator.importers.zhoblimp_compare import ALPHA, TOP_WORDS, VERDICTS
 from mpp_studio.accounts.models import Project
 from mpp_studio.core import api_input
 from mpp_studio.core.uploads import NamedUploadField
@@ -33,6 +34,60 @@ class ImportedVocabularySerializer(serializers.Serializer):
     reused = serializers.BooleanField(help_text="Already in the project with the same content.")
 
 
+VERDICT_HELP = f"One of: {', '.join(VERDICTS)} (docs/importing.md)."
+
+
+class ZhoblimpComparisonDifferenceSerializer(serializers.Serializer):
+    category = serializers.CharField(
+        help_text="A length difference, an edit shape, a differing text or a word."
+    )
+    released = serializers.IntegerField(help_text="How often the release has it.")
+    rebuilt = serializers.IntegerField(help_text="How often the rebuilt pairs have it.")
+
+
+class ZhoblimpComparisonTestSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="length, edit shape, differing words or fillers.")
+    p_value = serializers.FloatField(allow_null=True, help_text="The chi-square test's p-value.")
+    differs = serializers.BooleanField(help_text=f"Whether the p-value is below {ALPHA}.")
+    most_different = ZhoblimpComparisonDifferenceSerializer(
+        many=True,
+        help_text=f"Only for a profile that differs: the {TOP_WORDS} categories whose shares differ most.",
+    )
+
+
+class ZhoblimpComparisonSeedSerializer(serializers.Serializer):
+    seed = serializers.IntegerField()
+    verdict = serializers.CharField(help_text=VERDICT_HELP)
+    made = serializers.IntegerField(help_text="Pairs rebuilt under this seed.")
+    asked = serializers.IntegerField(help_text="Pairs asked for: as many as the release has.")
+    good_overlap = serializers.FloatField(
+        help_text="Share of the rebuilt good sentences the release also has."
+    )
+    problem = serializers.CharField(help_text="Why generation stopped short or failed; empty if it did not.")
+    tests = ZhoblimpComparisonTestSerializer(many=True)
+
+
+class ZhoblimpComparisonUidSerializer(serializers.Serializer):
+    uid = serializers.CharField(help_text="The released UID.")
+    verdict = serializers.CharField(help_text=VERDICT_HELP)
+    released = serializers.IntegerField(help_text="Pairs the release has for this UID.")
+    template = serializers.CharField(help_text="The imported template that rebuilds it; empty if none.")
+    seeds = ZhoblimpComparisonSeedSerializer(many=True)
+    notes = serializers.ListField(child=serializers.CharField(), help_text="The import report's lines on it.")
+
+
+class ZhoblimpComparisonSerializer(serializers.Serializer):
+    seeds = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seeds each UID was rebuilt with."
+    )
+    counts = serializers.DictField(child=serializers.IntegerField(), help_text="Verdict -> number of UIDs.")
+    summary = serializers.CharField(help_text="The comparison in one sentence.")
+    uids = ZhoblimpComparisonUidSerializer(many=True, help_text="Each released UID, in name order.")
+    unreleased = serializers.ListField(
+        child=serializers.CharField(), help_text="Imported templates the release has no file for."
+    )
+
+
 class ZhoblimpImportOutputSerializer(serializers.ModelSerializer):
     job = JobOutputSerializer(read_only=True, allow_null=True)
     files = serializers.ListField(child=serializers.CharField(), source="file_names")
@@ -40,6 +95,10 @@ class ZhoblimpImportOutputSerializer(serializers.ModelSerializer):
     phrases = serializers.ListField(child=serializers.CharField())
     templates = ImportedTemplateSerializer(many=True, help_text="Once the job is done: the templates stored.")
     report = ImportNoteSerializer(many=True, help_text="Item by item: what was skipped or changed.")
+    comparison = serializers.SerializerMethodField(
+        help_text="Once the job is done, when released ZhoBLiMP .jsonl files came with the project: "
+        "each released UID rebuilt under two seeds and compared with the release; null without."
+    )
 
     class Meta:
         model = ZhoblimpImport
@@ -52,6 +111,7 @@ class ZhoblimpImportOutputSerializer(serializers.ModelSerializer):
             "phrases",
             "templates",
             "report",
+            "comparison",
             "created_at",
         )
         read_only_fields = fields
@@ -62,6 +122,10 @@ class ZhoblimpImportOutputSerializer(serializers.ModelSerializer):
         if not done or row.vocabulary is None:
             return None
         return {"id": row.vocabulary.pk, "name": row.vocabulary.name, "reused": not row.vocabulary_created}
+
+    @extend_schema_field(ZhoblimpComparisonSerializer(allow_null=True))
+    def get_comparison(self, row: ZhoblimpImport) -> dict[str, object] | None:
+        return row.comparison or None
 
 
 class ZhoblimpImportApi(APIView):
@@ -75,7 +139,8 @@ class ZhoblimpImportApi(APIView):
         files = serializers.ListField(
             child=NamedUploadField(),
             allow_empty=False,
-            help_text="Template .json files, one vocabulary .tsv, an optional phrase .json, or a .zip.",
+            help_text="Template .json files, one vocabulary .tsv, an optional phrase .json and optionally "
+            "ZhoBLiMP's released .jsonl files to compare with, or a .zip.",
         )
         vocabulary_name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
 
@@ -86,7 +151,8 @@ class ZhoblimpImportApi(APIView):
         "`templates/import/zhoblimp/<id>/` until the job has finished. Done: what was stored and "
         "the `report` (file, where, level, message, item by item). Failed: an upload that cannot be "
         "used stores nothing; `job.message` says why and the `report` lists every item so far. The "
-        "vocabulary name and each file's size are checked at once: 400 naming the field.",
+        "vocabulary name and each file's size are checked at once: 400 naming the field. With released "
+        "`.jsonl` files the job also rebuilds each released UID and compares it with them: `comparison`.",
         request={"multipart/form-data": InputSerializer},
         responses={202: ZhoblimpImportOutputSerializer},
     )

@@ -170,7 +170,8 @@ class ZhoblimpImport(BaseModel):
     It keeps the vocabulary name asked for, the names of the files uploaded, the files themselves
     while the job runs (core.stored_uploads records, removed when the job has finished with them)
     and the outcome: the vocabulary (made by this import, or found with the same content), the
-    phrases, the templates stored ({id, uid, phenomenon} each) and the report, item by item.
+    phrases, the templates stored ({id, uid, phenomenon} each), the report, item by item, and,
+    when released data was uploaded with the project, the comparison of the rebuilt UIDs with it.
     """
 
     project = models.ForeignKey("accounts.Project", on_delete=models.CASCADE, related_name="zhoblimp_imports")
@@ -193,6 +194,9 @@ class ZhoblimpImport(BaseModel):
     templates = models.JSONField(default=list, blank=True)
     # vocab.import_report.ImportNote.to_dict() of each note (file, where, level, message).
     report = models.JSONField(default=list, blank=True)
+    # generator.importers.zhoblimp_compare.ComparisonReport.to_dict() when released files were
+    # uploaded, stored with the outcome; {} when there is no comparison.
+    comparison = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ("-created_at",)

@@ -7,7 +7,6 @@ from pathlib import Path
 import orjson
 import pytest
 
-from generator.generate import Generator
 from generator.importers.zhoblimp import ZhoblimpImport, import_zhoblimp
 from generator.importers.zhoblimp_compare import (
     APPROXIMATE,
@@ -15,18 +14,25 @@ from generator.importers.zhoblimp_compare import (
     NOT_IMPORTED,
     NOT_REPRODUCED,
     SHAPE,
+    TOP_WORDS,
     ComparisonReport,
     SentencePair,
     UidComparison,
     chi_square_p,
     compare_import,
     compare_samples,
+    comparison_units,
     read_released,
     report_lines,
 )
-from generator.template import template_from_text
 from mpp.cli import main
-from tests.generator.importers.zhoblimp_files import PHRASES, VOCAB, source, template_sources
+from tests.generator.importers.zhoblimp_files import (
+    PHRASES,
+    VOCAB,
+    released_jsonl,
+    source,
+    template_sources,
+)
 
 
 def chars(text: str) -> list[str]:
@@ -84,6 +90,43 @@ def test_a_verdict_that_changes_with_the_seed_depends_on_seed() -> None:
     assert report_lines(report)[-1].startswith("1 of 2 released UIDs in the released shape under seeds 1, 2")
 
 
+def test_to_dict_is_plain_data_with_the_differences_only_where_a_profile_differs() -> None:
+    """The plain form keeps each verdict and p-value; top differences only for differing profiles."""
+    rebuilt = [SentencePair(f"他看了{w}。", f"他看{w}了吗。") for w in "书报信画歌" * 20]
+    changed = compare_samples(RELEASED, rebuilt, chars, seed=1)
+    same = compare_samples(RELEASED, RELEASED, chars, seed=2)
+    report = ComparisonReport((UidComparison("u", 100, "u_t", (changed, same), ("a note",)),), (1, 2))
+    data = report.to_dict()
+    assert orjson.loads(orjson.dumps(data)) == data  # JSON as it is
+    assert data["summary"] == report.summary() == report_lines(report)[-1]
+    assert data["counts"] == report.counts() and data["seeds"] == [1, 2]
+    (uid,) = data["uids"]  # type: ignore[misc]
+    assert (uid["uid"], uid["template"], uid["verdict"], uid["notes"]) == (
+        "u",
+        "u_t",
+        DEPENDS_ON_SEED,
+        ["a note"],
+    )
+    first, second = uid["seeds"]
+    assert (first["verdict"], first["made"], first["asked"]) == (NOT_REPRODUCED, 100, 100)
+    length = next(t for t in first["tests"] if t["name"] == "length")
+    assert length["differs"] and length["p_value"] < 1e-10
+    assert length["most_different"][0] == {"category": "+0", "released": 100, "rebuilt": 0}
+    differing = next(t for t in first["tests"] if t["name"] == "differing words")
+    assert len(differing["most_different"]) <= TOP_WORDS
+    assert all(t["most_different"] == [] for t in first["tests"] if not t["differs"])
+    assert second["verdict"] == SHAPE and all(t["most_different"] == [] for t in second["tests"])
+
+
+def test_read_released_names_the_file_and_line_of_a_bad_line() -> None:
+    good = orjson.dumps(
+        {"UID": "u", "phenomenon": "p", "sentence_good": "好。", "sentence_bad": "坏。", "pairID": 0}
+    )
+    released, problems = read_released([("u.jsonl", good + b"\n{not json\n" + good + b"\n")])
+    assert [(p.file, p.line) for p in problems] == [("u.jsonl", 2)]
+    assert len(released["u"]) == 2
+
+
 @pytest.fixture(scope="module")
 def imported() -> ZhoblimpImport:
     return import_zhoblimp(template_sources(), vocabulary=source(VOCAB), phrases=source(PHRASES))
@@ -93,23 +136,7 @@ def release(
     imported: ZhoblimpImport, uid: str, seed: int, n: int, folder: Path, bad_suffix: str = ""
 ) -> None:
     """Write a 'released' file for a UID made by the imported template itself under another seed."""
-    text = next(t.text for t in imported.templates if t.uid == uid)
-    template = template_from_text(text, phrase_texts=imported.phrase_texts())
-    assert imported.vocabulary is not None
-    pairs = Generator(template, imported.vocabulary).pairs(n, seed, as_many_as_possible=True)
-    lines = [
-        orjson.dumps(
-            {
-                "UID": uid,
-                "phenomenon": "p",
-                "sentence_good": p.good,
-                "sentence_bad": p.bad + bad_suffix,
-                "pairID": i,
-            }
-        )
-        for i, p in enumerate(pairs)
-    ]
-    (folder / f"{uid}.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    (folder / f"{uid}.jsonl").write_bytes(released_jsonl(imported, uid, seed, n, bad_suffix))
 
 
 def test_compare_import_finds_its_own_release_and_a_changed_one(
@@ -125,7 +152,10 @@ def test_compare_import_finds_its_own_release_and_a_changed_one(
     )
     released, problems = read_released((p.name, p.read_bytes()) for p in sorted(tmp_path.glob("*.jsonl")))
     assert problems == [] and sorted(released) == ["BA_inversion", "classifier_mismatch", "gone"]
-    report = compare_import(imported, released, (1, 2))
+    compared: list[str] = []
+    report = compare_import(imported, released, (1, 2), progress=compared.append)
+    assert sorted(compared) == ["BA_inversion", "classifier_mismatch"]
+    assert comparison_units(imported, released) == len(compared)
     verdicts = {u.uid: u.verdict for u in report.uids}
     assert verdicts == {"BA_inversion": SHAPE, "classifier_mismatch": NOT_REPRODUCED, "gone": NOT_IMPORTED}
     changed = next(u for u in report.uids if u.uid == "classifier_mismatch")

@@ -9,9 +9,10 @@ from mpp_studio.paradigms.services.zhoblimp_import import DEFAULT_VOCABULARY_NAM
 class ZhoblimpImportForm(forms.Form):
     files = MultipleFileField(  # type: ignore[assignment]  # a declared field, not BaseForm.files
         label="ZhoBLiMP files",
-        widget=MultipleFileInput(attrs={"accept": ".json,.tsv,.zip"}),
+        widget=MultipleFileInput(attrs={"accept": ".json,.tsv,.jsonl,.zip"}),
         help_text="The template .json files, the vocabulary .tsv and the phrase .json, or a .zip "
-        "holding them.",
+        "holding them. Add ZhoBLiMP's released .jsonl files (best in the .zip) to compare the "
+        "imported templates with the released data.",
         error_messages={"required": "Choose the files of a ZhoBLiMP project (or a .zip of them)."},
     )
     vocabulary_name = forms.CharField(

@@ -12,8 +12,12 @@ its `ZhoblimpImport` row and queues `paradigms.import_zhoblimp`. The job (`zhobl
    project has with other content;
 3. checks each template in the project as it will be (`ProjectContent`: the imported vocabulary
    and phrases), the slow part (0.2 s a template), counted on the job;
-4. writes a new vocabulary's items in short chunks, then the phrases and the templates (version 1
-   of each new project template) in one short transaction that also records the outcome.
+4. when ZhoBLiMP's released data (`.jsonl`) came with the project, rebuilds each released UID
+   from its template under two seeds and compares it with the release
+   (`services.zhoblimp_comparison`), a template at a time, counted on the job;
+5. writes a new vocabulary's items in short chunks, then the phrases and the templates (version 1
+   of each new project template) in one short transaction that also records the outcome (and
+   the comparison).
 
 A project imports whole or not at all: a refusal at any step stores nothing (a vocabulary the job
 began is removed again) and the row keeps the reason (the job's message) and the report. A
@@ -70,6 +74,13 @@ from mpp_studio.paradigms.services.template_upload import (
     MAX_ZIP_UNPACKED_BYTES,
     Upload,
     upload_size_limit,
+)
+from mpp_studio.paradigms.services.zhoblimp_comparison import (
+    ReleasedData,
+    is_released_file,
+    released_compare,
+    released_compare_units,
+    released_read,
 )
 from vocab.import_report import ImportNote, count_levels
 
@@ -211,10 +222,19 @@ def _is_phrase_file(data: bytes) -> bool:
     )
 
 
-def _sorted_files(
-    uploads: Sequence[Upload], notes: list[ImportNote]
-) -> tuple[list[SourceFile], SourceFile, SourceFile | None]:
-    """Return the template files, the vocabulary TSV and the phrase JSON of an upload.
+@dataclass(slots=True)
+class _Files:
+    """An upload's files by kind."""
+
+    templates: list[SourceFile]
+    table: SourceFile
+    phrase_file: SourceFile | None
+    released: list[SourceFile]
+
+
+def _sorted_files(uploads: Sequence[Upload], notes: list[ImportNote]) -> _Files:
+    """Return the template files, the vocabulary TSV, the phrase JSON and the released data of an
+    upload.
 
     Raises:
         ZhoblimpUploadRejected: no vocabulary or no template, or more than one vocabulary or phrase file.
@@ -233,19 +253,22 @@ def _sorted_files(
     templates: list[SourceFile] = []
     tables: list[SourceFile] = []
     phrase_files: list[SourceFile] = []
+    released: list[SourceFile] = []
     for file in files:
         lower = file.name.lower()
         if lower.endswith(".tsv"):
             tables.append(file)
         elif lower.endswith(".json"):
             (phrase_files if _is_phrase_file(file.data) else templates).append(file)
+        elif is_released_file(file.name):
+            released.append(file)
         else:
             notes.append(
                 ImportNote(
                     file.name,
                     "",
                     "not read: a ZhoBLiMP project is template .json files, one "
-                    "vocabulary .tsv and one phrase .json",
+                    "vocabulary .tsv and one phrase .json, and optionally released .jsonl data",
                     "skipped",
                 )
             )
@@ -261,14 +284,15 @@ def _sorted_files(
         raise ZhoblimpUploadRejected(f"Upload at most one phrase JSON; this upload has {names}.", notes)
     if not templates:
         raise ZhoblimpUploadRejected("The upload holds no template .json file.", notes)
-    return templates, tables[0], phrase_files[0] if phrase_files else None
+    return _Files(templates, tables[0], phrase_files[0] if phrase_files else None, released)
 
 
 @dataclass(slots=True)
 class _Plan:
     """What the job will store, decided before it writes: the engine's conversion, the vocabulary
-    found with the same content (and when it last changed), the project's phrases as they will be
-    and each template's check in that project."""
+    found with the same content (and when it last changed), the project's phrases as they will be,
+    each template's check in that project and, with released data, the comparison
+    (`ComparisonReport.to_dict()`; {} without) and the templates it rebuilds (`compared`)."""
 
     result: engine.ZhoblimpImport
     name: str
@@ -279,6 +303,9 @@ class _Plan:
     existing_changed: datetime | None = None
     phrase_texts: dict[str, str] = field(default_factory=dict)
     checks: list[ProjectTemplateCheck] = field(default_factory=list)
+    released: ReleasedData | None = None
+    compared: int = 0
+    comparison: dict[str, object] = field(default_factory=dict)
 
 
 class _Stopped(Exception):
@@ -343,7 +370,8 @@ def _plan(row: ZhoblimpImport) -> _Plan:
         _Stopped: the job was cancelled.
     """
     notes: list[ImportNote] = []
-    templates, table, phrase_file = _sorted_files(_kept_uploads(row), notes)
+    files = _sorted_files(_kept_uploads(row), notes)
+    templates, table, phrase_file = files.templates, files.table, files.phrase_file
     rows = row_count_problem(table.data)
     if rows is not None:
         raise ZhoblimpUploadRejected(f"{table.name}: {rows}; nothing was stored.", notes)
@@ -365,6 +393,10 @@ def _plan(row: ZhoblimpImport) -> _Plan:
     if not result.templates:
         raise ZhoblimpUploadRejected("No template could be converted; nothing was stored.", notes)
     plan = _Plan(result, name, table, phrase_file, notes)
+    if files.released:
+        plan.released = released_read(files.released)
+        notes += plan.released.notes
+        plan.compared = released_compare_units(result, plan.released)
     _plan_vocabulary(row, plan)
     plan.phrase_texts = _phrases_planned(row.project, plan)
     content = ProjectContent(phrase_texts=plan.phrase_texts, vocabularies={name: result.vocabulary})
@@ -378,14 +410,40 @@ def _plan(row: ZhoblimpImport) -> _Plan:
         _progress(
             row, number, total, f"Checked {number} of {len(result.templates)} templates in the project."
         )
+    if plan.released is not None:
+        _plan_comparison(row, plan, total)
     return plan
 
 
+def _plan_comparison(row: ZhoblimpImport, plan: _Plan, total: int) -> None:
+    """Compare the rebuilt UIDs with the released data, one unit of work a template rebuilt.
+
+    Raises:
+        _Stopped: the job was cancelled.
+    """
+    assert plan.released is not None
+    checked = len(plan.result.templates)
+    compared = 0
+
+    def progress(uid: str) -> None:
+        nonlocal compared
+        _progress(
+            row,
+            checked + compared,
+            total,
+            f"Comparing {uid} with the released data ({compared + 1} of {plan.compared} templates).",
+        )
+        compared += 1
+
+    plan.comparison = released_compare(plan.result, plan.released, progress)
+
+
 def _units(plan: _Plan) -> int:
-    """Return the job's units of work: each template checked, each new vocabulary item, the store."""
+    """Return the job's units of work: each template checked, each template rebuilt to compare
+    with the released data, each new vocabulary item, the store."""
     assert plan.result.vocabulary is not None
     items = 0 if plan.existing is not None else len(plan.result.vocabulary.items)
-    return len(plan.result.templates) + items + 1
+    return len(plan.result.templates) + plan.compared + items + 1
 
 
 def _plan_vocabulary(row: ZhoblimpImport, plan: _Plan) -> None:
@@ -469,6 +527,7 @@ def _write(row: ZhoblimpImport, plan: _Plan) -> list[TemplateVersion]:
         _Stopped: the job was cancelled.
     """
     total, checked = _units(plan), len(plan.result.templates)
+    planned = checked + plan.compared  # units of work done by _plan
     vocabulary = plan.existing if plan.existing is not None else _vocabulary_begun(row, plan)
     if plan.existing is None:
         lexicon = plan.result.vocabulary
@@ -477,7 +536,7 @@ def _write(row: ZhoblimpImport, plan: _Plan) -> list[TemplateVersion]:
 
         def progress(done: int) -> bool:
             message = f"Stored {done:,} of {size:,} items of the vocabulary “{vocabulary.name}”."
-            return job_progress(job_id=_job_id(row), done=checked + done, total=total, message=message)
+            return job_progress(job_id=_job_id(row), done=planned + done, total=total, message=message)
 
         if not vocabulary_items_store(vocabulary=vocabulary, lexicon=lexicon, progress=progress):
             raise _Stopped
@@ -590,27 +649,34 @@ def _store(row: ZhoblimpImport, plan: _Plan, vocabulary: Vocabulary) -> list[Tem
                 for v in versions
             ],
             report=[note.to_dict() for note in notes],
+            comparison=plan.comparison,
             uploads=[],
         )
         job_finish(
             job_id=_job_id(row),
             message=zhoblimp_import_outcome_text(
-                len(versions), vocabulary.name, reused=plan.existing is not None, notes=notes
+                len(versions),
+                vocabulary.name,
+                reused=plan.existing is not None,
+                notes=notes,
+                comparison=str(plan.comparison.get("summary", "")),
             ),
         )
     return versions
 
 
 def zhoblimp_import_outcome_text(
-    templates: int, vocabulary: str, *, reused: bool, notes: Sequence[ImportNote]
+    templates: int, vocabulary: str, *, reused: bool, notes: Sequence[ImportNote], comparison: str = ""
 ) -> str:
-    """Return a sentence saying what an import stored and what its report holds."""
+    """Return sentences saying what an import stored, what its report holds and, given the
+    comparison's summary, how the rebuilt UIDs compare with the released data."""
     counts = count_levels(tuple(notes))
+    compared = f" Compared with the released data: {comparison}." if comparison else ""
     return (
         f"Imported {templates} template{'s' if templates != 1 else ''} with the vocabulary “{vocabulary}”"
         f"{' (already in the project with the same content)' if reused else ''}. The report lists "
         f"{counts['skipped']} skipped, {counts['changed']} changed and {counts['info']} informational "
-        f"item{'s' if len(notes) != 1 else ''}."
+        f"item{'s' if len(notes) != 1 else ''}.{compared}"
     )
 
 
