@@ -7,17 +7,23 @@ the count is exact by dynamic programming over candidates grouped by their featu
 small cyclic component is counted by enumeration; a large one by the product of its candidate
 counts. Every count is an upper bound on distinct sentences (two assignments can spell the same
 sentence, and the repeated-word rule removes some), and it is exact where the report says so.
+Under `options.equal_length` only equally long pairs count: the plan is split by the length
+each differing slot's value adds, and each balanced part is counted (`count_balanced`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from generator.plan import Plan, converse
+from generator.equal_length import LengthModel
+from generator.plan import Plan, converse, restrict_plan
 
 BRUTE_FORCE_LIMIT = 200_000
+# Equal-length counting counts one restricted copy of a plan per balanced choice of lengths;
+# past this many choices it gives the count without the option (an upper bound).
+BALANCED_LIMIT = 2_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,3 +224,43 @@ def count_without_repeats(plan: Plan, chosen: Sequence[int], groups: Sequence[Se
         return total
 
     return search(0) * literal
+
+
+def count_balanced(
+    plan: Plan,
+    chosen: Sequence[int],
+    model: LengthModel | None,
+    count: Callable[[Plan, Sequence[int]], tuple[int, bool]],
+) -> tuple[int, bool]:
+    """Return (number of distinct assignments of `chosen` whose good and bad sentences are equally
+    long, whether it is exact), `count` counting one plan as without the option.
+
+    The plan is split by the lengths the model's slots add, keeping only the choices whose
+    difference is 0, and each part (those slots restricted to values of that length) is counted.
+    Parts differ in a chosen slot's value, so the sum is exact when at most one model slot lies
+    outside `chosen` (its length then follows from the others) and it links only to chosen
+    slots; otherwise an assignment may be counted in several parts, and the sum is an upper
+    bound. Without a model, or with too many parts, the count is that without the option, an
+    upper bound too.
+    """
+    if model is None:
+        return count(plan, chosen)[0], False
+    choices = model.balanced(BALANCED_LIMIT)
+    if choices is None:
+        return count(plan, chosen)[0], False
+    inside = set(chosen)
+    outside = [s for s in model.slots if s not in inside]
+    exact = len(outside) <= 1 and all(other in inside for s in outside for other, _, _ in plan.slots[s].edges)
+    if not model.slots:
+        found, found_exact = count(plan, chosen)
+        return found, exact and found_exact
+    total = 0
+    for lengths in choices:
+        keep = {
+            s: model.classes[i][length]
+            for i, (s, length) in enumerate(zip(model.slots, lengths, strict=True))
+        }
+        found, found_exact = count(restrict_plan(plan, keep), chosen)
+        total += found
+        exact = exact and found_exact
+    return total, exact

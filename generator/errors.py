@@ -22,6 +22,7 @@ E_VOCABULARY = "E_VOCABULARY"  # the vocabulary file itself could not be read
 E_SHORTFALL = "E_SHORTFALL"  # fewer unique pairs exist than were asked for
 E_INFLECTION = "E_INFLECTION"  # an unknown inflection tag
 E_RESTRICTION = "E_RESTRICTION"  # `satisfies:` names a column that holds no (readable) restriction
+E_UNEQUAL_LENGTH = "E_UNEQUAL_LENGTH"  # options.equal_length, but good and bad can never be as long
 
 
 @dataclass(frozen=True, slots=True)

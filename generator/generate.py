@@ -15,8 +15,9 @@ import orjson
 
 from generator import GENERATOR_VERSION
 from generator import errors as E
-from generator.capacity import Capacity, count_plan, count_without_repeats, policy_slots
+from generator.capacity import Capacity, count_balanced, count_plan, count_without_repeats, policy_slots
 from generator.critical_region import Edit, SideSpan, narrow_substitution, span_of, template_edits
+from generator.equal_length import length_model, sentence_length
 from generator.errors import GenerationError, Problem, TemplateError
 from generator.language import language_rules
 from generator.plan import (
@@ -45,6 +46,7 @@ REJECTION_WORDS = {
     "identical": "the good and bad sentences came out the same",
     "duplicate": "the sentence had already been made",
     "reuse_cap": "a word had reached options.max_item_reuse",
+    "unequal_length": "the good and bad sentences differed in length (options.equal_length)",
 }
 
 
@@ -211,16 +213,27 @@ class Generator:
                 return Capacity(total, False, False, CAPACITY_STRUCTURES)
             plan = self.plan(structure)
             chosen = policy_slots(plan, policy)
-            count, plan_exact = count_plan(plan, chosen)
-            if count and self._repeats_possible(plan):
-                without = count_without_repeats(plan, chosen, (plan.good_lexical, plan.bad_lexical))
-                if without is None:
-                    plan_exact = False
-                else:
-                    count = without
+            mode = self.template.options.equal_length
+            if mode is None or plan.empty_slot is not None:
+                count, plan_exact = self._count_plan(plan, chosen)
+            else:
+                model = length_model(plan, mode, self.language, self.capitalize)
+                count, plan_exact = count_balanced(plan, chosen, model, self._count_plan)
             total += count
             exact = exact and plan_exact
         return Capacity(total, exact and structures == 1, True, structures)
+
+    def _count_plan(self, plan: Plan, chosen: Sequence[int]) -> tuple[int, bool]:
+        """Return (distinct assignments of the chosen slots, exact?), the repeated-word rule
+        applied."""
+        count, exact = count_plan(plan, chosen)
+        if count and self._repeats_possible(plan):
+            without = count_without_repeats(plan, chosen, (plan.good_lexical, plan.bad_lexical))
+            if without is None:
+                exact = False
+            else:
+                count = without
+        return count, exact
 
     def _any_structure_usable(self) -> bool:
         """Return whether some structure still has a word for every slot (after the reuse cap)."""
@@ -288,8 +301,8 @@ class Generator:
                 E.E_SHORTFALL,
                 f"{template.uid} can make at most {capacity.count:,} different "
                 f"{'pairs' if policy == 'pair' else policy + ' sentences'} with vocabulary "
-                f"'{self.vocabulary.name}', but {n:,} were asked for: add words to the vocabulary, "
-                "loosen the constraints, or ask for fewer",
+                f"'{self.vocabulary.name}'{self._length_note()}, but {n:,} were asked for: add words "
+                "to the vocabulary, loosen the constraints, or ask for fewer",
                 name,
             )
             if not as_many_as_possible or capacity.count == 0:
@@ -357,6 +370,15 @@ class Generator:
             stats.produced += 1
             yield pair
 
+    def _length_note(self) -> str:
+        """Return what options.equal_length keeps out of the count, in words, or ''."""
+        mode = self.template.options.equal_length
+        if mode is None:
+            return ""
+        return (
+            f" (counting only pairs whose two sentences have the same number of {mode}: options.equal_length)"
+        )
+
     def _shortfall(self, name: str, n: int, stats: GenerationStats) -> Problem:
         reasons = ", ".join(f"{REJECTION_WORDS[r]} ({c:,} times)" for r, c in stats.rejected.most_common(3))
         return Problem(
@@ -400,6 +422,11 @@ class Generator:
         bad = self.language.render(bad_tokens, self.capitalize)
         if good.text == bad.text:
             return "identical", None
+        equal_length = self.template.options.equal_length
+        if equal_length is not None and sentence_length(good, equal_length) != sentence_length(
+            bad, equal_length
+        ):
+            return "unequal_length", None
         region = []
         good_length, bad_length = len(good.text), len(bad.text)
         for edit in self.edits:

@@ -8,10 +8,11 @@ from functools import lru_cache
 from vocab.segment import chinese_words, jieba_ready
 
 # English tokens written without a space before them.
-_NO_SPACE_BEFORE = frozenset(
+NO_SPACE_BEFORE = frozenset(
     {".", ",", "?", "!", ";", ":", "'s", "'", "n't", "'re", "'ve", "'ll", "'d", "'m", ")", "%"}
 )
-_NO_SPACE_AFTER = frozenset({"(", "$"})
+# Tokens written without a space after them.
+NO_SPACE_AFTER = frozenset({"(", "$"})
 
 
 @lru_cache(maxsize=500_000)
@@ -64,7 +65,7 @@ class LanguageRules:
         parts = [previous]
         offsets = [(0, end)]
         for token in tokens[1:]:
-            if width and token not in _NO_SPACE_BEFORE and previous not in _NO_SPACE_AFTER:
+            if width and token not in NO_SPACE_BEFORE and previous not in NO_SPACE_AFTER:
                 parts.append(sep)
                 end += width
             parts.append(token)

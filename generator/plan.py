@@ -13,9 +13,10 @@ distinct expression text, against the whole vocabulary, and kept as the set of i
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -814,3 +815,35 @@ def _sampling_order(slots: list[Slot]) -> tuple[list[int], list[list[Edge]]]:
     rank = {slot: i for i, slot in enumerate(order)}
     earlier = [[(o, f, a) for (o, f, a) in slots[i].edges if rank[o] < rank[i]] for i in range(len(slots))]
     return order, earlier
+
+
+def restrict_plan(plan: Plan, keep: Mapping[int, Collection[int]]) -> Plan:
+    """Return a copy of the plan in which each slot of `keep` holds only the given values (item
+    indexes of a lexical slot, option indexes of a literal one), made arc-consistent again.
+
+    The copy is for counting: a literal slot's kept options are renumbered from 0.
+    """
+    slots = []
+    for index, slot in enumerate(plan.slots):
+        values = keep.get(index)
+        if values is None:
+            slots.append(dataclasses.replace(slot))
+        elif slot.lexical:
+            slots.append(
+                dataclasses.replace(slot, candidates=tuple(c for c in slot.candidates if c in values))
+            )
+        else:
+            options = tuple(option for k, option in enumerate(slot.options) if k in values)
+            slots.append(dataclasses.replace(slot, options=options))
+    copy = dataclasses.replace(
+        plan,
+        slots=slots,
+        _tokens=[{} for _ in slots],
+        _cache={},
+        _value_maps={},
+        _shared={},
+        _value_pools={},
+        _restriction_maps={},
+    )
+    copy.empty_slot = plan.empty_slot if plan.empty_slot is not None else _arc_consistency(copy)
+    return copy

@@ -31,6 +31,8 @@ from generator.source import LocatedDict, LocatedList, SourceError, load_yaml
 
 UniquePolicy = Literal["good", "bad", "pair"]
 SamplingMode = Literal["uniform", "zhoblimp"]
+EqualLength = Literal["characters", "words"]
+EQUAL_LENGTH_MODES: tuple[EqualLength, ...] = ("characters", "words")
 ReferenceKind = Literal["same", "copy", "move"]
 
 ID_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$|^[0-9]+$")
@@ -149,6 +151,8 @@ class Options:
     max_depth: int = 3
     attempts_per_pair: int = 50
     sampling: SamplingMode = "uniform"
+    # Good and bad must have the same number of characters or word tokens (None: no constraint).
+    equal_length: EqualLength | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +213,7 @@ OPTION_KEYS = (
     "max_depth",
     "attempts_per_pair",
     "sampling",
+    "equal_length",
 )
 SAMPLING_MODES = ("uniform", "zhoblimp")
 # The rules a position names by a key of its own (a Lexical position is its feature map).
@@ -538,6 +543,17 @@ def _parse_options(raw: Any, col: _Collector) -> Options:
                 col.add(E.E_FIELD, "'sampling' must be uniform or zhoblimp", line=line, key="options")
             else:
                 values[key] = value
+        elif key == "equal_length":
+            low = str(value).lower()  # the YAML reader keeps scalars as text
+            if low in EQUAL_LENGTH_MODES:
+                values[key] = low
+            elif low not in ("false", "no"):
+                col.add(
+                    E.E_FIELD,
+                    "'equal_length' must be characters, words or false",
+                    line=line,
+                    key="options",
+                )
         elif key in ("distinct_words", "capitalize"):
             low = str(value).lower()
             if low not in ("true", "false", "yes", "no"):

@@ -8,9 +8,18 @@ from pathlib import Path
 
 from generator import errors as E
 from generator.critical_region import template_edits
+from generator.equal_length import describe_differences, length_model
 from generator.errors import Problem, did_you_mean
 from generator.inflection import OVERRIDE_PREFIX, TAGS
-from generator.plan import CandidateCache, PlanError, compile_plan, enumerate_structures, phrase_needs
+from generator.language import language_rules
+from generator.plan import (
+    CandidateCache,
+    Plan,
+    PlanError,
+    compile_plan,
+    enumerate_structures,
+    phrase_needs,
+)
 from generator.template import (
     BAD_PREFIX,
     Constraint,
@@ -408,8 +417,11 @@ def validate(template: Template, vocabulary: Vocabulary) -> tuple[Template, list
     cache: CandidateCache = {}
     reported: set[str] = set()
     usable = 0
+    structures = 0
     first_failure: Problem | None = None
+    balanced = _LengthCheck(normalized)
     for structure in enumerate_structures(normalized, need, STRUCTURES_CHECKED):
+        structures += 1
         try:
             plan = compile_plan(normalized, vocabulary, structure, cache)
         except PlanError as exc:
@@ -437,6 +449,7 @@ def validate(template: Template, vocabulary: Vocabulary) -> tuple[Template, list
                 )
         if plan.empty_slot is None:
             usable += 1
+            balanced.add(plan)
         elif first_failure is None:
             slot = plan.slots[plan.empty_slot]
             first_failure = Problem(
@@ -450,7 +463,61 @@ def validate(template: Template, vocabulary: Vocabulary) -> tuple[Template, list
             )
     if not reported and usable == 0 and first_failure is not None:
         problems.append(first_failure)
+    if not reported and usable and structures < STRUCTURES_CHECKED:
+        problems += balanced.problems(name)
     return normalized, problems
+
+
+class _LengthCheck:
+    """Under options.equal_length: whether some structure can make equally long sentences.
+
+    The check ignores agreement (it sums the lengths each differing slot's candidates can add),
+    so it reports only templates that can never balance; a template whose agreement alone rules
+    every balanced pair out passes here and ends in E_SHORTFALL at generation.
+    """
+
+    def __init__(self, template: Template) -> None:
+        self.template = template
+        self.mode = template.options.equal_length
+        self.never: list[tuple[set[int], list[str]]] = []  # per structure: differences, slot paths
+        self.can_balance = self.mode is None
+        if self.mode is not None:
+            self.rules = language_rules(template.language)
+            capitalize = template.options.capitalize
+            self.capitalize = self.rules.capitalize_default if capitalize is None else capitalize
+
+    def add(self, plan: Plan) -> None:
+        """Take one usable structure's plan into account."""
+        if self.can_balance or self.mode is None:
+            return
+        model = length_model(plan, self.mode, self.rules, self.capitalize)
+        if model is None:  # lengths this check cannot add up: generation decides
+            self.can_balance = True
+            return
+        differences = model.differences()
+        if 0 in differences:
+            self.can_balance = True
+            return
+        self.never.append((differences, [plan.slots[s].path for s in model.slots]))
+
+    def problems(self, name: str) -> list[Problem]:
+        """Return E_UNEQUAL_LENGTH if no structure seen can balance, else nothing."""
+        if self.can_balance or self.mode is None or not self.never:
+            return []
+        differences = set().union(*(found for found, _ in self.never))
+        paths = list(dict.fromkeys(path for _, found in self.never for path in found))
+        return [
+            Problem(
+                E.E_UNEQUAL_LENGTH,
+                f"options.equal_length is {self.mode}, but the good and bad sentences can never "
+                f"have the same number of {self.mode}: {describe_differences(differences, self.mode)} "
+                f"(positions that differ: {', '.join(paths)}); change what differs or leave the option "
+                "out",
+                name,
+                line=self.template.key_lines.get("options"),
+                key="options",
+            )
+        ]
 
 
 def _position_at(template: Template, path: str) -> Position | None:

@@ -492,15 +492,18 @@ class _Converter:
         if sep != "":
             self.note("sep", f"sep {sep!r}: words are joined with spaces (language 'und'), not as Chinese")
             language = "und"
-        notes: list[str] = []
+        # Draw words, agreement values and repeated words as ZhoBLiMP's generator does, so the
+        # rebuilt paradigm has the release's distributions (docs/importing.md).
+        options: dict[str, str] = {"sampling": "zhoblimp"}
         strict = obj.get("strict_MP")
         if strict is True:
+            options["equal_length"] = "characters"
             self.note(
                 "strict_MP",
-                "strict_MP is true (good and bad of equal character length), but our templates have "
-                "no equal-length option: it is not enforced",
+                "strict_MP is true (good and bad of equal character length): set the option "
+                "equal_length: characters",
+                "info",
             )
-            notes.append("ZhoBLiMP strict_MP: true (equal character length) is not enforced")
         elif strict not in (None, False):
             self.note("strict_MP", f"strict_MP {strict!r} is not true or false; ignored")
         user = obj.get("user")
@@ -514,11 +517,7 @@ class _Converter:
             "good_rule[k] and b<k> is bad_rule[k].",
             "source": f"ZhoBLiMP {source_uid}",
         }
-        if notes:
-            data["notes"] = "; ".join(notes)
-        # Draw words, agreement values and repeated words as ZhoBLiMP's generator does, so the
-        # rebuilt paradigm has the release's distributions (docs/importing.md).
-        data["options"] = {"sampling": "zhoblimp"}
+        data["options"] = options
         if self.local_phrases:
             data["phrases"] = self.local_phrases
         data["good"] = good

@@ -309,3 +309,28 @@ def test_a_template_with_satisfies_reads_back_with_the_same_content_hash() -> No
     assert '  - {id: obj, lexical: {noun: "1"}, satisfies: {verb: arg_2}}\n' in rewritten
     assert template_from_text(rewritten).content_hash == template_from_text(text).content_hash
     assert document_from_text(rewritten) == document_from_text(text)
+
+
+@pytest.mark.parametrize("mode", ["characters", "words", "false"])
+def test_document_round_trip_keeps_equal_length(mode: str) -> None:
+    """`options.equal_length` is written in the options block, in the documented order, and read
+    back as written (issue 17)."""
+    text = (
+        "uid: eq\n"
+        "phenomenon: test\n"
+        "language: zh\n"
+        "options:\n"
+        "  unique: pair\n"
+        f"  equal_length: {mode}\n"
+        "good:\n"
+        "  - {direct: 我}\n"
+        "bad:\n"
+        "  - {direct: 你}\n"
+    )
+    document = document_from_text(text)
+    assert document["options"] == {"unique": "pair", "equal_length": mode}
+    rewritten = document_to_text({**document, "options": {"equal_length": mode, "unique": "pair"}})
+    assert rewritten == text
+    parsed = template_from_text(rewritten)
+    assert parsed.options.equal_length == (None if mode == "false" else mode)
+    assert parsed.content_hash == template_from_text(text).content_hash

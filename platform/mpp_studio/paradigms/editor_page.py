@@ -65,6 +65,14 @@ DISTINCT_CHOICES = [("", "yes (default)"), ("true", "yes"), ("false", "no")]
 CAPITALIZE_CHOICES = [("", "the language's default (en: yes, zh: no)"), ("true", "yes"), ("false", "no")]
 
 
+# `equal_length: false` as written shows as "false (as written)" and stays as it is.
+EQUAL_LENGTH_CHOICES = [
+    ("", "off (default)"),
+    ("characters", "the same number of characters"),
+    ("words", "the same number of words"),
+]
+
+
 @dataclass
 class RowView:
     """A row with what its fields need: names, number, the types and targets it may choose."""
@@ -219,6 +227,9 @@ def editor_page_context(
             ),
             "capitalize": _options(CAPITALIZE_CHOICES, state.options.get("capitalize", ""), "as written"),
         },
+        equal_length_choices=_options(
+            EQUAL_LENGTH_CHOICES, state.options.get("equal_length", ""), "as written"
+        ),
         value_lists={f.name: f.list_id for f in choices.features if f.values},
         rule_guide=[
             (label, help_text, RULE_EXAMPLES[value], value in BAD_TYPES and value not in GOOD_TYPES)

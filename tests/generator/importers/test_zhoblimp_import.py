@@ -184,13 +184,26 @@ def test_strict_mp_uid_collisions_and_empty_phenomenon_are_reported(imported: Zh
         "classifier_mismatch_yeting.json",
         "subject_gender_zhiheng.json",
     ]
-    assert all("not enforced" in n.message for n in imported.notes if n.where == "strict_MP")
+    for note in (n for n in imported.notes if n.where == "strict_MP"):
+        assert note.level == "info" and "equal_length: characters" in note.message
     collisions = [n for n in imported.notes if n.where == "uid"]
     assert {n.file for n in collisions} == {"subject_gender_Kejia.json", "subject_gender_zhiheng.json"}
     assert all("used by 2 files" in n.message for n in collisions)
     (phenomenon,) = [n for n in imported.notes if n.where == "phenomenon"]
     assert phenomenon.file == "aspect_deletion_insertion_zhiheng.json"
     assert by_uid(imported, "aspect_deletion_insertion").phenomenon == "unlabelled"
+
+
+def test_strict_mp_sets_equal_length_characters(imported: ZhoblimpImport) -> None:
+    """strict_MP: true becomes `options: {equal_length: characters}`, so every pair such a
+    template makes has good and bad of one length; strict_MP: false leaves the option out."""
+    assert imported.vocabulary is not None
+    strict = {"BA_inversion", "classifier_mismatch", "subject_gender__zhiheng"}
+    for converted in imported.templates:
+        template = by_uid(imported, converted.uid)
+        assert template.options.equal_length == ("characters" if converted.uid in strict else None)
+    generator = Generator(by_uid(imported, "classifier_mismatch"), imported.vocabulary)
+    assert all(len(p.good) == len(p.bad) for p in generator.pairs(20, seed=3))
 
 
 @pytest.fixture(scope="module")

@@ -346,8 +346,6 @@ def test_switching_to_yaml_with_a_bad_field_stays_in_the_table() -> None:
 
 
 def _posted(state: EditorState) -> QueryDict:
-    from mpp_studio.paradigms.forms.editor import state_to_fields
-
     data = QueryDict(mutable=True)
     for name, value in state_to_fields(state).items():
         data[name] = value
@@ -568,3 +566,26 @@ def test_satisfies_pairs_are_added_removed_and_follow_renames_and_moves() -> Non
     by_number = {**SATISFIES_FORM, "good-0-id": "", "good-1-sat-0-target": "1"}
     state = state_apply(state_from_post(QueryDict(mutable=True) | by_number), "down good 0")
     assert state.good[0].satisfies[0].target == "2"
+
+
+@pytest.mark.parametrize("mode", ["characters", "words"])
+def test_equal_length_option_goes_from_the_form_to_the_document_and_back(mode: str) -> None:
+    """The Table's equal-length select becomes `options: {equal_length: ...}` and a document with
+    it fills the select again (issue 17)."""
+    state = state_from_post(QueryDict(mutable=True) | {**FORM, "opt-equal_length": mode})
+    document, errors = document_from_state(state)
+    assert errors == []
+    assert document["options"] == {"max_item_reuse": "40", "equal_length": mode}
+    text, _ = source_text_from_state(state)
+    assert f"options:\n  max_item_reuse: 40\n  equal_length: {mode}\n" in text
+    shown = state_from_document(document_from_text(text))
+    assert shown.options["equal_length"] == mode and shown.extra == ""
+    assert state_to_fields(shown)["opt-equal_length"] == mode
+
+
+def test_equal_length_left_off_writes_no_option() -> None:
+    """The select's default (empty) writes nothing."""
+    document, _ = document_from_state(
+        state_from_post(QueryDict(mutable=True) | {**FORM, "opt-equal_length": ""})
+    )
+    assert "equal_length" not in document["options"]

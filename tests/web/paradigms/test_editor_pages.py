@@ -81,6 +81,45 @@ def test_preview_puts_problems_without_a_position_at_their_field(
     assert uid is not None and "needs &#x27;uid&#x27;" in uid.group(1)
 
 
+def test_preview_applies_equal_length_and_places_its_problem_at_the_options(
+    signed_in: SignedIn, editor: object, project: object, animals: object
+) -> None:
+    """With equal length in words the pairs still count 32; in characters `these`/`those` never
+    balance `this`/`that`, which the preview reports beside the options (issue 17)."""
+    client = signed_in(editor)
+    html = client.post(
+        url("template_editor_preview", project), fields_of(DET_TEMPLATE, **{"opt-equal_length": "words"})
+    ).content.decode()
+    assert "Capacity: <strong>32</strong> different pairs" in html
+    html = client.post(
+        url("template_editor_preview", project), fields_of(DET_TEMPLATE, **{"opt-equal_length": "characters"})
+    ).content.decode()
+    options = re.search(r'<div id="problems-field-options"[^>]*>(.*?)</div>', html, re.S)
+    assert options is not None and "E_UNEQUAL_LENGTH" in options.group(1)
+    assert '<tr class="pair">' not in html
+
+
+def test_editor_table_offers_equal_length_and_keeps_it_in_the_yaml(
+    signed_in: SignedIn, editor: object, project: object, animals: object
+) -> None:
+    """The Table's options have an equal-length select; switching to YAML writes the option."""
+    client = signed_in(editor)
+    html = client.get(url("template_new", project)).content.decode()
+    select = re.search(r'<select name="opt-equal_length"[^>]*>(.*?)</select>', html, re.S)
+    assert select is not None
+    assert re.findall(r'<option value="([^"]*)"', select.group(1)) == ["", "characters", "words"]
+    text = DET_TEMPLATE.replace("good:\n", "options:\n  equal_length: words\ngood:\n", 1)
+    html = client.post(
+        url("template_editor_table", project), {"mode": "yaml", "yaml_text": text, "action": "to-table"}
+    ).content.decode()
+    assert '<option value="words" selected>' in html
+    assert '<details class="options" open>' in html
+    html = client.post(
+        url("template_editor_table", project), fields_of(text, action="to-yaml")
+    ).content.decode()
+    assert "options:\n  equal_length: words\n" in html
+
+
 def test_preview_names_the_phrase_of_a_phrase_problem(
     signed_in: SignedIn, editor: object, project: object, animals: object
 ) -> None:
