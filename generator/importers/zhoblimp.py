@@ -19,12 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from generator.equal_length import length_model
 from generator.errors import Problem, TemplateError
+from generator.generate import CAPACITY_STRUCTURES, Generator
 from generator.importers.zhoblimp_json import JsonFileError, read_json
 from generator.importers.zhoblimp_phrases import PlainAlternative, import_zhoblimp_phrases
 from generator.importers.zhoblimp_templates import ConvertedTemplate, convert_template, uid_of
 from generator.importers.zhoblimp_vocab import import_zhoblimp_vocabulary
 from generator.importers.zhoblimp_yaml import alternatives_yaml, phrases_yaml, template_yaml
+from generator.language import language_rules
+from generator.plan import enumerate_structures
 from generator.template import phrases_from_texts, template_from_text
 from generator.validate import validate
 from vocab.errors import VocabularyError
@@ -300,6 +304,43 @@ def _validated(
     return not problems
 
 
+def _equal_length_effect(
+    converted: ConvertedTemplate, text: str, phrase_texts: Mapping[str, str], vocabulary: Vocabulary
+) -> ImportNote:
+    """Return what `equal_length: characters` (from `strict_MP: true`) changes in a template with
+    this vocabulary: nothing where every pair it can make is equally long, else the differences
+    it removes (agreement aside, so a difference named may be one agreement never makes)."""
+    template = template_from_text(text, file=f"{converted.uid}.yaml", phrase_texts=phrase_texts)
+    generator = Generator(template, vocabulary)
+    rules = language_rules(template.language)
+    differences: set[int] = set()
+    known = True
+    for structure in enumerate_structures(generator.template, generator.need, CAPACITY_STRUCTURES):
+        model = length_model(generator.plan(structure), "characters", rules, generator.capitalize)
+        if model is None:
+            known = False
+            continue
+        differences |= model.differences()
+    unequal = sorted(d for d in differences if d)
+    if not unequal and known:
+        return ImportNote(
+            converted.file,
+            "strict_MP",
+            "equal_length: characters changes nothing here: every pair this vocabulary allows has "
+            "good and bad of equal length",
+            "info",
+        )
+    longer = sorted(-d for d in unequal)  # bad minus good
+    shown = ", ".join(f"{d:+d}" for d in longer) if longer else "a number this check cannot add up"
+    return ImportNote(
+        converted.file,
+        "strict_MP",
+        "equal_length: characters changes this paradigm: without it, bad minus good could be "
+        f"{shown} characters; such pairs are not made, as in ZhoBLiMP",
+        "changed",
+    )
+
+
 def import_zhoblimp(
     templates: Sequence[SourceFile],
     *,
@@ -383,6 +424,8 @@ def import_zhoblimp(
         used = _used_phrase_texts(data, phrase_texts, converted_phrases)
         if not _validated(converted, text, used, lexicon, notes):
             continue
+        if lexicon is not None and obj.get("strict_MP") is True:
+            notes.append(_equal_length_effect(converted, text, used, lexicon))
         imported.append(ImportedTemplate(converted.uid, file.name, converted.source_uid, text))
     if lexicon is None and imported:
         notes.append(

@@ -178,14 +178,17 @@ def test_forward_and_mismatched_references(imported: ZhoblimpImport) -> None:
 
 
 def test_strict_mp_uid_collisions_and_empty_phenomenon_are_reported(imported: ZhoblimpImport) -> None:
-    strict = [n.file for n in imported.notes if n.where == "strict_MP"]
+    strict = list(dict.fromkeys(n.file for n in imported.notes if n.where == "strict_MP"))
     assert sorted(strict) == [
         "ba_inversion_kejia.json",
         "classifier_mismatch_yeting.json",
         "subject_gender_zhiheng.json",
     ]
-    for note in (n for n in imported.notes if n.where == "strict_MP"):
-        assert note.level == "info" and "equal_length: characters" in note.message
+    for file in strict:
+        setting, effect = [n for n in imported.notes if n.where == "strict_MP" and n.file == file]
+        assert setting.level == "info" and "equal_length: characters" in setting.message
+        # a move, a classifier for a classifier, 他 for 她: every pair is equally long already
+        assert effect.level == "info" and "changes nothing" in effect.message
     collisions = [n for n in imported.notes if n.where == "uid"]
     assert {n.file for n in collisions} == {"subject_gender_Kejia.json", "subject_gender_zhiheng.json"}
     assert all("used by 2 files" in n.message for n in collisions)
@@ -407,3 +410,16 @@ def test_a_bad_word_agreeing_with_a_good_rule_is_named_with_its_effect() -> None
 
     assert disagreeing("zhoblimp") > 0
     assert disagreeing("uniform") == 0
+
+
+def test_the_report_names_a_strict_mp_template_the_option_changes() -> None:
+    """ZhoBLiMP's passive_body_part: a one-character object replaced by a two-character one."""
+    folder = TEMPLATES.parent / "strict_changes"
+    result = import_zhoblimp(template_sources(folder), vocabulary=source(VOCAB), phrases=source(PHRASES))
+    (effect,) = [n for n in result.notes if n.where == "strict_MP" and n.level == "changed"]
+    assert "bad minus good could be +1 characters" in effect.message
+    (imported,) = result.templates
+    template = template_from_text(imported.text, phrase_texts=result.phrase_texts())
+    assert result.vocabulary is not None
+    pairs = list(Generator(template, result.vocabulary).pairs(8, seed=3, as_many_as_possible=True))
+    assert pairs and all(len(p.good) == len(p.bad) for p in pairs)
