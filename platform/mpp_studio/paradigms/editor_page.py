@@ -65,6 +65,12 @@ DISTINCT_CHOICES = [("", "yes (default)"), ("true", "yes"), ("false", "no")]
 CAPITALIZE_CHOICES = [("", "the language's default (en: yes, zh: no)"), ("true", "yes"), ("false", "no")]
 
 
+# How words are drawn (docs/template-format.md, "Sampling"); imported ZhoBLiMP templates say zhoblimp.
+SAMPLING_CHOICES = [
+    ("", "uniform (default)"),
+    ("uniform", "uniform"),
+    ("zhoblimp", "as ZhoBLiMP's generator"),
+]
 # `equal_length: false` as written shows as "false (as written)" and stays as it is.
 EQUAL_LENGTH_CHOICES = [
     ("", "off (default)"),
@@ -230,6 +236,7 @@ def editor_page_context(
         equal_length_choices=_options(
             EQUAL_LENGTH_CHOICES, state.options.get("equal_length", ""), "as written"
         ),
+        sampling_choices=_options(SAMPLING_CHOICES, state.options.get("sampling", ""), "as written"),
         value_lists={f.name: f.list_id for f in choices.features if f.values},
         rule_guide=[
             (label, help_text, RULE_EXAMPLES[value], value in BAD_TYPES and value not in GOOD_TYPES)

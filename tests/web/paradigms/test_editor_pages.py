@@ -120,6 +120,27 @@ def test_editor_table_offers_equal_length_and_keeps_it_in_the_yaml(
     assert "options:\n  equal_length: words\n" in html
 
 
+def test_editor_table_keeps_zhoblimp_sampling_of_an_imported_template(
+    signed_in: SignedIn, editor: object, project: object, animals: object
+) -> None:
+    """An imported ZhoBLiMP template's `sampling: zhoblimp` is shown in the Table's options and
+    written back, never dropped by a round through the Table (issue 17)."""
+    client = signed_in(editor)
+    html = client.get(url("template_new", project)).content.decode()
+    select = re.search(r'<select name="opt-sampling"[^>]*>(.*?)</select>', html, re.S)
+    assert select is not None
+    assert re.findall(r'<option value="([^"]*)"', select.group(1)) == ["", "uniform", "zhoblimp"]
+    text = DET_TEMPLATE.replace("good:\n", "options:\n  sampling: zhoblimp\ngood:\n", 1)
+    html = client.post(
+        url("template_editor_table", project), {"mode": "yaml", "yaml_text": text, "action": "to-table"}
+    ).content.decode()
+    assert '<option value="zhoblimp" selected>' in html
+    html = client.post(
+        url("template_editor_table", project), fields_of(text, action="to-yaml")
+    ).content.decode()
+    assert "options:\n  sampling: zhoblimp\n" in html
+
+
 def test_preview_names_the_phrase_of_a_phrase_problem(
     signed_in: SignedIn, editor: object, project: object, animals: object
 ) -> None:

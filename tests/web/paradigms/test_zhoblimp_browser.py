@@ -80,7 +80,9 @@ def test_browser_imports_a_zhoblimp_project_with_its_report(
         "good_rule[1]"
     )
     expect(report.locator("tr.import-note", has_text="bad_rule[3]")).to_contain_text("ambiguous")
-    expect(report.locator("tr.import-note", has_text="strict_MP")).to_have_count(3)
+    # per strict_MP file: the option it sets, and what the option changes with this vocabulary
+    expect(report.locator("tr.import-note", has_text="strict_MP")).to_have_count(6)
+    expect(report.locator("tr.import-note", has_text="changes nothing")).to_have_count(3)
     page.screenshot(path=str(screenshots / "zhoblimp-report.png"), full_page=True)
 
     # Each imported template opens, with no problems to fix.
