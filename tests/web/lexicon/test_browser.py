@@ -146,7 +146,7 @@ def test_browser_imports_a_vocabulary_and_filters_it(
     )
     page.click("button:has-text('Save schema')")
     expect(page.locator("li.yaml-problem")).to_have_text(
-        "line 4: feature 'case': type 'nominal' is not one of: category, text, bool, int, float"
+        "line 4: feature 'case': type 'nominal' is not one of: category, text, bool, int, float, restriction"
     )
     page.click("li.yaml-problem a[data-line='4']")
     selected = page.evaluate(
