@@ -130,6 +130,7 @@ class Plan:
     _value_pools: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[tuple[int, ...], list[int]]] = field(
         default_factory=dict
     )
+    _value_sets: dict[tuple[int, str, tuple[tuple[str, str], ...]], set[str]] = field(default_factory=dict)
     # Restriction text -> the vocabulary items satisfying it (None: blank, every item does).
     _satisfying: dict[str, frozenset[int] | None] = field(default_factory=dict)
     # (slot, column) -> restriction text -> the slot's candidates holding it ("" for none).
@@ -287,9 +288,17 @@ class Plan:
         """
         slots = self.slots
         fixed: dict[int, dict[str, str]] = {}
+        # Values the bad grammar's agreements fix on a good position: ZhoBLiMP writes them into
+        # its copy of the good rule, which later bad agreements read; the good word stays.
+        bad_view: dict[int, dict[str, str]] = {}
         for here, target, features, agree, frozen_target in self.constraints:
             for feature in features:
-                theirs = self._values(target, feature, fixed.get(target, {}))
+                seen = (
+                    {**fixed.get(target, {}), **bad_view.get(target, {})}
+                    if frozen_target
+                    else fixed.get(target, {})
+                )
+                theirs = self._values(target, feature, seen)
                 if agree:
                     # ZhoBLiMP draws a word's expression from the target's alone, another
                     # feature's value from those both rules have.
@@ -300,11 +309,11 @@ class Plan:
                         return None
                     value = new_value = values[int(rng.random() * len(values))]
                 else:
-                    already = fixed.get(target, {}).get(feature)
+                    already = seen.get(feature)
                     if already is not None:
                         # As ZhoBLiMP: the value fixed there is set aside; the target's other
                         # fixed values still select the words whose values this one may take.
-                        others_fixed = {f: v for f, v in fixed[target].items() if f != feature}
+                        others_fixed = {f: v for f, v in seen.items() if f != feature}
                         theirs = self._values(target, feature, others_fixed)
                     values = sorted(theirs)
                     if already is None:
@@ -318,7 +327,9 @@ class Plan:
                 fixed.setdefault(here, {})[feature] = new_value
                 if not self._pool(here, fixed[here])[0]:
                     return None
-                if not frozen_target:
+                if frozen_target:
+                    bad_view.setdefault(target, {})[feature] = value
+                else:
                     fixed.setdefault(target, {})[feature] = value
                     if not self._pool(target, fixed[target])[0]:
                         return None
@@ -359,9 +370,17 @@ class Plan:
         one itself, or those of its candidates (ZhoBLiMP's `get_values` on the filtered rows)."""
         if feature in fixed:
             return {fixed[feature]}
-        assert self.vocabulary is not None
-        items = self.vocabulary.items
-        return {v for c in self._pool(slot_index, fixed)[0] for v in items[c].values(feature)}
+        key = (slot_index, feature, tuple(sorted(fixed.items())))
+        found = self._value_sets.get(key)
+        if found is None:
+            assert self.vocabulary is not None
+            items = self.vocabulary.items
+            found = {v for c in self._pool(slot_index, fixed)[0] for v in items[c].values(feature)}
+            accepted = self.slots[slot_index].features.get(feature)
+            if accepted is not None:  # ZhoBLiMP's rows keep only the values the rule names
+                found &= set(accepted)
+            self._value_sets[key] = found
+        return set(found)
 
     def _pool(self, slot_index: int, fixed: Mapping[str, str] | None) -> tuple[tuple[int, ...], list[int]]:
         """Return a slot's candidates having the `fixed` feature values, with cumulative weights."""
@@ -787,6 +806,8 @@ def _arc_consistency(plan: Plan) -> int | None:
         if len(kept) != len(slot.candidates):
             slot.candidates = tuple(kept)
             plan._value_maps = {k: v for k, v in plan._value_maps.items() if k[0] != index}
+            plan._value_pools.clear()
+            plan._value_sets.clear()
             plan._restriction_maps = {k: v for k, v in plan._restriction_maps.items() if k[0] != index}
             plan._cache.clear()
             plan._shared.clear()

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from generator.equal_length import length_model
-from generator.errors import Problem, TemplateError
+from generator.errors import E_NO_CANDIDATE, Problem, TemplateError
 from generator.generate import CAPACITY_STRUCTURES, Generator
 from generator.importers.zhoblimp_json import JsonFileError, read_json
 from generator.importers.zhoblimp_phrases import PlainAlternative, import_zhoblimp_phrases
@@ -176,7 +176,7 @@ def _phrases_fit_vocabulary(
                         + (f" ({where})" if where else "")
                         + (
                             "; ZhoBLiMP never fills it either, so nothing it makes changes"
-                            if fillable
+                            if fillable and problem.code == E_NO_CANDIDATE
                             else ""
                         ),
                         "skipped" if not fillable else "changed",
@@ -315,7 +315,12 @@ def _equal_length_effect(
     rules = language_rules(template.language)
     differences: set[int] = set()
     known = True
-    for structure in enumerate_structures(generator.template, generator.need, CAPACITY_STRUCTURES):
+    for number, structure in enumerate(
+        enumerate_structures(generator.template, generator.need, CAPACITY_STRUCTURES + 1)
+    ):
+        if number == CAPACITY_STRUCTURES:  # more structures than are read: not all are known
+            known = False
+            break
         model = length_model(generator.plan(structure), "characters", rules, generator.capitalize)
         if model is None:
             known = False

@@ -80,7 +80,24 @@ class ProfileTest:
 
     @property
     def differs(self) -> bool:
+        """Whether the samples differ: p below `ALPHA` (an untested profile, p NaN, does not)."""
         return self.p_value < ALPHA
+
+    @property
+    def tested(self) -> bool:
+        """Whether there was anything to test (NaN: every category too rare to test alone)."""
+        return not math.isnan(self.p_value)
+
+    @property
+    def distance(self) -> float:
+        """Return the total variation distance of the two samples' shares (0 same, 1 disjoint),
+        over every category, unpooled: how far apart they are, whatever the test could tell."""
+        n_rel = sum(self.released.values())
+        n_reb = sum(self.rebuilt.values())
+        if not n_rel or not n_reb:
+            return 0.0
+        keys = set(self.released) | set(self.rebuilt)
+        return sum(abs(self.released.get(c, 0) / n_rel - self.rebuilt.get(c, 0) / n_reb) for c in keys) / 2
 
     def most_different(self, k: int = TOP_WORDS) -> list[tuple[str, int, int]]:
         """Return up to `k` categories whose shares differ most: (category, released, rebuilt)."""
@@ -101,6 +118,7 @@ class ProfileTest:
             "name": self.name,
             "p_value": self.p_value if math.isfinite(self.p_value) else None,
             "differs": self.differs,
+            "distance": round(self.distance, 4),
             "most_different": [{"category": c, "released": a, "rebuilt": b} for c, a, b in shown],
         }
 
@@ -122,6 +140,7 @@ class SeedComparison:
 
     @property
     def verdict(self) -> str:
+        """Return this seed's verdict (the module docstring gives the rules)."""
         if self.made == 0:
             return NOT_REPRODUCED
         if any(t.differs for t in self.tests if t.name in ("length", "edit shape")):
@@ -155,6 +174,7 @@ class UidComparison:
 
     @property
     def verdict(self) -> str:
+        """Return the UID's verdict: the seeds' one when they agree, else `DEPENDS_ON_SEED`."""
         if not self.template:
             return NOT_IMPORTED
         verdicts = {s.verdict for s in self.seeds}
@@ -238,8 +258,9 @@ def _profiles(pairs: Iterable[SentencePair], tokenize: Tokenize) -> _Profiles:
 def chi_square_p(released: Mapping[str, int], rebuilt: Mapping[str, int]) -> float:
     """Return the p-value of a chi-square test that two samples share one distribution.
 
-    Categories seen fewer than `MIN_CELL` times in both samples together are pooled into one;
-    with fewer than two categories left (or an empty sample) there is nothing to test: 1.0.
+    Categories seen fewer than `MIN_CELL` times in both samples together are pooled into one.
+    An empty sample, or one category alone in both, cannot differ: 1.0; when every category was
+    too rare and only the pooled rest is left, the test cannot tell: NaN (shown as untested).
     """
     if not sum(released.values()) or not sum(rebuilt.values()):
         return 1.0
@@ -255,7 +276,8 @@ def chi_square_p(released: Mapping[str, int], rebuilt: Mapping[str, int]) -> flo
     if sum(pooled):
         rows.append((pooled[0], pooled[1]))
     if len(rows) < 2:
-        return 1.0
+        # One category in both samples: nothing can differ. Only the pooled rest: untested.
+        return math.nan if sum(pooled) else 1.0
     from scipy.stats import chi2_contingency  # here: scipy.stats takes ~0.5 s to import
 
     result = chi2_contingency([[a for a, _ in rows], [b for _, b in rows]], correction=False)
@@ -299,7 +321,13 @@ def report_lines(report: ComparisonReport, *, detail: bool = True) -> list[str]:
             continue
         for seed in uid.seeds:
             tests = ", ".join(
-                f"{t.name} {'DIFFERS' if t.differs else 'same'} (p={t.p_value:.3g})" for t in seed.tests
+                f"{t.name} "
+                + (
+                    f"{'DIFFERS' if t.differs else 'same'} (p={t.p_value:.3g}, distance {t.distance:.2f})"
+                    if t.tested
+                    else f"untested (every category too rare; distance {t.distance:.2f})"
+                )
+                for t in seed.tests
             )
             lines.append(
                 f"  seed {seed.seed}: {seed.verdict}; made {seed.made} of {seed.asked}; "

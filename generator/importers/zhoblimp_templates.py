@@ -92,6 +92,11 @@ def _one_fixed_text(parsed: ParsedPosition | None) -> bool:
     return len(texts) == 1
 
 
+def _absolute(index: int, length: int) -> int:
+    """Return a cell index counted from the start: ZhoBLiMP indexes as Python does (-1: last)."""
+    return index + length if index < 0 else index
+
+
 def uid_of(raw: str) -> str:
     """Return a uid our format accepts: letters, digits and _ (others become _)."""
     uid = re.sub(r"[^A-Za-z0-9_]", "_", raw.strip())
@@ -188,7 +193,7 @@ class _Converter:
             if not isinstance(choice, LexicalChoice):
                 continue
             for agreement in choice.agreements:
-                index = agreement.index + len(self.cells) if agreement.index < 0 else agreement.index
+                index = _absolute(agreement.index, len(self.cells))
                 if (
                     agreement.agree
                     and "expression" in agreement.properties
@@ -259,9 +264,7 @@ class _Converter:
                     if not isinstance(choice, LexicalChoice):
                         continue
                     for agreement in choice.agreements:
-                        index = (
-                            agreement.index + len(parsed_cells) if agreement.index < 0 else agreement.index
-                        )
+                        index = _absolute(agreement.index, len(parsed_cells))
                         target_cells = self.good if side == "good_rule" else self.bad
                         if not 0 <= index < len(target_cells):
                             continue
@@ -296,7 +299,7 @@ class _Converter:
                 if not isinstance(choice, LexicalChoice):
                     continue
                 for agreement in choice.agreements:
-                    target = agreement.index + len(self.good) if agreement.index < 0 else agreement.index
+                    target = _absolute(agreement.index, len(self.good))
                     if index in (k, target):
                         fixed.update(agreement.properties)
         return fixed
@@ -317,7 +320,7 @@ class _Converter:
                 if not isinstance(choice, LexicalChoice):
                     continue
                 for agreement in choice.agreements:
-                    index = agreement.index + len(self.cells) if agreement.index < 0 else agreement.index
+                    index = _absolute(agreement.index, len(self.cells))
                     if not 0 <= index < len(self.cells) or self.cells[index].kind != "ref":
                         continue
                     good = self.cells[index].good

@@ -47,8 +47,15 @@ class ZhoblimpComparisonDifferenceSerializer(serializers.Serializer):
 
 class ZhoblimpComparisonTestSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="length, edit shape, differing words or fillers.")
-    p_value = serializers.FloatField(allow_null=True, help_text="The chi-square test's p-value.")
+    p_value = serializers.FloatField(
+        allow_null=True,
+        help_text="The chi-square test's p-value; null when every category was too rare to test.",
+    )
     differs = serializers.BooleanField(help_text=f"Whether the p-value is below {ALPHA}.")
+    distance = serializers.FloatField(
+        help_text="Total variation distance of the two samples' shares, every category unpooled "
+        "(0: the same shares, 1: nothing in common)."
+    )
     most_different = ZhoblimpComparisonDifferenceSerializer(
         many=True,
         help_text=f"Only for a profile that differs: the {TOP_WORDS} categories whose shares differ most.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import orjson
@@ -16,6 +17,7 @@ from generator.importers.zhoblimp_compare import (
     SHAPE,
     TOP_WORDS,
     ComparisonReport,
+    ProfileTest,
     SentencePair,
     UidComparison,
     chi_square_p,
@@ -44,10 +46,14 @@ def test_chi_square_p_separates_equal_and_different_samples() -> None:
     assert chi_square_p({"+0": 300}, {"+0": 56, "+1": 169, "+2": 75}) < 1e-30
     assert chi_square_p({"a": 300}, {"a": 300}) == 1.0  # one category: nothing to test
     assert chi_square_p({}, {"a": 3}) == 1.0
-    # rare categories are pooled: 20 words seen 3 times each against 60 others seen once
+    # rare categories are pooled: 20 words seen 3 times each against 60 others seen once leave
+    # only the pooled rest, which cannot be tested; the distance still says they are disjoint
     rare = {f"w{i}": 3 for i in range(20)}
     others = {f"v{i}": 1 for i in range(60)}
-    assert chi_square_p(rare, others) == 1.0
+    assert math.isnan(chi_square_p(rare, others))
+    untested = ProfileTest("fillers", chi_square_p(rare, others), rare, others)
+    assert not untested.tested and not untested.differs and untested.distance == 1.0
+    assert ProfileTest("x", 0.5, {"a": 50, "b": 50}, {"a": 75, "b": 25}).distance == pytest.approx(0.25)
 
 
 RELEASED = [SentencePair(f"他看了{w}。", f"他看{w}了。") for w in "书报信画歌" * 20]
