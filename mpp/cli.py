@@ -13,6 +13,7 @@ from generator.cli import add_generator_commands
 from generator.importers.cli import add_import_commands
 from generator.report_cli import add_report_command
 from scoring.cli import add_score_command
+from scoring.plausibility_cli import add_plausibility_command
 from triplets.cli import add_triplets_command
 from vocab.cli import add_vocab_commands
 
@@ -30,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_command(sub)
     add_catalog_command(sub)
     add_score_command(sub)
+    add_plausibility_command(sub)
     add_triplets_command(sub)
     return parser
 

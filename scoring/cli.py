@@ -39,7 +39,7 @@ MAX_ISSUES_SHOWN = 50  # issues printed before the rest are only counted (all ar
 PROGRESS_SECONDS = 2.0
 
 
-class _Progress:
+class Progress:
     """Prints "scored N / M sentences" to stderr, at most every PROGRESS_SECONDS and at the end."""
 
     def __init__(self, total: int, out: IO[str]) -> None:
@@ -57,11 +57,12 @@ class _Progress:
         print(f"scored {done:,} / {self.total:,} sentences ({rate:,.0f}/s)", file=self.out, flush=True)
 
 
-class _Failure(Exception):
+class CommandFailure(Exception):
     """A problem the user can fix; the message is printed as `error: ...`."""
 
 
-def _print_issues(data: ScoringData, out: IO[str]) -> None:
+def print_issues(data: ScoringData, out: IO[str]) -> None:
+    """Print the data's first issues and each file's counts to `out` (the rest are counted)."""
     for issue in data.issues[:MAX_ISSUES_SHOWN]:
         print(str(issue), file=out)
     if len(data.issues) > MAX_ISSUES_SHOWN:
@@ -76,23 +77,30 @@ def _print_issues(data: ScoringData, out: IO[str]) -> None:
         )
 
 
-def _language(args: argparse.Namespace, data: ScoringData) -> str:
+def data_language(args: argparse.Namespace, data: ScoringData) -> str:
+    """Return `args.language`, else the data's one language ("en" when it names none).
+
+    Raises:
+        CommandFailure: the data mixes languages and `args.language` does not choose one.
+    """
     if args.language:
         return str(args.language)
     found = data.languages()
     if len(found) > 1:
-        raise _Failure(f"the data mixes languages ({', '.join(sorted(found))}): choose one with --language")
+        raise CommandFailure(
+            f"the data mixes languages ({', '.join(sorted(found))}): choose one with --language"
+        )
     return found.pop() if found else "en"
 
 
 def _settings(args: argparse.Namespace, language: str) -> ScorerSettings:
     model = "" if args.scorer == "unigram" else (args.model or "")
     if args.scorer != "unigram" and not model:
-        raise _Failure(
+        raise CommandFailure(
             f"--model is required for the {args.scorer} scorer (a Hugging Face id or a local folder)"
         )
     if args.token_budget < 1:
-        raise _Failure("--token-budget must be at least 1")
+        raise CommandFailure("--token-budget must be at least 1")
     return ScorerSettings(
         method=args.scorer,
         model=model,
@@ -283,7 +291,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     err = sys.stderr
     try:
         return _run(args, err)
-    except _Failure as exc:
+    except CommandFailure as exc:
         print(f"error: {exc}", file=err)
         return 2
     except ScoringError as exc:
@@ -300,19 +308,19 @@ def cmd_score(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, err: IO[str]) -> int:
     started = time.perf_counter()
     if not math.isfinite(args.tau) or args.tau < 0:
-        raise _Failure("--tau must be a number of bits per token, 0 or more")
+        raise CommandFailure("--tau must be a number of bits per token, 0 or more")
     data = read_items(args.data, fmt=args.data_format, zorro_order=args.zorro_order)
-    _print_issues(data, err)
+    print_issues(data, err)
     if data.errors and not args.skip_bad_lines:
-        raise _Failure(
+        raise CommandFailure(
             f"{len(data.errors):,} problem(s) in the data (listed above): fix them, or pass --skip-bad-lines "
             "to score the rest"
         )
     if not data.pairs and not data.triplets:
-        raise _Failure("nothing to score: the files hold no usable pair or triplet")
+        raise CommandFailure("nothing to score: the files hold no usable pair or triplet")
     if data.triplets and args.reduction != "bpt" and args.reduction_given:
         print("note: triplets are always compared in bits per token (--reduction applies to pairs)", file=err)
-    language = _language(args, data)
+    language = data_language(args, data)
     settings = _settings(args, language)
     sentences = _unique_sentences(data)
     n_items = len(data.pairs) + len(data.triplets)
@@ -325,10 +333,10 @@ def _run(args: argparse.Namespace, err: IO[str]) -> int:
     try:
         scorer = load_scorer(settings)
     except ModuleNotFoundError as exc:
-        raise _Failure(f"the {settings.method} scorer is not available here: {exc}") from None
+        raise CommandFailure(f"the {settings.method} scorer is not available here: {exc}") from None
     load_seconds = time.perf_counter() - load_started
     score_started = time.perf_counter()
-    results = scorer.score(sentences, progress=_Progress(len(sentences), err))
+    results = scorer.score(sentences, progress=Progress(len(sentences), err))
     score_seconds = time.perf_counter() - score_started
     if len(results) != len(sentences):
         raise ScoringError(f"the scorer returned {len(results)} scores for {len(sentences)} sentences")
