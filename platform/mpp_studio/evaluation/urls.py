@@ -3,7 +3,7 @@ job status partial their run pages poll."""
 
 from django.urls import include, path
 
-from mpp_studio.evaluation import views, views_results
+from mpp_studio.evaluation import views, views_plausibility, views_results
 
 app_name = "evaluation"
 
@@ -19,10 +19,13 @@ urlpatterns = [
     path("results/<id:dataset_id>/compare/", views_results.compare_view, name="compare"),
     path("results/<id:dataset_id>/learning-curve/", views_results.curve_view, name="curve"),
     path("results/<id:dataset_id>/export/", views_results.export_view, name="export"),
-    path(
-        "results/<id:dataset_id>/configs/<id:config_id>/", views_results.config_report_view, name="config"
-    ),
+    path("results/<id:dataset_id>/configs/<id:config_id>/", views_results.config_report_view, name="config"),
     path("results/<id:dataset_id>/configs/<id:config_id>/items/", views_results.items_view, name="items"),
+    path(
+        "results/<id:dataset_id>/plausibility/<str:uid>/",
+        views_plausibility.plausibility_view,
+        name="plausibility",
+    ),
     # The jobs app's status partial (`evaluation:job_status`): the jobs app has no URL mount of its own.
     path("", include("mpp_studio.jobs.urls")),
 ]
