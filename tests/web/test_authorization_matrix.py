@@ -192,6 +192,7 @@ MATRIX: dict[str, dict[str, Any]] = {
     "projects/<id:project_id>/scoring/results/<id:dataset_id>/configs/<id:config_id>/items/": {
         "GET": "viewer"
     },
+    "projects/<id:project_id>/scoring/results/<id:dataset_id>/plausibility/<str:uid>/": {"GET": "viewer"},
     "projects/<id:project_id>/scoring/jobs/<id:job_id>/status/": {"GET": "viewer"},
     # -- Learner corpora ------------------------------------------------------------------------
     "projects/<id:project_id>/learner/": {"GET": "viewer"},
