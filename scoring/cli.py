@@ -13,7 +13,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -286,23 +286,25 @@ def _print_results(metrics: dict[str, object], out: IO[str]) -> None:
             print(f"warning: {warning}", file=out)
 
 
+def run_with_one_line_errors(run: Callable[[], int], err: IO[str], what: str) -> int:
+    """Return `run()`'s exit code, or 2 after one `error:` line on `err` for any failure: a
+    command's own refusal, a scoring error, a file that cannot be read, or anything unexpected
+    (`what` names the command's work there: "scoring failed unexpectedly"). Never a traceback."""
+    try:
+        return run()
+    except (CommandFailure, ScoringError) as exc:
+        print(f"error: {exc}", file=err)
+    except OSError as exc:
+        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=err)
+    except Exception as exc:  # a user gets one line, never a traceback
+        print(f"error: {what} failed unexpectedly: {type(exc).__name__}: {exc}", file=err)
+    return 2
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     """Run `mpp score`; return 0, 1 (done, but bad lines were skipped) or 2 (nothing scored)."""
     err = sys.stderr
-    try:
-        return _run(args, err)
-    except CommandFailure as exc:
-        print(f"error: {exc}", file=err)
-        return 2
-    except ScoringError as exc:
-        print(f"error: {exc}", file=err)
-        return 2
-    except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=err)
-        return 2
-    except Exception as exc:  # a user gets one line, never a traceback
-        print(f"error: scoring failed unexpectedly: {type(exc).__name__}: {exc}", file=err)
-        return 2
+    return run_with_one_line_errors(lambda: _run(args, err), err, "scoring")
 
 
 def _run(args: argparse.Namespace, err: IO[str]) -> int:

@@ -8,9 +8,8 @@ import sys
 from typing import IO, Any
 
 from formats.zorro import ORDERS
-from scoring.cli import CommandFailure, Progress, data_language, print_issues
+from scoring.cli import CommandFailure, Progress, data_language, print_issues, run_with_one_line_errors
 from scoring.data import FORMATS, read_items
-from scoring.errors import ScoringError
 from scoring.items import Sentence
 from scoring.plausibility import DEFAULT_TOP, PLAUSIBILITY_WARNING, least_plausible
 from scoring.registry import load_scorer
@@ -20,17 +19,7 @@ from scoring.settings import ScorerSettings, model_fingerprint
 def cmd_plausibility(args: argparse.Namespace) -> int:
     """Run `mpp plausibility`; return 0, 1 (listed, but bad lines were skipped) or 2 (nothing listed)."""
     err = sys.stderr
-    try:
-        return _run(args, sys.stdout, err)
-    except (CommandFailure, ScoringError) as exc:
-        print(f"error: {exc}", file=err)
-        return 2
-    except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=err)
-        return 2
-    except Exception as exc:  # a user gets one line, never a traceback
-        print(f"error: the plausibility check failed unexpectedly: {type(exc).__name__}: {exc}", file=err)
-        return 2
+    return run_with_one_line_errors(lambda: _run(args, sys.stdout, err), err, "the plausibility check")
 
 
 def _run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
