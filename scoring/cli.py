@@ -286,6 +286,19 @@ def _print_results(metrics: dict[str, object], out: IO[str]) -> None:
             print(f"warning: {warning}", file=out)
 
 
+def add_data_format_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options that say how the data files are read (`--format`, `--zorro-order`), as
+    every command reading pairs with `scoring.data.read_items` takes them."""
+    parser.add_argument(
+        "--format",
+        dest="data_format",
+        choices=FORMATS,
+        default="auto",
+        help="the data's format (default: detected)",
+    )
+    parser.add_argument("--zorro-order", choices=ORDERS, default="bad-first", help="Zorro line order")
+
+
 def run_with_one_line_errors(run: Callable[[], int], err: IO[str], what: str) -> int:
     """Return `run()`'s exit code, or 2 after one `error:` line on `err` for any failure: a
     command's own refusal, a scoring error, a file that cannot be read, or anything unexpected
@@ -458,14 +471,7 @@ def add_score_command(sub: Any) -> None:
     score.add_argument("--token-budget", type=int, default=8192, help="tokens per forward pass (speed only)")
     score.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N (speed only)")
     score.add_argument("--score-eos", action="store_true", help="add the end-of-sentence log-prob (causal)")
-    score.add_argument(
-        "--format",
-        dest="data_format",
-        choices=FORMATS,
-        default="auto",
-        help="the data's format (default: detected)",
-    )
-    score.add_argument("--zorro-order", choices=ORDERS, default="bad-first", help="Zorro line order")
+    add_data_format_arguments(score)
     score.add_argument(
         "--bootstrap", type=int, default=1000, help="bootstrap resamples (0: Wilson intervals)"
     )

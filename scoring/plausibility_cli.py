@@ -7,9 +7,15 @@ import argparse
 import sys
 from typing import IO, Any
 
-from formats.zorro import ORDERS
-from scoring.cli import CommandFailure, Progress, data_language, print_issues, run_with_one_line_errors
-from scoring.data import FORMATS, read_items
+from scoring.cli import (
+    CommandFailure,
+    Progress,
+    add_data_format_arguments,
+    data_language,
+    print_issues,
+    run_with_one_line_errors,
+)
+from scoring.data import read_items
 from scoring.items import Sentence
 from scoring.plausibility import DEFAULT_TOP, PLAUSIBILITY_WARNING, least_plausible
 from scoring.registry import load_scorer
@@ -88,14 +94,7 @@ def add_plausibility_command(sub: Any) -> None:
     command.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N (speed only)")
     command.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), default="float32")
     command.add_argument("--language", help="the data's language (default: the data's own)")
-    command.add_argument(
-        "--format",
-        dest="data_format",
-        choices=FORMATS,
-        default="auto",
-        help="the data's format (default: detected)",
-    )
-    command.add_argument("--zorro-order", choices=ORDERS, default="bad-first", help="Zorro line order")
+    add_data_format_arguments(command)
     command.add_argument(
         "--skip-bad-lines", action="store_true", help="check the usable pairs when some lines cannot be read"
     )
