@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
+from generator.blimp_paradigms import BLIMP_PARADIGMS, blimp_uids_named
 from generator.errors import TemplateError
 from generator.library import find_templates
 from generator.template import Template, load_template
@@ -41,6 +42,7 @@ def catalog_markdown(templates: Sequence[tuple[Path, Template]], root: Path) -> 
         phenomena = by_language[language]
         count = sum(len(v) for v in phenomena.values())
         lines.append(f"| {LANGUAGE_NAMES.get(language, language)} | {len(phenomena)} | {count} |")
+    lines += blimp_coverage_lines(templates, root)
     for language in sorted(by_language):
         lines += ["", f"## {LANGUAGE_NAMES.get(language, language)}"]
         for phenomenon in sorted(by_language[language], key=str.casefold):
@@ -59,6 +61,33 @@ def catalog_markdown(templates: Sequence[tuple[Path, Template]], root: Path) -> 
                     f"{_cell(template.example.get('bad', ''))} | {_cell(template.source)} |"
                 )
     return "\n".join(lines) + "\n"
+
+
+def blimp_coverage_lines(templates: Sequence[tuple[Path, Template]], root: Path) -> list[str]:
+    """Return the catalogue's table of BLiMP's 67 paradigms and the English templates whose
+    `source` names each one (none: no template reproduces it)."""
+    naming: dict[str, list[tuple[Path, Template]]] = defaultdict(list)
+    for path, template in templates:
+        if template.language != "en":
+            continue
+        for uid in blimp_uids_named(template.source):
+            naming[uid].append((path, template))
+    covered = sum(1 for uid, _ in BLIMP_PARADIGMS if naming[uid])
+    lines = [
+        "",
+        "## BLiMP's paradigms",
+        "",
+        f"{covered} of BLiMP's {len(BLIMP_PARADIGMS)} paradigms (Warstadt et al. 2020) are reproduced by an",
+        "English template here: the template names the BLiMP UID in its `source`.",
+        "",
+        "| BLiMP UID | phenomenon | template(s) |",
+        "|---|---|---|",
+    ]
+    for uid, term in BLIMP_PARADIGMS:
+        entries = sorted(naming[uid], key=lambda e: e[1].uid.casefold())
+        cell = ", ".join(f"[`{t.uid}`]({Path(os.path.relpath(p, root)).as_posix()})" for p, t in entries)
+        lines.append(f"| {uid} | {term} | {cell or 'none'} |")
+    return lines
 
 
 def load_catalog_templates(paths: Sequence[str | Path]) -> tuple[list[tuple[Path, Template]], list[str]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generator.blimp_paradigms import BLIMP_PARADIGMS, blimp_uids_named
 from generator.catalog import catalog_markdown, load_catalog_templates
 from mpp.cli import main
 
@@ -62,3 +63,30 @@ def test_docs_library_md_is_the_catalogue_of_the_shipped_library() -> None:
     expected = catalog_markdown(templates, REPO_ROOT / "docs")
     actual = (REPO_ROOT / "docs" / "library.md").read_text(encoding="utf-8")
     assert actual == expected, "docs/library.md is stale: run `mpp catalog templates/ --out docs/library.md`"
+
+
+def test_blimp_uids_named_reads_whole_uids_only_after_a_blimp_mention() -> None:
+    source = (
+        "Zorro x (2021); BLiMP determiner_noun_agreement_irregular_1 and passive_2 (Warstadt et al. 2020)"
+    )
+    assert blimp_uids_named(source) == {"determiner_noun_agreement_irregular_1", "passive_2"}
+    assert blimp_uids_named("passive_2, but the source names no benchmark") == frozenset()
+    assert blimp_uids_named("BLiMP passive_20") == frozenset()
+
+
+def test_catalog_maps_every_blimp_uid_to_the_english_templates_naming_it(tmp_path: Path) -> None:
+    root = _library(tmp_path)
+    path = root / "en" / "agreement" / "a_first.yaml"
+    path.write_text(path.read_text().replace("Made up | for tests", "BLiMP passive_1 (Warstadt et al. 2020)"))
+    zh = (root / "en" / "agreement" / "c_other.yaml").read_text()
+    (root / "en" / "agreement" / "c_other.yaml").write_text(
+        zh.replace("language: en", "language: zh").replace("Made up | for tests", "BLiMP passive_2")
+    )
+    templates, _ = load_catalog_templates([root])
+    text = catalog_markdown(templates, tmp_path)
+    assert f"1 of BLiMP's {len(BLIMP_PARADIGMS)} paradigms" in text
+    assert "| passive_1 | argument_structure | [`a_first`](lib/en/agreement/a_first.yaml) |" in text
+    # A Chinese template that names a BLiMP UID does not reproduce the English paradigm.
+    assert "| passive_2 | argument_structure | none |" in text
+    table = text.split("| BLiMP UID | phenomenon | template(s) |\n|---|---|---|\n")[1].split("\n\n")[0]
+    assert [line.split(" | ")[0][2:] for line in table.splitlines()] == [uid for uid, _ in BLIMP_PARADIGMS]
