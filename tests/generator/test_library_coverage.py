@@ -1,6 +1,6 @@
-"""What the shipped library covers: every Zorro paradigm and BLiMP's control/raising in English,
-all fifteen ZhoBLiMP phenomena with at least three paradigms each in Chinese, and no paradigm whose
-pairs lean on one word."""
+"""What the shipped library covers: every Zorro and every BLiMP paradigm in English (BLiMP's over the
+general vocabulary), all fifteen ZhoBLiMP phenomena with at least three paradigms each in Chinese,
+and no paradigm whose pairs lean on one word."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.blimp_paradigms import BLIMP_PARADIGMS, blimp_uids_named
 from generator.generate import Generator
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.template import Lexical, Template
@@ -189,10 +190,25 @@ def test_english_vocabulary_marks_its_counterbalanced_words() -> None:
     assert None not in marked, "every noun, verb and adjective is marked 1 or 0"
 
 
-@pytest.mark.parametrize(
-    "path", find_templates([LIBRARY / "en"]), ids=lambda p: str(p.relative_to(LIBRARY))
-)
+@pytest.mark.parametrize("path", find_templates([LIBRARY / "en"]), ids=lambda p: str(p.relative_to(LIBRARY)))
 def test_english_paradigm_reaches_its_target_with_counterbalanced_words_only(path: Path) -> None:
     template, vocabulary = load_with_vocabulary(path, _CACHE)
     generator = Generator(template, vocabulary.excluding("balanced", ["0"]))
     assert sum(1 for _ in generator.pairs(TARGET["en"], 0)) == TARGET["en"]
+
+
+@pytest.mark.parametrize("uid", [uid for uid, _ in BLIMP_PARADIGMS])
+def test_every_blimp_paradigm_has_an_english_template(uid: str) -> None:
+    # Each of BLiMP's 67 paradigms is reproduced by an English template naming its UID in `source`.
+    named = [t.uid for t in _by_language("en") if uid in blimp_uids_named(t.source)]
+    assert named, f"no English template names 'BLiMP {uid}' as its source"
+
+
+def test_general_vocabulary_paradigms_are_blimps_with_its_fields() -> None:
+    # The paradigms over en_general.csv are our own BLiMP-style ones: each names the BLiMP UID it
+    # reproduces and carries BLiMP's own fields for the BLiMP export.
+    templates = [t for t in _by_language("en") if t.vocabulary.endswith("en_general.csv")]
+    assert len(templates) >= 44, len(templates)
+    for template in templates:
+        assert blimp_uids_named(template.source), template.uid
+        assert template.blimp.get("linguistics_term") and template.blimp.get("field"), template.uid
