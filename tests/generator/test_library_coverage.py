@@ -15,7 +15,6 @@ from generator.blimp_paradigms import BLIMP_PARADIGMS, blimp_uids_named
 from generator.generate import Generator
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.template import Lexical, Template
-from vocab.lexicon import Vocabulary
 
 LIBRARY = Path(__file__).resolve().parents[2] / "templates"
 TARGET = {"en": 1000, "zh": 300}
@@ -164,20 +163,17 @@ def test_phrase_names_are_unique_across_the_library() -> None:
 
 # -- the English word lists are counterbalanced ----------------------------------------------
 
-BALANCE_TOLERANCE = 0.05  # as in docs/en_child-frequency-balance.md
+BALANCE_TOLERANCE = 0.05  # as in docs/en_child-frequency-balance.md and en_general-frequency-balance.md
 
 
-def _english_vocabulary() -> Vocabulary:
-    return _CACHE.get(LIBRARY / "vocabularies" / "en_child.csv")
-
-
-def test_english_vocabulary_marks_its_counterbalanced_words() -> None:
+@pytest.mark.parametrize("name", ["en_child.csv", "en_general.csv"])
+def test_english_vocabulary_marks_its_counterbalanced_words(name: str) -> None:
     # Recomputed from the two packaged sources: the nouns, verbs and adjectives the column
     # `balanced` keeps are within the tolerance of each other, spoken against written.
     from vocab.balance_report import balance_report, lookups_for
     from vocab.frequency import source_frequencies
 
-    vocabulary = _english_vocabulary()
+    vocabulary = _CACHE.get(LIBRARY / "vocabularies" / name)
     assert "balanced" in vocabulary.schema.features
     kept = vocabulary.excluding("balanced", ["0"])
     report = balance_report(
