@@ -27,7 +27,7 @@ pytestmark = [
 ]
 
 PASSWORD = "pw-for-the-browser"
-ENDLESS = "- [{direct: the}, {id: head, lexical: {pos: NN}}, {phrase: ObjectNP}]\n"
+ENDLESS = "- [{direct: the}, {id: head, lexical: {pos: NN}}, {phrase: GenderedSubject}]\n"
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_browser_imports_library_paradigms_and_edits_phrases(
 
     # Tick two paradigms and import them into the project.
     page.check("tr.paradigm:has(a.uid:has-text('classifier_noun_agreement_numeral')) input.pick")
-    page.check("tr.paradigm:has(a.uid:has-text('dropped_object_obligatory_transitive')) input.pick")
+    page.check("tr.paradigm:has(a.uid:has-text('anaphor_agreement_pronoun_gender')) input.pick")
     page.select_option("#import-project", str(project.pk))
     page.screenshot(path=screenshots / "library-list.png", full_page=False)
     page.click("#import-selected")
@@ -79,14 +79,14 @@ def test_browser_imports_library_paradigms_and_edits_phrases(
     page.screenshot(path=screenshots / "library-import-report.png", full_page=True)
     assert set(Template.objects.filter(project=project).values_list("uid", flat=True)) == {
         "classifier_noun_agreement_numeral",
-        "dropped_object_obligatory_transitive",
+        "anaphor_agreement_pronoun_gender",
     }
 
     # The project's template list shows them.
     page.click("text=Open the project's templates")
     expect(page).to_have_url(re.compile(rf"/projects/{project.pk}/templates/$"))
     expect(page.get_by_text("classifier_noun_agreement_numeral").first).to_be_visible()
-    expect(page.get_by_text("dropped_object_obligatory_transitive").first).to_be_visible()
+    expect(page.get_by_text("anaphor_agreement_pronoun_gender").first).to_be_visible()
     page.screenshot(path=screenshots / "library-project-templates.png", full_page=True)
 
     # A paradigm's page offers the import and the download; importing again is refused by uid.
@@ -103,13 +103,13 @@ def test_browser_imports_library_paradigms_and_edits_phrases(
     imported_phrases = Phrase.objects.filter(project=project).count()
     assert imported_phrases >= 2
     expect(page.locator("tr.phrase-row")).to_have_count(imported_phrases)
-    expect(page.locator("tr.phrase-row:has(code:text-is('ObjectNP')) .used-by")).to_contain_text(
-        "dropped_object_obligatory_transitive"
+    expect(page.locator("tr.phrase-row:has(code:text-is('GenderedSubject')) .used-by")).to_contain_text(
+        "anaphor_agreement_pronoun_gender"
     )
     page.screenshot(path=screenshots / "phrases-list.png", full_page=True)
 
-    # Editing ObjectNP into a phrase that never stops: the template that uses it is named.
-    page.click("a.phrase-name:has-text('ObjectNP')")
+    # Editing GenderedSubject into a phrase that never stops: the template that uses it is named.
+    page.click("a.phrase-name:has-text('GenderedSubject')")
     expect(page.locator("li.recheck.valid")).to_have_count(1)
     page.fill("#id_text", "- [{direct: the}\n")
     page.click("button:has-text('Save')")
@@ -120,14 +120,14 @@ def test_browser_imports_library_paradigms_and_edits_phrases(
     page.fill("#id_text", ENDLESS)
     page.click("button:has-text('Save')")
     expect(page.locator(".message.warning")).to_contain_text(
-        "now has problems: dropped_object_obligatory_transitive"
+        "now has problems: anaphor_agreement_pronoun_gender"
     )
     expect(page.locator("li.recheck.invalid")).to_contain_text("E_NO_BASE_CASE")
     page.screenshot(path=screenshots / "phrases-recheck.png", full_page=True)
 
     # Deleting it is refused while the template uses it.
     page.click("text=Delete…")
-    expect(page.locator("#in-use")).to_contain_text("dropped_object_obligatory_transitive")
+    expect(page.locator("#in-use")).to_contain_text("anaphor_agreement_pronoun_gender")
     page.screenshot(path=screenshots / "phrases-delete-refused.png", full_page=True)
 
     # Uploading files: each is reported, a broken one with its line.
