@@ -24,6 +24,11 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
+def _relative_link(path: Path, root: Path) -> str:
+    """Return `path` as a Markdown link target relative to `root` (forward slashes)."""
+    return Path(os.path.relpath(path, root)).as_posix()
+
+
 def catalog_markdown(templates: Sequence[tuple[Path, Template]], root: Path) -> str:
     """Return the Markdown catalogue of `templates` (paths shown relative to `root`)."""
     by_language: dict[str, dict[str, list[tuple[Path, Template]]]] = defaultdict(lambda: defaultdict(list))
@@ -55,7 +60,7 @@ def catalog_markdown(templates: Sequence[tuple[Path, Template]], root: Path) -> 
                 "|---|---|---|---|",
             ]
             for path, template in entries:
-                link = Path(os.path.relpath(path, root)).as_posix()
+                link = _relative_link(path, root)
                 lines.append(
                     f"| [`{template.uid}`]({link}) | {_cell(template.example.get('good', ''))} | "
                     f"{_cell(template.example.get('bad', ''))} | {_cell(template.source)} |"
@@ -85,7 +90,7 @@ def blimp_coverage_lines(templates: Sequence[tuple[Path, Template]], root: Path)
     ]
     for uid, term in BLIMP_PARADIGMS:
         entries = sorted(naming[uid], key=lambda e: e[1].uid.casefold())
-        cell = ", ".join(f"[`{t.uid}`]({Path(os.path.relpath(p, root)).as_posix()})" for p, t in entries)
+        cell = ", ".join(f"[`{t.uid}`]({_relative_link(p, root)})" for p, t in entries)
         lines.append(f"| {uid} | {term} | {cell or 'none'} |")
     return lines
 
