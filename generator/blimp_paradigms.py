@@ -7,7 +7,7 @@ stands for each of BLiMP's paradigms and which have none.
 
 from __future__ import annotations
 
-import re
+from generator.paradigm_names import names_in_source
 
 # (UID, linguistics_term), as in the released files' metadata.
 BLIMP_PARADIGMS: tuple[tuple[str, str], ...] = (
@@ -81,11 +81,7 @@ BLIMP_PARADIGMS: tuple[tuple[str, str], ...] = (
 )
 BLIMP_UIDS: frozenset[str] = frozenset(uid for uid, _ in BLIMP_PARADIGMS)
 
-_UID_WORD = re.compile(r"[A-Za-z0-9_]+")
-
 
 def blimp_uids_named(source: str) -> frozenset[str]:
     """Return the BLiMP UIDs a template's `source` names (none unless it mentions BLiMP)."""
-    if "BLiMP" not in source:
-        return frozenset()
-    return frozenset(word for word in _UID_WORD.findall(source) if word in BLIMP_UIDS)
+    return names_in_source(source, "BLiMP", BLIMP_UIDS)

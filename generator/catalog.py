@@ -8,13 +8,14 @@ import argparse
 import os
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from generator.blimp_paradigms import BLIMP_PARADIGMS, blimp_uids_named
 from generator.errors import TemplateError
 from generator.library import find_templates
 from generator.template import Template, load_template
+from generator.zhoblimp_paradigms import ZHOBLIMP_PARADIGMS, zhoblimp_paradigms_named
 
 LANGUAGE_NAMES = {"en": "English", "zh": "Chinese"}
 
@@ -47,7 +48,24 @@ def catalog_markdown(templates: Sequence[tuple[Path, Template]], root: Path) -> 
         phenomena = by_language[language]
         count = sum(len(v) for v in phenomena.values())
         lines.append(f"| {LANGUAGE_NAMES.get(language, language)} | {len(phenomena)} | {count} |")
-    lines += blimp_coverage_lines(templates, root)
+    lines += benchmark_coverage_lines(
+        templates,
+        root,
+        benchmark="BLiMP",
+        citation="Warstadt et al. 2020",
+        language="en",
+        paradigms=BLIMP_PARADIGMS,
+        named=blimp_uids_named,
+    )
+    lines += benchmark_coverage_lines(
+        templates,
+        root,
+        benchmark="ZhoBLiMP",
+        citation="Liu et al. 2024",
+        language="zh",
+        paradigms=ZHOBLIMP_PARADIGMS,
+        named=zhoblimp_paradigms_named,
+    )
     for language in sorted(by_language):
         lines += ["", f"## {LANGUAGE_NAMES.get(language, language)}"]
         for phenomenon in sorted(by_language[language], key=str.casefold):
@@ -68,27 +86,37 @@ def catalog_markdown(templates: Sequence[tuple[Path, Template]], root: Path) -> 
     return "\n".join(lines) + "\n"
 
 
-def blimp_coverage_lines(templates: Sequence[tuple[Path, Template]], root: Path) -> list[str]:
-    """Return the catalogue's table of BLiMP's 67 paradigms and the English templates whose
-    `source` names each one (none: no template reproduces it)."""
+def benchmark_coverage_lines(
+    templates: Sequence[tuple[Path, Template]],
+    root: Path,
+    *,
+    benchmark: str,
+    citation: str,
+    language: str,
+    paradigms: Sequence[tuple[str, str]],
+    named: Callable[[str], frozenset[str]],
+) -> list[str]:
+    """Return the catalogue's table of a benchmark's paradigms (name, phenomenon) and the templates
+    in `language` whose `source` names each one (none: no template reproduces it)."""
     naming: dict[str, list[tuple[Path, Template]]] = defaultdict(list)
     for path, template in templates:
-        if template.language != "en":
+        if template.language != language:
             continue
-        for uid in blimp_uids_named(template.source):
+        for uid in named(template.source):
             naming[uid].append((path, template))
-    covered = sum(1 for uid, _ in BLIMP_PARADIGMS if naming[uid])
+    covered = sum(1 for uid, _ in paradigms if naming[uid])
     lines = [
         "",
-        "## BLiMP's paradigms",
+        f"## {benchmark}'s paradigms",
         "",
-        f"{covered} of BLiMP's {len(BLIMP_PARADIGMS)} paradigms (Warstadt et al. 2020) are reproduced by an",
-        "English template here: the template names the BLiMP UID in its `source`.",
+        f"{covered} of {benchmark}'s {len(paradigms)} paradigms ({citation}) are reproduced here by a",
+        f"template in {LANGUAGE_NAMES.get(language, language)}: the template names the {benchmark}",
+        "paradigm in its `source`.",
         "",
-        "| BLiMP UID | phenomenon | template(s) |",
+        f"| {benchmark} UID | phenomenon | template(s) |",
         "|---|---|---|",
     ]
-    for uid, term in BLIMP_PARADIGMS:
+    for uid, term in paradigms:
         entries = sorted(naming[uid], key=lambda e: e[1].uid.casefold())
         cell = ", ".join(f"[`{t.uid}`]({_relative_link(p, root)})" for p, t in entries)
         lines.append(f"| {uid} | {term} | {cell or 'none'} |")

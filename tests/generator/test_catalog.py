@@ -6,6 +6,7 @@ from pathlib import Path
 
 from generator.blimp_paradigms import BLIMP_PARADIGMS, blimp_uids_named
 from generator.catalog import catalog_markdown, load_catalog_templates
+from generator.zhoblimp_paradigms import ZHOBLIMP_PARADIGMS, zhoblimp_paradigms_named
 from mpp.cli import main
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -74,6 +75,19 @@ def test_blimp_uids_named_reads_whole_uids_only_after_a_blimp_mention() -> None:
     assert blimp_uids_named("BLiMP passive_20") == frozenset()
 
 
+def test_a_name_counts_only_in_a_citation_of_its_own_benchmark() -> None:
+    # "ZhoBLiMP" is no mention of BLiMP, and a BLiMP UID cited beside a ZhoBLiMP mention (another
+    # citation of the same source) does not name ZhoBLiMP's paradigm of the same name.
+    source = (
+        "BLiMP anaphor_number_agreement (Warstadt et al. 2020); "
+        "ZhoBLiMP BA_negation, BA_verb_le_a (Liu et al. 2024)"
+    )
+    assert zhoblimp_paradigms_named(source) == {"BA_negation", "BA_verb_le_a"}
+    assert blimp_uids_named(source) == {"anaphor_number_agreement"}
+    assert blimp_uids_named("ZhoBLiMP anaphor_number_agreement (Liu et al. 2024)") == frozenset()
+    assert zhoblimp_paradigms_named("ZhoBLiMP BA paradigms (Liu et al. 2024)") == frozenset()
+
+
 def test_catalog_maps_every_blimp_uid_to_the_english_templates_naming_it(tmp_path: Path) -> None:
     root = _library(tmp_path)
     path = root / "en" / "agreement" / "a_first.yaml"
@@ -90,3 +104,22 @@ def test_catalog_maps_every_blimp_uid_to_the_english_templates_naming_it(tmp_pat
     assert "| passive_2 | argument_structure | none |" in text
     table = text.split("| BLiMP UID | phenomenon | template(s) |\n|---|---|---|\n")[1].split("\n\n")[0]
     assert [line.split(" | ")[0][2:] for line in table.splitlines()] == [uid for uid, _ in BLIMP_PARADIGMS]
+
+
+def test_catalog_maps_every_zhoblimp_paradigm_to_the_chinese_templates_naming_it(tmp_path: Path) -> None:
+    root = _library(tmp_path)
+    path = root / "en" / "agreement" / "a_first.yaml"
+    text = path.read_text().replace("language: en", "language: zh")
+    path.write_text(text.replace("Made up | for tests", "ZhoBLiMP BA_meiba (Liu et al. 2024)"))
+    other = root / "en" / "agreement" / "b_second.yaml"
+    other.write_text(
+        other.read_text().replace("Made up | for tests", "ZhoBLiMP BA_negation (Liu et al. 2024)")
+    )
+    templates, _ = load_catalog_templates([root])
+    text = catalog_markdown(templates, tmp_path)
+    assert f"1 of ZhoBLiMP's {len(ZHOBLIMP_PARADIGMS)} paradigms" in text
+    assert "| BA_meiba | BA | [`a_first`](lib/en/agreement/a_first.yaml) |" in text
+    # An English template that names a ZhoBLiMP paradigm does not reproduce the Chinese one.
+    assert "| BA_negation | BA | none |" in text
+    table = text.split("| ZhoBLiMP UID | phenomenon | template(s) |\n|---|---|---|\n")[1].split("\n\n")[0]
+    assert [line.split(" | ")[0][2:] for line in table.splitlines()] == [uid for uid, _ in ZHOBLIMP_PARADIGMS]

@@ -15,6 +15,7 @@ from generator.blimp_paradigms import BLIMP_PARADIGMS, blimp_uids_named
 from generator.generate import Generator
 from generator.library import VocabularyCache, find_templates, load_with_vocabulary
 from generator.template import Lexical, Template
+from generator.zhoblimp_paradigms import ZHOBLIMP_PHENOMENA
 
 LIBRARY = Path(__file__).resolve().parents[2] / "templates"
 TARGET = {"en": 1000, "zh": 300}
@@ -46,23 +47,6 @@ ZORRO_PARADIGMS = (
     "quantifiers-superlative",
 )
 
-ZHOBLIMP_PHENOMENA = (
-    "anaphor",
-    "argument_structure",
-    "BA",
-    "classifier",
-    "control_raising",
-    "ellipsis",
-    "fci_licensing",
-    "nominal_expression",
-    "npi_licensing",
-    "passive",
-    "quantifiers",
-    "question",
-    "relativization",
-    "topicalization",
-    "verb_phrase",
-)
 
 _CACHE = VocabularyCache()
 
