@@ -13,7 +13,9 @@ from mpp_studio.paradigms.services.text_preview import MAX_PREVIEW_PAIRS
 
 # A template file is a few kilobytes; this bound only stops a runaway paste.
 MAX_SOURCE_CHARS = 1_000_000
-MAX_IMPORT_TEMPLATES = 100
+# One request may name the whole shipped library (234 templates today) with room to grow; the
+# import runs as a job, so the bound is on the request's size, not the work.
+MAX_IMPORT_TEMPLATES = 1_000
 
 _PROBLEM_KEYS = ("code", "message", "template", "grammar", "position", "line")
 

@@ -6,6 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from mpp_studio.paradigms.models import LibraryTemplate, Phrase, Template
+from mpp_studio.paradigms.serializers import MAX_IMPORT_TEMPLATES
 from mpp_studio.paradigms.services import template_save
 from tests.web.paradigms.library_texts import INVALID_TEMPLATE, NP_TEMPLATE, NP_TEXT, PLAIN_TEMPLATE
 
@@ -435,6 +436,9 @@ def test_library_import_api(
         ({"templates": [1]}, "project"),
         ({"project": 1, "templates": []}, "templates"),
         ({"project": 1, "templates": [999999]}, "templates"),
+        # the whole library fits in one request (test_library_import_api names 150 and more);
+        # a list longer than the bound is refused before any lookup
+        ({"project": 1, "templates": list(range(1, MAX_IMPORT_TEMPLATES + 2))}, "templates"),
     ],
 )
 def test_library_import_api_bad_input(
