@@ -14,8 +14,10 @@ from mpp_studio.paradigms.services.text_preview import MAX_PREVIEW_PAIRS
 # A template file is a few kilobytes; this bound only stops a runaway paste.
 MAX_SOURCE_CHARS = 1_000_000
 # One request may name the whole shipped library (234 templates today) with room to grow; the
-# import runs as a job, so the bound is on the request's size, not the work.
-MAX_IMPORT_TEMPLATES = 1_000
+# import runs as a job, so the bound is on the request's size, not the work. It stays well under
+# the 1,000 form fields the server reads (settings.DATA_UPLOAD_MAX_NUMBER_FIELDS), so a form-encoded
+# request at the bound is read, not refused.
+MAX_IMPORT_TEMPLATES = 500
 
 _PROBLEM_KEYS = ("code", "message", "template", "grammar", "position", "line")
 
