@@ -88,6 +88,13 @@ def test_a_name_counts_only_in_a_citation_of_its_own_benchmark() -> None:
     assert zhoblimp_paradigms_named("ZhoBLiMP BA paradigms (Liu et al. 2024)") == frozenset()
 
 
+def _coverage_table_uids(text: str, benchmark: str) -> list[str]:
+    """Return the paradigm names in the first column of a benchmark's coverage table, in order."""
+    header = f"| {benchmark} UID | phenomenon | template(s) |\n|---|---|---|\n"
+    table = text.split(header)[1].split("\n\n")[0]
+    return [line.split(" | ")[0][2:] for line in table.splitlines()]
+
+
 def test_catalog_maps_every_blimp_uid_to_the_english_templates_naming_it(tmp_path: Path) -> None:
     root = _library(tmp_path)
     path = root / "en" / "agreement" / "a_first.yaml"
@@ -102,8 +109,7 @@ def test_catalog_maps_every_blimp_uid_to_the_english_templates_naming_it(tmp_pat
     assert "| passive_1 | argument_structure | [`a_first`](lib/en/agreement/a_first.yaml) |" in text
     # A Chinese template that names a BLiMP UID does not reproduce the English paradigm.
     assert "| passive_2 | argument_structure | none |" in text
-    table = text.split("| BLiMP UID | phenomenon | template(s) |\n|---|---|---|\n")[1].split("\n\n")[0]
-    assert [line.split(" | ")[0][2:] for line in table.splitlines()] == [uid for uid, _ in BLIMP_PARADIGMS]
+    assert _coverage_table_uids(text, "BLiMP") == [uid for uid, _ in BLIMP_PARADIGMS]
 
 
 def test_catalog_maps_every_zhoblimp_paradigm_to_the_chinese_templates_naming_it(tmp_path: Path) -> None:
@@ -121,5 +127,4 @@ def test_catalog_maps_every_zhoblimp_paradigm_to_the_chinese_templates_naming_it
     assert "| BA_meiba | BA | [`a_first`](lib/en/agreement/a_first.yaml) |" in text
     # An English template that names a ZhoBLiMP paradigm does not reproduce the Chinese one.
     assert "| BA_negation | BA | none |" in text
-    table = text.split("| ZhoBLiMP UID | phenomenon | template(s) |\n|---|---|---|\n")[1].split("\n\n")[0]
-    assert [line.split(" | ")[0][2:] for line in table.splitlines()] == [uid for uid, _ in ZHOBLIMP_PARADIGMS]
+    assert _coverage_table_uids(text, "ZhoBLiMP") == [uid for uid, _ in ZHOBLIMP_PARADIGMS]
