@@ -7,7 +7,7 @@ stands for each of BLiMP's paradigms and which have none.
 
 from __future__ import annotations
 
-from generator.paradigm_names import names_in_source
+from generator.paradigm_names import Benchmark
 
 # (UID, linguistics_term), as in the released files' metadata.
 BLIMP_PARADIGMS: tuple[tuple[str, str], ...] = (
@@ -79,9 +79,9 @@ BLIMP_PARADIGMS: tuple[tuple[str, str], ...] = (
     ("regular_plural_subject_verb_agreement_1", "subject_verb_agreement"),
     ("regular_plural_subject_verb_agreement_2", "subject_verb_agreement"),
 )
-BLIMP_UIDS: frozenset[str] = frozenset(uid for uid, _ in BLIMP_PARADIGMS)
+BLIMP = Benchmark(name="BLiMP", citation="Warstadt et al. 2020", language="en", paradigms=BLIMP_PARADIGMS)
 
 
 def blimp_uids_named(source: str) -> frozenset[str]:
     """Return the BLiMP UIDs a template's `source` names (none unless it mentions BLiMP)."""
-    return names_in_source(source, "BLiMP", BLIMP_UIDS)
+    return BLIMP.named_in(source)

@@ -8,14 +8,15 @@ import argparse
 import os
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from generator.blimp_paradigms import BLIMP_PARADIGMS, blimp_uids_named
+from generator.blimp_paradigms import BLIMP
 from generator.errors import TemplateError
 from generator.library import find_templates
+from generator.paradigm_names import Benchmark
 from generator.template import Template, load_template
-from generator.zhoblimp_paradigms import ZHOBLIMP_PARADIGMS, zhoblimp_paradigms_named
+from generator.zhoblimp_paradigms import ZHOBLIMP
 
 LANGUAGE_NAMES = {"en": "English", "zh": "Chinese"}
 
@@ -48,24 +49,8 @@ def catalog_markdown(templates: Sequence[tuple[Path, Template]], root: Path) -> 
         phenomena = by_language[language]
         count = sum(len(v) for v in phenomena.values())
         lines.append(f"| {LANGUAGE_NAMES.get(language, language)} | {len(phenomena)} | {count} |")
-    lines += benchmark_coverage_lines(
-        templates,
-        root,
-        benchmark="BLiMP",
-        citation="Warstadt et al. 2020",
-        language="en",
-        paradigms=BLIMP_PARADIGMS,
-        named=blimp_uids_named,
-    )
-    lines += benchmark_coverage_lines(
-        templates,
-        root,
-        benchmark="ZhoBLiMP",
-        citation="Liu et al. 2024",
-        language="zh",
-        paradigms=ZHOBLIMP_PARADIGMS,
-        named=zhoblimp_paradigms_named,
-    )
+    for benchmark in (BLIMP, ZHOBLIMP):
+        lines += benchmark_coverage_lines(templates, root, benchmark)
     for language in sorted(by_language):
         lines += ["", f"## {LANGUAGE_NAMES.get(language, language)}"]
         for phenomenon in sorted(by_language[language], key=str.casefold):
@@ -87,36 +72,31 @@ def catalog_markdown(templates: Sequence[tuple[Path, Template]], root: Path) -> 
 
 
 def benchmark_coverage_lines(
-    templates: Sequence[tuple[Path, Template]],
-    root: Path,
-    *,
-    benchmark: str,
-    citation: str,
-    language: str,
-    paradigms: Sequence[tuple[str, str]],
-    named: Callable[[str], frozenset[str]],
+    templates: Sequence[tuple[Path, Template]], root: Path, benchmark: Benchmark
 ) -> list[str]:
     """Return the catalogue's table of a benchmark's paradigms (name, phenomenon) and the templates
-    in `language` whose `source` names each one (none: no template reproduces it)."""
+    in its language whose `source` names each one (none: no template reproduces it)."""
     naming: dict[str, list[tuple[Path, Template]]] = defaultdict(list)
     for path, template in templates:
-        if template.language != language:
+        if template.language != benchmark.language:
             continue
-        for uid in named(template.source):
+        for uid in benchmark.named_in(template.source):
             naming[uid].append((path, template))
-    covered = sum(1 for uid, _ in paradigms if naming[uid])
+    covered = sum(1 for uid, _ in benchmark.paradigms if naming[uid])
+    name, language = benchmark.name, LANGUAGE_NAMES.get(benchmark.language, benchmark.language)
+    total = len(benchmark.paradigms)
     lines = [
         "",
-        f"## {benchmark}'s paradigms",
+        f"## {name}'s paradigms",
         "",
-        f"{covered} of {benchmark}'s {len(paradigms)} paradigms ({citation}) are reproduced here by a",
-        f"template in {LANGUAGE_NAMES.get(language, language)}: the template names the {benchmark}",
+        f"{covered} of {name}'s {total} paradigms ({benchmark.citation}) are reproduced here by a",
+        f"template in {language}: the template names the {name}",
         "paradigm in its `source`.",
         "",
-        f"| {benchmark} UID | phenomenon | template(s) |",
+        f"| {name} UID | phenomenon | template(s) |",
         "|---|---|---|",
     ]
-    for uid, term in paradigms:
+    for uid, term in benchmark.paradigms:
         entries = sorted(naming[uid], key=lambda e: e[1].uid.casefold())
         cell = ", ".join(f"[`{t.uid}`]({_relative_link(p, root)})" for p, t in entries)
         lines.append(f"| {uid} | {term} | {cell or 'none'} |")

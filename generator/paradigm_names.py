@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set
+from dataclasses import dataclass
 
 _NAME_WORD = re.compile(r"[A-Za-z0-9_]+")
 
@@ -26,3 +27,23 @@ def names_in_source(source: str, benchmark: str, names: Set[str]) -> frozenset[s
         for word in _NAME_WORD.findall(citation)
         if word in names
     )
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """A released benchmark whose paradigms the library reproduces: its name as sources cite it,
+    the paper to credit, the language of its templates, and its paradigms as (name, phenomenon)."""
+
+    name: str
+    citation: str
+    language: str
+    paradigms: tuple[tuple[str, str], ...]
+
+    @property
+    def names(self) -> frozenset[str]:
+        """Return the benchmark's paradigm names."""
+        return frozenset(name for name, _ in self.paradigms)
+
+    def named_in(self, source: str) -> frozenset[str]:
+        """Return the benchmark's paradigm names that a template's `source` cites."""
+        return names_in_source(source, self.name, self.names)

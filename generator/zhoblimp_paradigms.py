@@ -8,7 +8,7 @@ can show which template stands for each of ZhoBLiMP's paradigms and which have n
 
 from __future__ import annotations
 
-from generator.paradigm_names import names_in_source
+from generator.paradigm_names import Benchmark
 
 # (UID, phenomenon), as in the released files (data/ZhoBLiMP.tar.gz), grouped by phenomenon.
 ZHOBLIMP_PARADIGMS: tuple[tuple[str, str], ...] = (
@@ -131,11 +131,11 @@ ZHOBLIMP_PARADIGMS: tuple[tuple[str, str], ...] = (
     ("verb_phrase_left_negation", "verb_phrase"),
     ("ya_insertion", "verb_phrase"),
 )
-ZHOBLIMP_UIDS: frozenset[str] = frozenset(uid for uid, _ in ZHOBLIMP_PARADIGMS)
+ZHOBLIMP = Benchmark(name="ZhoBLiMP", citation="Liu et al. 2024", language="zh", paradigms=ZHOBLIMP_PARADIGMS)
 ZHOBLIMP_PHENOMENA: tuple[str, ...] = tuple(dict.fromkeys(phenomenon for _, phenomenon in ZHOBLIMP_PARADIGMS))
 
 
 def zhoblimp_paradigms_named(source: str) -> frozenset[str]:
     """Return the ZhoBLiMP paradigm names a template's `source` names (none unless it mentions
     ZhoBLiMP)."""
-    return names_in_source(source, "ZhoBLiMP", ZHOBLIMP_UIDS)
+    return ZHOBLIMP.named_in(source)

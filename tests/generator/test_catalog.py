@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.blimp_paradigms import BLIMP_PARADIGMS, blimp_uids_named
+import pytest
+
+from generator.blimp_paradigms import BLIMP, blimp_uids_named
 from generator.catalog import catalog_markdown, load_catalog_templates
-from generator.zhoblimp_paradigms import ZHOBLIMP_PARADIGMS, zhoblimp_paradigms_named
+from generator.paradigm_names import Benchmark
+from generator.zhoblimp_paradigms import ZHOBLIMP, zhoblimp_paradigms_named
 from mpp.cli import main
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -95,36 +98,27 @@ def _coverage_table_uids(text: str, benchmark: str) -> list[str]:
     return [line.split(" | ")[0][2:] for line in table.splitlines()]
 
 
-def test_catalog_maps_every_blimp_uid_to_the_english_templates_naming_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("benchmark", "named", "other", "other_language"),
+    [(BLIMP, "passive_1", "passive_2", "zh"), (ZHOBLIMP, "BA_meiba", "BA_negation", "en")],
+)
+def test_catalog_maps_every_benchmark_paradigm_to_the_templates_in_its_language_naming_it(
+    tmp_path: Path, benchmark: Benchmark, named: str, other: str, other_language: str
+) -> None:
+    # One template in the benchmark's language names `named`; another, in the other language,
+    # names `other`, which it does not reproduce: that row stays "none".
+    phenomenon = dict(benchmark.paradigms)
     root = _library(tmp_path)
-    path = root / "en" / "agreement" / "a_first.yaml"
-    path.write_text(path.read_text().replace("Made up | for tests", "BLiMP passive_1 (Warstadt et al. 2020)"))
-    zh = (root / "en" / "agreement" / "c_other.yaml").read_text()
-    (root / "en" / "agreement" / "c_other.yaml").write_text(
-        zh.replace("language: en", "language: zh").replace("Made up | for tests", "BLiMP passive_2")
-    )
+    for stem, language, name in (("a_first", benchmark.language, named), ("b_second", other_language, other)):
+        path = root / "en" / "agreement" / f"{stem}.yaml"
+        path.write_text(
+            path.read_text()
+            .replace("language: en", f"language: {language}")
+            .replace("Made up | for tests", f"{benchmark.name} {name} ({benchmark.citation})")
+        )
     templates, _ = load_catalog_templates([root])
     text = catalog_markdown(templates, tmp_path)
-    assert f"1 of BLiMP's {len(BLIMP_PARADIGMS)} paradigms" in text
-    assert "| passive_1 | argument_structure | [`a_first`](lib/en/agreement/a_first.yaml) |" in text
-    # A Chinese template that names a BLiMP UID does not reproduce the English paradigm.
-    assert "| passive_2 | argument_structure | none |" in text
-    assert _coverage_table_uids(text, "BLiMP") == [uid for uid, _ in BLIMP_PARADIGMS]
-
-
-def test_catalog_maps_every_zhoblimp_paradigm_to_the_chinese_templates_naming_it(tmp_path: Path) -> None:
-    root = _library(tmp_path)
-    path = root / "en" / "agreement" / "a_first.yaml"
-    text = path.read_text().replace("language: en", "language: zh")
-    path.write_text(text.replace("Made up | for tests", "ZhoBLiMP BA_meiba (Liu et al. 2024)"))
-    other = root / "en" / "agreement" / "b_second.yaml"
-    other.write_text(
-        other.read_text().replace("Made up | for tests", "ZhoBLiMP BA_negation (Liu et al. 2024)")
-    )
-    templates, _ = load_catalog_templates([root])
-    text = catalog_markdown(templates, tmp_path)
-    assert f"1 of ZhoBLiMP's {len(ZHOBLIMP_PARADIGMS)} paradigms" in text
-    assert "| BA_meiba | BA | [`a_first`](lib/en/agreement/a_first.yaml) |" in text
-    # An English template that names a ZhoBLiMP paradigm does not reproduce the Chinese one.
-    assert "| BA_negation | BA | none |" in text
-    assert _coverage_table_uids(text, "ZhoBLiMP") == [uid for uid, _ in ZHOBLIMP_PARADIGMS]
+    assert f"1 of {benchmark.name}'s {len(benchmark.paradigms)} paradigms" in text
+    assert f"| {named} | {phenomenon[named]} | [`a_first`](lib/en/agreement/a_first.yaml) |" in text
+    assert f"| {other} | {phenomenon[other]} | none |" in text
+    assert _coverage_table_uids(text, benchmark.name) == [uid for uid, _ in benchmark.paradigms]
