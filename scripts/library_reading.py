@@ -22,7 +22,9 @@ right and is also counted as borderline; odd is "mild" or "clear" in the odd cel
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import io
 import json
 import re
 import sys
@@ -86,9 +88,11 @@ def deal(language: str, seed: int, n: int, readers: int, out: Path, root: Path =
     files = sorted((root / "templates" / language).rglob("*.yaml"))
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as generated:
-        status = mpp_main(
-            ["generate", *map(str, files), "--n", str(n), "--seed", str(seed), "--out-dir", generated]
-        )
+        # mpp generate reports each paradigm on stdout; the reader counts are what matter here
+        with contextlib.redirect_stdout(io.StringIO()):
+            status = mpp_main(
+                ["generate", *map(str, files), "--n", str(n), "--seed", str(seed), "--out-dir", generated]
+            )
         if status != 0:
             raise RuntimeError(f"mpp generate failed with exit code {status}")
         sections: list[list[str]] = [[] for _ in range(readers)]
