@@ -24,7 +24,8 @@ from formats.zorro import ORDERS
 from scoring.data import FORMATS, PairItem, ScoringData, TripletItem, read_items
 from scoring.errors import ScoringError
 from scoring.items import REDUCTIONS, Sentence, SentenceScore
-from scoring.metrics import DEFAULT_TIE_TOLERANCE, PairScores, pair_outcome, pair_report
+from scoring.linking import LinkingError, LinkingFunction, parse_linking
+from scoring.metrics import DEFAULT_TIE_TOLERANCE, PairReport, PairScores, pair_outcome, pair_report
 from scoring.registry import METHODS, load_scorer
 from scoring.settings import ScorerSettings, model_fingerprint
 from scoring.triplet_metrics import (
@@ -253,6 +254,10 @@ def _metrics(
             )
         out["pairs"] = reports[args.reduction].to_dict()
         out["pairs_overall_by_reduction"] = {r: reports[r].overall.to_dict() for r in REDUCTIONS}
+        if args.linkings:
+            out["pairs_by_linking"] = {
+                linking.key: _linking_entry(args, data, scores, linking) for linking in args.linkings
+            }
     if data.triplets:
         report = triplet_report(
             [_triplet_scores(t, scores) for t in data.triplets],
@@ -266,6 +271,45 @@ def _metrics(
     return out
 
 
+def _linking_entry(
+    args: argparse.Namespace,
+    data: ScoringData,
+    scores: dict[Sentence, SentenceScore],
+    linking: LinkingFunction,
+) -> dict[str, object]:
+    """Return the metrics entry of one `--linking` function: its label and the pairs' report."""
+    return {"label": linking.label, **_linking_report(args, data, scores, linking).to_dict()}
+
+
+def _linking_report(
+    args: argparse.Namespace,
+    data: ScoringData,
+    scores: dict[Sentence, SentenceScore],
+    linking: LinkingFunction,
+) -> PairReport:
+    """Return the pairs' report with each sentence scored by `linking` from its stored sum and
+    token count (nothing is scored again)."""
+    items = [
+        PairScores(
+            item_id=p.item_id,
+            uid=p.uid,
+            phenomenon=p.phenomenon,
+            good=linking.score(math.fsum(scores[p.good].logprobs), scores[p.good].n_tokens),
+            bad=linking.score(math.fsum(scores[p.bad].logprobs), scores[p.bad].n_tokens),
+            length_equal=scores[p.good].n_tokens == scores[p.bad].n_tokens,
+        )
+        for p in data.pairs
+    ]
+    return pair_report(
+        items,
+        reduction=linking.key,
+        higher_is_better=linking.higher_is_better,
+        tie_tolerance=args.tie_tolerance,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
+    )
+
+
 def _print_results(metrics: dict[str, object], out: IO[str]) -> None:
     pairs = metrics.get("pairs")
     if isinstance(pairs, dict):
@@ -277,6 +321,12 @@ def _print_results(metrics: dict[str, object], out: IO[str]) -> None:
         )
         for warning in pairs["warnings"]:
             print(f"warning: {warning}", file=out)
+    by_linking = metrics.get("pairs_by_linking")
+    if isinstance(by_linking, dict):
+        for report in by_linking.values():
+            cell = report["overall"]
+            shown = f"accuracy {cell['accuracy']:.4f} ({cell['ties']:,} ties)"
+            print(f"pairs under {report['label']}: {shown}", file=out)
     triplets = metrics.get("triplets")
     if isinstance(triplets, dict):
         cells = triplets["overall"]
@@ -324,6 +374,7 @@ def _run(args: argparse.Namespace, err: IO[str]) -> int:
     started = time.perf_counter()
     if not math.isfinite(args.tau) or args.tau < 0:
         raise CommandFailure("--tau must be a number of bits per token, 0 or more")
+    args.linkings = _linkings(args.linking)
     data = read_items(args.data, fmt=args.data_format, zorro_order=args.zorro_order)
     print_issues(data, err)
     if data.errors and not args.skip_bad_lines:
@@ -413,6 +464,24 @@ def _run(args: argparse.Namespace, err: IO[str]) -> int:
     return 1 if data.errors else 0
 
 
+def _linkings(written: Sequence[str]) -> list[LinkingFunction]:
+    """Return the `--linking` functions, refusing in words what cannot be computed here."""
+    chosen: list[LinkingFunction] = []
+    for text in written:
+        try:
+            linking = parse_linking(text)
+        except LinkingError as exc:
+            raise CommandFailure(f"--linking {text}: {exc}") from None
+        if linking.needs_unigram:
+            raise CommandFailure(
+                f"--linking {text}: {linking.label} needs the token unigram frequencies of the model's "
+                "tokenizer, which mpp score does not read yet; use sum, mean, bpt, slln, lognorm or penlp"
+            )
+        if linking.key not in {c.key for c in chosen}:
+            chosen.append(linking)
+    return chosen
+
+
 def _chain(*parts: Iterable[bytes]) -> Iterator[bytes]:
     for part in parts:
         yield from part
@@ -459,6 +528,15 @@ def add_score_command(sub: Any) -> None:
         help="sentence score compared within a pair (default sum); triplets always use bits per token",
     )
     score.set_defaults(reduction_given=False)
+    score.add_argument(
+        "--linking",
+        action="append",
+        default=[],
+        metavar="FUNCTION",
+        help="also report the pairs under this linking function, from the stored token scores "
+        "(slln, lognorm, penlp, with parameters: slln:alpha=0.5, lognorm:beta=1, penlp:alpha=0.8; "
+        "repeatable; docs/scoring.md gives the formulas)",
+    )
     score.add_argument(
         "--tau",
         type=float,

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from scoring.items import HIGHER_IS_BETTER, REDUCTIONS, Reduction
+from scoring.items import HIGHER_IS_BETTER, REDUCTIONS
 from scoring.stats import binomial_test, bootstrap_ci, wilson_interval
 
 DEFAULT_TIE_TOLERANCE = 1e-6
@@ -210,7 +210,7 @@ class PairReport:
 def pair_report(
     items: Sequence[PairScores],
     *,
-    reduction: Reduction,
+    reduction: str,
     higher_is_better: bool | None = None,
     tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
     bootstrap: int = 1000,
@@ -280,7 +280,7 @@ def pair_report(
 def counted_report(
     counts: Sequence[OutcomeCounts],
     *,
-    reduction: Reduction,
+    reduction: str,
     higher_is_better: bool | None = None,
     tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
 ) -> PairReport:

@@ -252,3 +252,45 @@ def test_score_with_the_tiny_causal_model(tmp_path: Path, tiny_gpt2: Path) -> No
     assert summary["scorer"]
     assert summary["settings"]["fingerprint"]
     assert summary["pairs"]["overall"]["n"] == 4
+
+
+def test_linking_functions_are_reported_from_the_stored_token_scores(tmp_path: Path) -> None:
+    """Each `--linking` function gets a pairs report whose outcomes are those of the per-item
+    file's token scores reduced by hand (nothing is scored again)."""
+    data = _write(tmp_path / "pairs.jsonl", PAIRS)
+    out = tmp_path / "scores.jsonl"
+    args = ["score", "--scorer", "unigram", "--data", str(data), "--out", str(out), "--bootstrap", "0"]
+    assert main([*args, "--linking", "slln:alpha=0.5", "--linking", "penlp", "--linking", "slln"]) == 0
+    summary = json.loads((tmp_path / "scores.metrics.json").read_text(encoding="utf-8"))
+    reports = summary["pairs_by_linking"]
+    assert list(reports) == ["slln:alpha=0.5", "penlp:alpha=0.8"]  # the repeated slln once
+    assert reports["slln:alpha=0.5"]["label"] == "SLLN-LP (alpha 0.5)"
+    expected = []
+    for item in _lines(out):
+        good, bad = item["good"], item["bad"]
+        assert isinstance(good, dict) and isinstance(bad, dict)
+        g = sum(good["logprobs"]) / len(good["logprobs"]) ** 0.5
+        b = sum(bad["logprobs"]) / len(bad["logprobs"]) ** 0.5
+        expected.append(pair_outcome(g, b, higher_is_better=True))
+    overall = reports["slln:alpha=0.5"]["overall"]
+    assert overall["accuracy"] == pytest.approx(sum(expected) / len(expected))
+    assert overall["ties"] == expected.count(0.5)
+
+
+@pytest.mark.parametrize(
+    ("linking", "message"),
+    [
+        ("slln:alpha=2", "--linking slln:alpha=2: slln: alpha must lie strictly between 0 and 1"),
+        ("median", "--linking median: unknown linking function 'median'"),
+        ("slor", "--linking slor: SLOR needs the token unigram frequencies"),
+    ],
+)
+def test_a_linking_function_that_cannot_be_computed_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], linking: str, message: str
+) -> None:
+    data = _write(tmp_path / "pairs.jsonl", PAIRS)
+    args = ["score", "--scorer", "unigram", "--data", str(data), "--out", str(tmp_path / "o.jsonl")]
+    assert main([*args, "--linking", linking]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
