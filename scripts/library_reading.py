@@ -88,8 +88,8 @@ def deal(language: str, seed: int, n: int, readers: int, out: Path, root: Path =
     files = sorted((root / "templates" / language).rglob("*.yaml"))
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as generated:
-        # mpp generate reports each paradigm on stdout; the reader counts are what matter here
-        with contextlib.redirect_stdout(io.StringIO()):
+        # mpp generate reports each paradigm as it goes; the reader counts are what matter here
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             status = mpp_main(
                 ["generate", *map(str, files), "--n", str(n), "--seed", str(seed), "--out-dir", generated]
             )
