@@ -294,8 +294,8 @@ def _linking_report(
             item_id=p.item_id,
             uid=p.uid,
             phenomenon=p.phenomenon,
-            good=linking.score(math.fsum(scores[p.good].logprobs), scores[p.good].n_tokens),
-            bad=linking.score(math.fsum(scores[p.bad].logprobs), scores[p.bad].n_tokens),
+            good=linking.score(scores[p.good].reduce("sum"), scores[p.good].n_tokens),
+            bad=linking.score(scores[p.bad].reduce("sum"), scores[p.bad].n_tokens),
             length_equal=scores[p.good].n_tokens == scores[p.bad].n_tokens,
         )
         for p in data.pairs

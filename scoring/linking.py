@@ -27,6 +27,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from scoring.items import reduce_totals
+
 LinkingName = Literal["sum", "mean", "bpt", "slln", "lognorm", "penlp", "slor", "morcela"]
 LINKING_NAMES: tuple[LinkingName, ...] = get_args(LinkingName)
 
@@ -129,15 +131,13 @@ class LinkingFunction:
                 f"{_LABELS[self.name]} needs the sentence's unigram log-probability: add the token "
                 "unigram frequencies of the model's tokenizer"
             )
-        if self.name == "sum":
-            return lp_sum
+        if self.name in ("sum", "mean", "bpt"):
+            # the three reductions every page already offers keep their one owner
+            mean = lp_sum / n_tokens if n_tokens else 0.0
+            return reduce_totals(lp_sum, mean, self.name)
         if n_tokens == 0:
             return 0.0
         n = float(n_tokens)
-        if self.name == "mean":
-            return lp_sum / n
-        if self.name == "bpt":
-            return -lp_sum / n / math.log(2)
         if self.name == "slln":
             return lp_sum / math.pow(n, self.param("alpha"))
         if self.name == "lognorm":
