@@ -124,6 +124,11 @@ class CausalScorer:
         """How many batches were halved after an out-of-memory since the scorer was loaded."""
         return self._oom.retries
 
+    def token_ids(self, tokens: Sequence[str]) -> list[int]:
+        """Return the tokenizer's ids of a score's tokens (for the token unigram frequencies
+        of SLOR and MORCELA)."""
+        return [int(i) for i in self._tokenizer.convert_tokens_to_ids(list(tokens))]
+
     def score(
         self, sentences: list[Sentence], progress: ProgressCallback | None = None
     ) -> list[SentenceScore]:

@@ -13,7 +13,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -26,8 +26,9 @@ from scoring.errors import ScoringError
 from scoring.items import REDUCTIONS, Sentence, SentenceScore
 from scoring.linking import LinkingError, LinkingFunction, parse_linking
 from scoring.metrics import DEFAULT_TIE_TOLERANCE, PairReport, PairScores, pair_outcome, pair_report
-from scoring.registry import METHODS, load_scorer
+from scoring.registry import METHODS, TokenIdScorer, load_scorer
 from scoring.settings import ScorerSettings, model_fingerprint
+from scoring.token_frequencies import FrequencyError, TokenFrequencies, read_zhoblimp_frequencies
 from scoring.triplet_metrics import (
     DEFAULT_MIN_SLICE,
     DEFAULT_TAU,
@@ -228,7 +229,10 @@ def _summary_path(args: argparse.Namespace) -> Path:
 
 
 def _metrics(
-    args: argparse.Namespace, data: ScoringData, scores: dict[Sentence, SentenceScore]
+    args: argparse.Namespace,
+    data: ScoringData,
+    scores: dict[Sentence, SentenceScore],
+    unigram: Mapping[Sentence, float] | None = None,
 ) -> dict[str, object]:
     out: dict[str, object] = {}
     if data.pairs:
@@ -256,7 +260,7 @@ def _metrics(
         out["pairs_overall_by_reduction"] = {r: reports[r].overall.to_dict() for r in REDUCTIONS}
         if args.linkings:
             out["pairs_by_linking"] = {
-                linking.key: _linking_entry(args, data, scores, linking) for linking in args.linkings
+                linking.key: _linking_entry(args, data, scores, linking, unigram) for linking in args.linkings
             }
     if data.triplets:
         report = triplet_report(
@@ -276,9 +280,10 @@ def _linking_entry(
     data: ScoringData,
     scores: dict[Sentence, SentenceScore],
     linking: LinkingFunction,
+    unigram: Mapping[Sentence, float] | None,
 ) -> dict[str, object]:
     """Return the metrics entry of one `--linking` function: its label and the pairs' report."""
-    return {"label": linking.label, **_linking_report(args, data, scores, linking).to_dict()}
+    return {"label": linking.label, **_linking_report(args, data, scores, linking, unigram).to_dict()}
 
 
 def _linking_report(
@@ -286,16 +291,23 @@ def _linking_report(
     data: ScoringData,
     scores: dict[Sentence, SentenceScore],
     linking: LinkingFunction,
+    unigram: Mapping[Sentence, float] | None,
 ) -> PairReport:
     """Return the pairs' report with each sentence scored by `linking` from its stored sum and
-    token count (nothing is scored again)."""
+    token count, and for SLOR and MORCELA its unigram log-prob (nothing is scored again)."""
+
+    def score(sentence: Sentence) -> float:
+        stored = scores[sentence]
+        unigram_lp = unigram[sentence] if unigram is not None else None
+        return linking.score(stored.reduce("sum"), stored.n_tokens, unigram_lp)
+
     items = [
         PairScores(
             item_id=p.item_id,
             uid=p.uid,
             phenomenon=p.phenomenon,
-            good=linking.score(scores[p.good].reduce("sum"), scores[p.good].n_tokens),
-            bad=linking.score(scores[p.bad].reduce("sum"), scores[p.bad].n_tokens),
+            good=score(p.good),
+            bad=score(p.bad),
             length_equal=scores[p.good].n_tokens == scores[p.bad].n_tokens,
         )
         for p in data.pairs
@@ -374,7 +386,8 @@ def _run(args: argparse.Namespace, err: IO[str]) -> int:
     started = time.perf_counter()
     if not math.isfinite(args.tau) or args.tau < 0:
         raise CommandFailure("--tau must be a number of bits per token, 0 or more")
-    args.linkings = _linkings(args.linking)
+    frequencies = _frequencies(args)
+    args.linkings = _linkings(args.linking, frequencies, args.scorer)
     data = read_items(args.data, fmt=args.data_format, zorro_order=args.zorro_order)
     print_issues(data, err)
     if data.errors and not args.skip_bad_lines:
@@ -407,7 +420,14 @@ def _run(args: argparse.Namespace, err: IO[str]) -> int:
     if len(results) != len(sentences):
         raise ScoringError(f"the scorer returned {len(results)} scores for {len(sentences)} sentences")
     scores = dict(zip(sentences, results, strict=True))
-    metrics = _metrics(args, data, scores)
+    unigram = None
+    if frequencies is not None and any(linking.needs_unigram for linking in args.linkings):
+        if not isinstance(scorer, TokenIdScorer):
+            raise CommandFailure(f"the {settings.method} scorer's tokens have no tokenizer ids")
+        unigram = {s: frequencies.log_prob(scorer.token_ids(score.tokens)) for s, score in scores.items()}
+    metrics = _metrics(args, data, scores, unigram)
+    if frequencies is not None:
+        metrics["unigram_frequencies"] = frequencies.source
     out = Path(args.out)
     _write_atomically(
         out,
@@ -464,7 +484,19 @@ def _run(args: argparse.Namespace, err: IO[str]) -> int:
     return 1 if data.errors else 0
 
 
-def _linkings(written: Sequence[str]) -> list[LinkingFunction]:
+def _frequencies(args: argparse.Namespace) -> TokenFrequencies | None:
+    """Return the `--unigram-frequencies` of the model's tokenizer, if given."""
+    if args.unigram_frequencies is None:
+        return None
+    try:
+        return read_zhoblimp_frequencies(Path(args.unigram_frequencies))
+    except FrequencyError as exc:
+        raise CommandFailure(f"--unigram-frequencies: {exc}") from None
+
+
+def _linkings(
+    written: Sequence[str], frequencies: TokenFrequencies | None, method: str
+) -> list[LinkingFunction]:
     """Return the `--linking` functions, refusing in words what cannot be computed here."""
     chosen: list[LinkingFunction] = []
     for text in written:
@@ -472,10 +504,15 @@ def _linkings(written: Sequence[str]) -> list[LinkingFunction]:
             linking = parse_linking(text)
         except LinkingError as exc:
             raise CommandFailure(f"--linking {text}: {exc}") from None
-        if linking.needs_unigram:
+        if linking.needs_unigram and frequencies is None:
             raise CommandFailure(
                 f"--linking {text}: {linking.label} needs the token unigram frequencies of the model's "
-                "tokenizer, which mpp score does not read yet; use sum, mean, bpt, slln, lognorm or penlp"
+                "tokenizer: give them with --unigram-frequencies FILE (ZhoBLiMP's layout)"
+            )
+        if linking.needs_unigram and method != "causal":
+            raise CommandFailure(
+                f"--linking {text}: {linking.label} is computed over a causal LM's tokens; the {method} "
+                "scorer's are not"
             )
         if linking.key not in {c.key for c in chosen}:
             chosen.append(linking)
@@ -534,8 +571,14 @@ def add_score_command(sub: Any) -> None:
         default=[],
         metavar="FUNCTION",
         help="also report the pairs under this linking function, from the stored token scores "
-        "(slln, lognorm, penlp, with parameters: slln:alpha=0.5, lognorm:beta=1, penlp:alpha=0.8; "
+        "(slln, lognorm, penlp, slor, morcela, with parameters: slln:alpha=0.5, morcela:beta=1,gamma=0; "
         "repeatable; docs/scoring.md gives the formulas)",
+    )
+    score.add_argument(
+        "--unigram-frequencies",
+        metavar="FILE",
+        help="the token unigram frequencies of the model's tokenizer, in ZhoBLiMP's layout (a JSON "
+        "object from token id to frequency), for --linking slor and morcela",
     )
     score.add_argument(
         "--tau",

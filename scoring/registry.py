@@ -4,7 +4,8 @@ scorer is asked for."""
 from __future__ import annotations
 
 import importlib
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from scoring.errors import ScoringError
 from scoring.items import Sentence, SentenceScore
@@ -39,6 +40,16 @@ class Scorer(Protocol):
     def describe(self) -> dict[str, object]:
         """Return what a result must record to be reproducible (model and tokenizer revision,
         BOS policy, dtypes, library versions)."""
+        ...
+
+
+@runtime_checkable
+class TokenIdScorer(Protocol):
+    """A scorer whose tokens map back to its tokenizer's ids (the causal scorer), as the token
+    unigram frequencies of SLOR and MORCELA need."""
+
+    def token_ids(self, tokens: Sequence[str]) -> list[int]:
+        """Return the tokenizer's ids of a score's tokens."""
         ...
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -293,4 +294,73 @@ def test_a_linking_function_that_cannot_be_computed_is_one_line(
     assert main([*args, "--linking", linking]) == 2
     err = capsys.readouterr().err
     assert message in err
+    assert "Traceback" not in err
+
+
+def test_slor_and_morcela_use_the_given_token_frequencies(tmp_path: Path, tiny_gpt2: Path) -> None:
+    """With --unigram-frequencies, SLOR and MORCELA are reported, each outcome the one a hand
+    computation gives from the per-item file's tokens and the frequencies file."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(str(tiny_gpt2))
+    size = len(tokenizer)
+    # a made-up frequency per id, falling with the id; ids past the list get the floor
+    frequencies = {str(i): (size - i) / (size * (size + 1) / 2) for i in range(size // 2)}
+    freq_file = tmp_path / "gpt2.json"
+    freq_file.write_text(json.dumps(frequencies), encoding="utf-8")
+    floor = min(frequencies.values())
+    data = _write(tmp_path / "pairs.jsonl", PAIRS)
+    out = tmp_path / "gpt2.jsonl"
+    args = ["score", "--scorer", "causal", "--model", str(tiny_gpt2), "--data", str(data), "--out", str(out)]
+    extra = ["--linking", "slor", "--linking", "morcela:beta=0.5,gamma=1"]
+    extra += ["--unigram-frequencies", str(freq_file)]
+    assert main([*args, *extra, "--device", "cpu", "--bootstrap", "0"]) == 0
+    summary = json.loads(out.with_name("gpt2.metrics.json").read_text(encoding="utf-8"))
+    assert "gpt2.json" in summary["unigram_frequencies"]
+
+    def unigram(sentence: dict[str, object]) -> float:
+        ids = tokenizer.convert_tokens_to_ids(sentence["tokens"])
+        return sum(math.log(frequencies.get(str(i), floor)) for i in ids)
+
+    slor, morcela = [], []
+    for item in _lines(out):
+        good, bad = item["good"], item["bad"]
+        assert isinstance(good, dict) and isinstance(bad, dict)
+        g_lp, b_lp = sum(good["logprobs"]), sum(bad["logprobs"])
+        g_n, b_n = len(good["logprobs"]), len(bad["logprobs"])
+        slor.append(
+            pair_outcome((g_lp - unigram(good)) / g_n, (b_lp - unigram(bad)) / b_n, higher_is_better=True)
+        )
+        morcela.append(
+            pair_outcome(
+                (g_lp - 0.5 * unigram(good) + 1) / g_n,
+                (b_lp - 0.5 * unigram(bad) + 1) / b_n,
+                higher_is_better=True,
+            )
+        )
+    reports = summary["pairs_by_linking"]
+    assert reports["slor"]["overall"]["accuracy"] == pytest.approx(sum(slor) / len(slor))
+    morcela_report = reports["morcela:beta=0.5,gamma=1"]["overall"]
+    assert morcela_report["accuracy"] == pytest.approx(sum(morcela) / len(morcela))
+
+
+def test_slor_is_refused_for_a_scorer_without_model_tokens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _write(tmp_path / "pairs.jsonl", PAIRS)
+    freq_file = tmp_path / "f.json"
+    freq_file.write_text('{"1": 0.5}', encoding="utf-8")
+    args = ["score", "--scorer", "unigram", "--data", str(data), "--out", str(tmp_path / "o.jsonl")]
+    assert main([*args, "--linking", "slor", "--unigram-frequencies", str(freq_file)]) == 2
+    assert "computed over a causal LM's tokens" in capsys.readouterr().err
+
+
+def test_unusable_token_frequencies_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _write(tmp_path / "pairs.jsonl", PAIRS)
+    freq_file = tmp_path / "f.json"
+    freq_file.write_text('{"one": 0.5}', encoding="utf-8")
+    args = ["score", "--scorer", "unigram", "--data", str(data), "--out", str(tmp_path / "o.jsonl")]
+    assert main([*args, "--linking", "slor", "--unigram-frequencies", str(freq_file)]) == 2
+    err = capsys.readouterr().err
+    assert "--unigram-frequencies" in err and "'one' is not a token id" in err
     assert "Traceback" not in err
