@@ -5,8 +5,11 @@ Every metric is computed from stored `SentenceScore` rows (see results.py): a ne
 new reduction never needs the model again.
 """
 
+from collections.abc import Collection
+
 from django.conf import settings as django_settings
 from django.db import models
+from django.db.models import Q
 
 from mpp_studio.core.models import BaseModel
 
@@ -69,6 +72,20 @@ class LanguageModel(BaseModel):
     @property
     def default_method(self) -> str:
         return self.methods[0]
+
+    def scores_languages(self, languages: Collection[str]) -> bool:
+        """Whether this model scores a dataset in `languages`: a unigram baseline only its own
+        language's (its word list is of one language); any other model every language. A
+        dataset whose languages are unknown (none recorded) takes any model."""
+        return self.kind != self.Kind.UNIGRAM or not languages or self.language in languages
+
+    @classmethod
+    def scores_languages_q(cls, languages: Collection[str], prefix: str = "") -> Q:
+        """The query form of `scores_languages`, for the models at `prefix` (e.g.
+        "language_model__")."""
+        if not languages:
+            return Q()
+        return ~Q(**{f"{prefix}kind": cls.Kind.UNIGRAM}) | Q(**{f"{prefix}language__in": list(languages)})
 
 
 class ScoreConfig(BaseModel):

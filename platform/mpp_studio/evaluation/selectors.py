@@ -86,13 +86,23 @@ def config_get(*, project: Project, config_id: int) -> ScoreConfig:
     return config
 
 
+def dataset_languages(dataset: Dataset) -> list[str]:
+    """Return the languages of the dataset's paradigms, sorted (blank ones left out)."""
+    languages = dataset.paradigms.exclude(language="").values_list("language", flat=True).distinct()
+    return sorted(set(languages))
+
+
 def dataset_configs(*, dataset: Dataset) -> QuerySet[ScoreConfig]:
     """Return the configurations some run of the dataset's project scored it with (any
-    status: results show how much of the dataset each has stored), by model and method."""
+    status: results show how much of the dataset each has stored), by model and method. A
+    unigram baseline of another language is left out: a run over datasets of two languages
+    made by an earlier version scored each with both word lists."""
+    languages = dataset_languages(dataset)
     return (
         ScoreConfig.objects.select_related("language_model")
         .filter(
             Q(runs__datasets=dataset) & Q(runs__project_id=dataset.project_id),
+            LanguageModel.scores_languages_q(languages, prefix="language_model__"),
             language_model__project_id=dataset.project_id,
         )
         .distinct()

@@ -585,3 +585,68 @@ def test_a_folder_too_big_to_be_a_model_is_refused(project: object, tmp_path: Pa
     with pytest.raises(ValidationError) as refused:
         language_model_create(project=project, name="home", source=str(tmp_path))  # type: ignore[arg-type]
     assert "not a model folder" in str(refused.value.message_dict["source"])
+
+
+@pytest.mark.django_db
+def test_a_unigram_baseline_scores_only_the_datasets_of_its_language(
+    project: object, editor: object, make_dataset: Callable[..., object]
+) -> None:
+    """One unigram run over an English and a Chinese dataset: each dataset is scored with its own
+    language's word list only, and each dataset's results list only that baseline."""
+    from mpp_studio.evaluation.selectors import dataset_configs
+    from tests.web.datasets.conftest import run_generation
+
+    english, chinese = make_dataset("en", name="English"), make_dataset("zh", name="Chinese")
+    for dataset in (english, chinese):
+        run_generation(dataset)
+        dataset.refresh_from_db()  # type: ignore[attr-defined]
+    run = run_create(
+        project=project,  # type: ignore[arg-type]
+        name="Baselines",
+        language_models=[],
+        datasets=[english, chinese],  # type: ignore[list-item]
+        method="unigram",
+        created_by=editor,  # type: ignore[arg-type]
+    )
+    scored = {
+        (chunk.config.language_model.language, chunk.dataset.name)
+        for chunk in ScoringChunk.objects.filter(run=run).select_related("config__language_model", "dataset")
+    }
+    assert scored == {("en", "English"), ("zh", "Chinese")}
+    assert run.job.progress_total == sum(c.n_sentences for c in ScoringChunk.objects.filter(run=run))  # type: ignore[attr-defined]
+    for dataset, language in ((english, "en"), (chinese, "zh")):
+        configs = list(dataset_configs(dataset=dataset))  # type: ignore[arg-type]
+        assert [c.language_model.language for c in configs] == [language]
+
+
+@pytest.mark.django_db
+def test_a_baseline_of_another_language_is_refused_and_hidden_from_old_runs(
+    project: object, editor: object, make_dataset: Callable[..., object]
+) -> None:
+    from mpp_studio.evaluation.selectors import dataset_configs
+    from tests.web.datasets.conftest import run_generation
+
+    english = make_dataset("en", name="English")
+    run_generation(english)
+    english.refresh_from_db()  # type: ignore[attr-defined]
+    chinese_words = language_model_unigram_ensure(project=project, language="zh")  # type: ignore[arg-type]
+    english_words = language_model_unigram_ensure(project=project, language="en")  # type: ignore[arg-type]
+    with pytest.raises(ValidationError) as raised:
+        run_create(
+            project=project,  # type: ignore[arg-type]
+            name="Wrong words",
+            language_models=[chinese_words],
+            datasets=[english],  # type: ignore[list-item]
+            created_by=editor,  # type: ignore[arg-type]
+        )
+    assert "unigram baseline of language 'zh'" in errors_of(raised)["language_models"][0]
+    # a run an earlier version made, holding the Chinese baseline over the English dataset
+    run = run_create(
+        project=project,  # type: ignore[arg-type]
+        name="Right words",
+        language_models=[english_words],
+        datasets=[english],  # type: ignore[list-item]
+        created_by=editor,  # type: ignore[arg-type]
+    )
+    run.configs.add(ScoreConfig.objects.create(language_model=chinese_words, method="unigram", language="zh"))  # type: ignore[attr-defined]
+    assert [c.language_model for c in dataset_configs(dataset=english)] == [english_words]  # type: ignore[arg-type]

@@ -24,6 +24,7 @@ from mpp_studio.evaluation.models import (
     ScoringChunk,
     ScoringRun,
 )
+from mpp_studio.evaluation.selectors import dataset_languages
 from mpp_studio.evaluation.services.language_models import language_model_unigram_ensure
 from mpp_studio.evaluation.services.sentences import chunk_plan, sentences_per_pair
 from mpp_studio.jobs.models import Job
@@ -44,12 +45,6 @@ DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
 
 def _add(errors: dict[str, list[str]], field: str, message: str) -> None:
     errors.setdefault(field, []).append(message)
-
-
-def dataset_languages(dataset: Dataset) -> list[str]:
-    """Return the languages of the dataset's paradigms, sorted (blank ones left out)."""
-    languages = dataset.paradigms.exclude(language="").values_list("language", flat=True).distinct()
-    return sorted(set(languages))
 
 
 def _fingerprint(model: LanguageModel) -> str:
@@ -179,12 +174,25 @@ def run_create(
     if empty:
         raise ValidationError({"datasets": [f"'{name}' has no pairs to score." for name in empty]})
 
+    # A unigram baseline scores only the datasets of its own language.
+    languages_of = {dataset.pk: dataset_languages(dataset) for dataset in chosen_datasets}
+    unused = [m for m in models if not any(m.scores_languages(languages_of[d.pk]) for d in chosen_datasets)]
+    if unused:
+        raise ValidationError(
+            {
+                "language_models": [
+                    f"'{m.name}' is a unigram baseline of language '{m.language}', and none of the chosen "
+                    "datasets is in that language."
+                    for m in unused
+                ]
+            }
+        )
+
     # Two sentences per pair, three per triplet (a learner dataset's artificial sentence).
     slots = {dataset.pk: sentences_per_pair(dataset) for dataset in chosen_datasets}
-    per_config = sum(slots[pk] * count for pk, plan in plans.items() for _ranges, count in plan)
     with transaction.atomic(durable=True):
         if not models:  # the unigram baseline of each dataset's language
-            languages = sorted({lang for d in chosen_datasets for lang in dataset_languages(d)}) or ["en"]
+            languages = sorted({lang for langs in languages_of.values() for lang in langs}) or ["en"]
             models = [language_model_unigram_ensure(project=project, language=lang) for lang in languages]
 
         configs: list[ScoreConfig] = []
@@ -200,14 +208,19 @@ def run_create(
             if config not in configs:
                 configs.append(config)
 
+        total = sum(
+            slots[dataset.pk] * count
+            for config in configs
+            for dataset in chosen_datasets
+            if config.language_model.scores_languages(languages_of[dataset.pk])
+            for _ranges, count in plans[dataset.pk]
+        )
         job = job_create(
             project=project,
             kind=JOB_KIND,
             created_by=created_by,
-            total=per_config * len(configs),
-            message=(
-                f"Waiting to score {per_config:,} sentences with {_plural(len(configs), 'configuration')}."
-            ),
+            total=total,
+            message=f"Waiting to score {total:,} sentences with {_plural(len(configs), 'configuration')}.",
         )
         run = ScoringRun(
             project=project,
@@ -233,6 +246,7 @@ def run_create(
             )
             for config in configs
             for dataset in chosen_datasets
+            if config.language_model.scores_languages(languages_of[dataset.pk])
             for index, (ranges, count) in enumerate(plans[dataset.pk])
         ]
         ScoringChunk.objects.bulk_create(chunks, batch_size=1_000)
