@@ -236,31 +236,18 @@ def _metrics(
 ) -> dict[str, object]:
     out: dict[str, object] = {}
     if data.pairs:
-        reports = {}
-        for reduction in REDUCTIONS:
-            items = [
-                PairScores(
-                    item_id=p.item_id,
-                    uid=p.uid,
-                    phenomenon=p.phenomenon,
-                    good=scores[p.good].reduce(reduction),
-                    bad=scores[p.bad].reduce(reduction),
-                    length_equal=scores[p.good].n_tokens == scores[p.bad].n_tokens,
-                )
-                for p in data.pairs
-            ]
-            reports[reduction] = pair_report(
-                items,
-                reduction=reduction,
-                tie_tolerance=args.tie_tolerance,
-                bootstrap=args.bootstrap,
-                seed=args.seed,
-            )
+        # sum, mean and bits per token are linking functions too (scoring.linking calls
+        # scoring.items.reduce_totals for them), so every report is made one way
+        reports = {r: _linking_report(args, data, scores, LinkingFunction.of(r), None) for r in REDUCTIONS}
         out["pairs"] = reports[args.reduction].to_dict()
         out["pairs_overall_by_reduction"] = {r: reports[r].overall.to_dict() for r in REDUCTIONS}
         if args.linkings:
             out["pairs_by_linking"] = {
-                linking.key: _linking_entry(args, data, scores, linking, unigram) for linking in args.linkings
+                linking.key: {
+                    "label": linking.label,
+                    **_linking_report(args, data, scores, linking, unigram).to_dict(),
+                }
+                for linking in args.linkings
             }
     if data.triplets:
         report = triplet_report(
@@ -273,17 +260,6 @@ def _metrics(
         )
         out["triplets"] = report.to_dict()
     return out
-
-
-def _linking_entry(
-    args: argparse.Namespace,
-    data: ScoringData,
-    scores: dict[Sentence, SentenceScore],
-    linking: LinkingFunction,
-    unigram: Mapping[Sentence, float] | None,
-) -> dict[str, object]:
-    """Return the metrics entry of one `--linking` function: its label and the pairs' report."""
-    return {"label": linking.label, **_linking_report(args, data, scores, linking, unigram).to_dict()}
 
 
 def _linking_report(
