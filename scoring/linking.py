@@ -56,6 +56,20 @@ _DEFAULTS: dict[LinkingName, dict[str, float]] = {
 }
 
 
+# What each score is, for a page that says how pairs were compared.
+_UNITS: dict[LinkingName, str] = {
+    "sum": "summed log-probability (nats; higher is better)",
+    "mean": "mean log-probability per token (nats; higher is better)",
+    "bpt": "bits per token (lower is better)",
+    "slln": "summed log-probability over length to the power alpha (higher is better)",
+    "lognorm": "summed log-probability over ln(length + beta) (higher is better)",
+    "penlp": "summed log-probability over ((5 + length) / 6) to the power alpha (higher is better)",
+    "slor": "log-probability above the unigram log-probability, per token (higher is better)",
+    "morcela": "log-probability above beta times the unigram log-probability, plus gamma, per token "
+    "(higher is better)",
+}
+
+
 class LinkingError(ValueError):
     """A linking function that cannot be used as written, in words."""
 
@@ -114,6 +128,11 @@ class LinkingFunction:
             return _LABELS[self.name]
         return f"{_LABELS[self.name]} ({', '.join(f'{k} {_number(v)}' for k, v in self.params)})"
 
+    @property
+    def unit(self) -> str:
+        """What the score is, in words (with its direction)."""
+        return _UNITS[self.name]
+
     def score(self, lp_sum: float, n_tokens: int, unigram_lp: float | None = None) -> float:
         """Return a sentence's score from its summed log-prob over `n_tokens` scored tokens
         (and, for SLOR and MORCELA, its unigram log-prob under the same tokenizer).
@@ -148,6 +167,11 @@ class LinkingFunction:
         if self.name == "slor":
             return (lp_sum - unigram_lp) / n
         return (lp_sum - self.param("beta") * unigram_lp + self.param("gamma")) / n
+
+
+def default_linkings() -> list[LinkingFunction]:
+    """Return every linking function with its source's parameters, in LINKING_NAMES order."""
+    return [LinkingFunction.of(name) for name in LINKING_NAMES]
 
 
 def parse_linking(text: str) -> LinkingFunction:

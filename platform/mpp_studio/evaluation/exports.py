@@ -6,6 +6,7 @@ outcomes of each item) and the BLiSS metrics (LP, HAP, HAP-τ, SO overall and pe
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator, Sequence
 
 from django.http import StreamingHttpResponse
@@ -183,7 +184,7 @@ def items_jsonl_lines(
 ) -> Iterator[bytes]:
     """Yield JSON Lines, one pair each: ids, reduced scores, outcome, and each sentence's stored
     score (tokens, character spans, log-probs, word spans and word log-probs; null if unscored)."""
-    check_reduction(reduction)
+    reduction = check_reduction(reduction).key
     identity = config_identity(config)
     for scored in scored_pair_stream(dataset, config, reduction=reduction, tie_tolerance=tie_tolerance):
         data = score_data(config, [k for s in scored for k in (s.pair.good_key, s.pair.bad_key)])
@@ -264,10 +265,12 @@ def metrics_json_chunks(
     """Yield one JSON document, a configuration at a time: the dataset, the reduction, and per
     configuration its identity, the scorer's description and `scoring.metrics` report (null
     when nothing is stored)."""
-    check_reduction(reduction)
+    linking = check_reduction(reduction)
+    reduction = linking.key
     head = {
         "dataset": {"id": dataset.pk, "name": dataset.name},
         "reduction": reduction,
+        "linking": {"name": linking.name, "label": linking.label, "parameters": dict(linking.params)},
         "tie_tolerance": tie_tolerance,
     }
     yield json.dumps(head, ensure_ascii=False)[:-1].encode("utf-8") + b', "configs": ['
@@ -450,9 +453,11 @@ def export_response(
     triplet_metrics: of every config) in `fmt` (a pair of EXPORTS) as an attachment.
 
     Raises:
-        ResultsError: for a triplet download of a dataset without triplets.
+        ResultsError: for a triplet download of a dataset without triplets, or a linking
+            function that cannot be used (said before the download starts).
     """
     name = slugify(dataset.name) or "dataset"
+    linking = check_reduction(reduction)
     lines: Iterator[bytes]
     if what in TRIPLET_EXPORTS:
         check_triplet_dataset(dataset)
@@ -473,7 +478,7 @@ def export_response(
     else:
         metrics = metrics_csv_lines if fmt == "csv" else metrics_json_chunks
         lines = metrics(dataset, configs, reduction=reduction, tie_tolerance=tie_tolerance)
-        stem = f"{name}-metrics-{reduction}"
+        stem = f"{name}-metrics-{re.sub(r'[^A-Za-z0-9.]+', '-', linking.key)}"
     response = StreamingHttpResponse(lines, content_type=EXPORTS[(what, fmt)])
     response["Content-Disposition"] = f'attachment; filename="{stem}.{fmt}"'
     return response

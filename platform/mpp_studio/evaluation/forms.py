@@ -1,5 +1,5 @@
 """The forms of the scoring pages: a model, a checkpoint series, a scoring run, and the choices
-of the results pages (reduction, configurations, item filters, exports). The services check
+of the results pages (linking function, configurations, item filters, exports). The services check
 the rest and their messages land on the fields they name."""
 
 from pathlib import Path
@@ -7,14 +7,14 @@ from typing import Any, cast
 
 from django import forms
 
-from mpp_studio.evaluation.models import LanguageModel, ScoreConfig, ScoringRun
+from mpp_studio.evaluation.linking_choice import linking_choices
+from mpp_studio.evaluation.models import LanguageModel, ScoreConfig
 from mpp_studio.evaluation.results import MAX_PAGE_SIZE, OUTCOMES
 from mpp_studio.evaluation.services import CHUNK_SIZE, DEFAULT_TOKEN_BUDGET
 from mpp_studio.evaluation.services.language_models import unigram_baseline_name
 from mpp_studio.evaluation.services.runs import MAX_CHUNK_SIZE, MAX_TOKEN_BUDGET
 from scoring.checkpoints import MODEL_FILE
 
-REDUCTION_CHOICES = ScoringRun.Reduction.choices
 METHOD_CHOICES = [("", "Each model's default (causal LMs: causal; masked LMs: pll_word_l2r)")]
 METHOD_CHOICES += ScoreConfig.Method.choices
 SERIES_KINDS = [c for c in LanguageModel.Kind.choices if c[0] != LanguageModel.Kind.UNIGRAM]
@@ -125,10 +125,11 @@ class RunForm(forms.Form):
         "normalised in float32, so pair decisions rarely change).",
     )
     reduction = forms.ChoiceField(
-        choices=REDUCTION_CHOICES,
-        initial=ScoringRun.Reduction.SUM,
-        label="Reduction",
-        help_text="How results compare a pair's sentences by default; any other is a click away.",
+        choices=linking_choices,
+        initial="sum",
+        label="Compare sentences by",
+        help_text="The linking function results compare a pair's sentences by, by default; any other "
+        "(and other parameters) is a click away.",
     )
     score_eos = forms.BooleanField(
         required=False, label="Score the end of sentence (causal models: adds log p(EOS) to each sentence)"
@@ -179,7 +180,7 @@ class RunForm(forms.Form):
 class ResultsForm(forms.Form):
     """The reduction (and, for the leaderboard, the column to sort by) of a results page."""
 
-    reduction = forms.ChoiceField(choices=REDUCTION_CHOICES, required=False, label="Reduction")
+    reduction = forms.CharField(required=False, max_length=100, label="Compare sentences by")
     sort = forms.CharField(required=False, max_length=200, label="Sort by")
 
 
@@ -221,14 +222,7 @@ class ItemFilterForm(forms.Form):
         },
     )
     q = forms.CharField(required=False, max_length=200, label="Text contains")
-    reduction = forms.ChoiceField(
-        choices=REDUCTION_CHOICES,
-        required=False,
-        label="Reduction",
-        error_messages={
-            "invalid_choice": "“%(value)s” is not a reduction: use sum, mean or bpt. Showing the default."
-        },
-    )
+    reduction = forms.CharField(required=False, max_length=100, label="Scores as")
     unit = forms.ChoiceField(
         choices=list(UNITS.items()),
         required=False,
@@ -250,7 +244,7 @@ class ExportForm(forms.Form):
     )
     format = forms.ChoiceField(choices=[("csv", "csv"), ("jsonl", "jsonl"), ("json", "json")])
     config = forms.IntegerField(required=False)
-    reduction = forms.ChoiceField(choices=REDUCTION_CHOICES, required=False)
+    reduction = forms.CharField(required=False, max_length=100)
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}

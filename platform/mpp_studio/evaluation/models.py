@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from mpp_studio.core.models import BaseModel
+from scoring.linking import LinkingError, parse_linking
 
 # scoring.metrics.DEFAULT_TIE_TOLERANCE (a test keeps them equal): the models module stays free
 # of numpy and scipy, which the metrics import.
@@ -172,15 +173,11 @@ class SentenceScore(models.Model):
 class ScoringRun(BaseModel):
     """A scoring job: every configuration on every dataset, chunk by chunk.
 
-    `reduction` and `tie_tolerance` are the defaults its results are shown with (any other is a
-    query away, the scores being stored). `settings` holds what changes speed, never numbers:
+    `reduction` (a linking function's key, `scoring.linking`: `sum`, `slln:alpha=0.5`, ...) and
+    `tie_tolerance` are the defaults its results are shown with (any other is a query away, the
+    scores being stored). `settings` holds what changes speed, never numbers:
     `device`, `token_budget` and `chunk_size` (sentences per task).
     """
-
-    class Reduction(models.TextChoices):
-        SUM = "sum", "Sum of log-probabilities (LP)"
-        MEAN = "mean", "Mean log-probability per token (MLP)"
-        BPT = "bpt", "Bits per token (lower is better)"
 
     project = models.ForeignKey("accounts.Project", on_delete=models.CASCADE, related_name="scoring_runs")
     name = models.CharField(max_length=200)
@@ -189,7 +186,7 @@ class ScoringRun(BaseModel):
     )
     datasets = models.ManyToManyField("datasets.Dataset", related_name="scoring_runs")
     configs = models.ManyToManyField(ScoreConfig, related_name="runs")
-    reduction = models.CharField(max_length=4, choices=Reduction.choices, default=Reduction.SUM)
+    reduction = models.CharField(max_length=100, default="sum")
     tie_tolerance = models.FloatField(default=DEFAULT_TIE_TOLERANCE)
     settings = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
@@ -201,6 +198,15 @@ class ScoringRun(BaseModel):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def linking_label(self) -> str:
+        """The default linking function for a page (`SLLN-LP (alpha 0.5)`), or the stored key
+        as written when it cannot be read."""
+        try:
+            return parse_linking(self.reduction).label
+        except LinkingError:
+            return self.reduction
 
 
 class ScoringChunk(models.Model):

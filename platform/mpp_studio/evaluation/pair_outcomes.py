@@ -1,9 +1,10 @@
 """Pair outcomes counted by the database from the recorded pair scores (`PairScore`).
 
-A pair's outcome under a reduction and a tie tolerance is `scoring.metrics.pair_outcome` of its
-two reduced scores: written here once more as a SQL expression (`with_outcome`), with the
-same operations in the same order, so the database decides every pair as the engine does (a
-test compares the two on every pair). Results then read counts per paradigm, one page of
+A pair's outcome under a linking function (`scoring.linking`: LP, MeanLP, bits per token,
+SLLN-LP, LogNorm, PenLP) and a tie tolerance is `scoring.metrics.pair_outcome` of its two
+sentences' scores: written here once more as a SQL expression (`with_outcome`), with the same
+operations in the same order, so the database decides every pair as the engine does (a test
+compares the two on every pair and function). Results then read counts per paradigm, one page of
 pairs, or the pairs of one paradigm in order, never every pair of a dataset at each view.
 
 Only pairs recorded by a chunk of a run count as scored.
@@ -25,13 +26,15 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.expressions import CombinedExpression
+from django.db.models.expressions import CombinedExpression, Expression
+from django.db.models.functions import Cast, Ln, Power
 
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.datasets.selectors import counts_settled
 from mpp_studio.evaluation.models import PairScore, ScoreConfig
 from mpp_studio.evaluation.services.sentences import READ_BATCH, PairRef
-from scoring.items import HIGHER_IS_BETTER, Reduction, reduce_totals
+from scoring.items import reduce_totals
+from scoring.linking import LinkingFunction
 from scoring.metrics import OutcomeCounts, PairScores, pair_outcome
 
 # The outcome codes of `with_outcome` (the metrics' 1.0, 0.5 and 0.0).
@@ -40,23 +43,42 @@ OUTCOME_OF_CODE = {WIN: 1.0, TIE: 0.5, LOSS: 0.0}
 LN2 = math.log(2)
 
 
-def _reduced(side: str, reduction: Reduction) -> F | CombinedExpression:
-    """The SQL of `scoring.items.reduce_totals` for the good or bad sentence of a PairScore row."""
-    if reduction == "sum":
-        return F(f"{side}_sum")
-    if reduction == "mean":
+def _reduced(side: str, linking: LinkingFunction) -> F | CombinedExpression | Expression:
+    """The SQL of `LinkingFunction.score` for the good or bad sentence of a PairScore row (sum,
+    mean and bits per token as `scoring.items.reduce_totals` computes them from the stored sum
+    and mean)."""
+    lp_sum = F(f"{side}_sum")
+    if linking.name == "sum":
+        return lp_sum
+    if linking.name == "mean":
         return F(f"{side}_mean")
-    return (F(f"{side}_mean") * Value(-1.0)) / Value(LN2, output_field=FloatField())
+    if linking.name == "bpt":
+        return (F(f"{side}_mean") * Value(-1.0)) / Value(LN2, output_field=FloatField())
+    length = Cast(F(f"{side}_tokens"), FloatField())
+    if linking.name == "slln":
+        divisor: Expression = Power(length, Value(linking.param("alpha")))
+    elif linking.name == "lognorm":
+        divisor = Ln(length + Value(linking.param("beta")))
+    elif linking.name == "penlp":
+        divisor = Power((Value(5.0) + length) / Value(6.0), Value(linking.param("alpha")))
+    else:
+        raise ValueError(f"{linking.label} needs unigram log-probabilities, which pair scores do not hold")
+    # a sentence with no scored token scores 0, as the engine's does
+    return Case(
+        When(**{f"{side}_tokens": 0}, then=Value(0.0)),
+        default=lp_sum / divisor,
+        output_field=FloatField(),
+    )
 
 
 def with_outcome(
-    scores: QuerySet[PairScore], reduction: Reduction, tie_tolerance: float
+    scores: QuerySet[PairScore], linking: LinkingFunction, tie_tolerance: float
 ) -> QuerySet[PairScore]:
     """Return the PairScore rows with `outcome` (WIN, TIE or LOSS), decided as
     `scoring.metrics.pair_outcome` decides: equal scores tie, then a margin within the
     tolerance ties, then the better sentence wins."""
-    good, bad = _reduced("good", reduction), _reduced("bad", reduction)
-    margin = good - bad if HIGHER_IS_BETTER[reduction] else bad - good
+    good, bad = _reduced("good", linking), _reduced("bad", linking)
+    margin = good - bad if linking.higher_is_better else bad - good
     return scores.alias(good_value=good, bad_value=bad, margin=margin).alias(
         outcome=Case(
             When(good_value=F("bad_value"), then=Value(TIE)),
@@ -98,13 +120,13 @@ def paradigm_sizes(dataset: Dataset, *, uid: str = "") -> list[ParadigmSize]:
 
 
 def outcome_counts(
-    config: ScoreConfig, paradigms: Sequence[ParadigmSize], reduction: Reduction, tie_tolerance: float
+    config: ScoreConfig, paradigms: Sequence[ParadigmSize], linking: LinkingFunction, tie_tolerance: float
 ) -> list[OutcomeCounts]:
     """Return the recorded pairs of these paradigms under `config` counted by paradigm and by
     whether their two sentences have as many tokens: pairs, wins and ties (one query)."""
     by_pk = {p.pk: p for p in paradigms}
     scores = with_outcome(
-        PairScore.objects.filter(config=config, paradigm_id__in=list(by_pk)), reduction, tie_tolerance
+        PairScore.objects.filter(config=config, paradigm_id__in=list(by_pk)), linking, tie_tolerance
     )
     rows = (
         scores.annotate(
@@ -127,13 +149,13 @@ def outcome_counts(
 
 
 def outcome_by_pair(
-    config: ScoreConfig, paradigms: Sequence[ParadigmSize], reduction: Reduction, tie_tolerance: float
+    config: ScoreConfig, paradigms: Sequence[ParadigmSize], linking: LinkingFunction, tie_tolerance: float
 ) -> dict[int, dict[int, float]]:
     """Return the outcome (1.0, 0.5 or 0.0) of every recorded pair of these paradigms under
     `config`: paradigm id -> pair id -> outcome."""
     scores = with_outcome(
         PairScore.objects.filter(config=config, paradigm_id__in=[p.pk for p in paradigms]),
-        reduction,
+        linking,
         tie_tolerance,
     )
     found: dict[int, dict[int, float]] = {}
@@ -167,7 +189,7 @@ class ScoredPair:
 
     @property
     def difference(self) -> float | None:
-        """Return good - bad (in the reduction's unit), or None."""
+        """Return good - bad (in the linking function's unit), or None."""
         return None if self.good is None or self.bad is None else self.good - self.bad
 
     def pair_scores(self) -> PairScores:
@@ -190,19 +212,25 @@ _SCORE_FIELDS = ("good_sum", "good_mean", "good_tokens", "bad_sum", "bad_mean", 
 
 
 def scored_pair(
-    pair: PairRef, numbers: Sequence[float] | None, reduction: Reduction, tie_tolerance: float
+    pair: PairRef, numbers: Sequence[float] | None, linking: LinkingFunction, tie_tolerance: float
 ) -> ScoredPair:
     """Return the pair with its recorded numbers (`_SCORE_FIELDS`, None when it is not scored)
-    reduced, and its outcome."""
+    scored by `linking`, and its outcome."""
     if numbers is None:
         return ScoredPair(pair, None, None, None, None, None)
     good_sum, good_mean, good_tokens, bad_sum, bad_mean, bad_tokens = numbers
-    good = reduce_totals(good_sum, good_mean, reduction)
-    bad = reduce_totals(bad_sum, bad_mean, reduction)
-    outcome = pair_outcome(
-        good, bad, higher_is_better=HIGHER_IS_BETTER[reduction], tie_tolerance=tie_tolerance
-    )
+    good = sentence_value(linking, good_sum, good_mean, int(good_tokens))
+    bad = sentence_value(linking, bad_sum, bad_mean, int(bad_tokens))
+    outcome = pair_outcome(good, bad, higher_is_better=linking.higher_is_better, tie_tolerance=tie_tolerance)
     return ScoredPair(pair, good, bad, int(good_tokens), int(bad_tokens), outcome)
+
+
+def sentence_value(linking: LinkingFunction, lp_sum: float, lp_mean: float, n_tokens: int) -> float:
+    """Return a stored sentence's score under `linking`: sum, mean and bits per token from the
+    stored sum and mean (as the database reads them), the others from the sum and length."""
+    if linking.name in ("sum", "mean", "bpt"):
+        return reduce_totals(lp_sum, lp_mean, linking.name)
+    return linking.score(lp_sum, n_tokens)
 
 
 def recorded_numbers(config: ScoreConfig, pair_ids: Sequence[int]) -> dict[int, tuple[float, ...]]:
@@ -224,7 +252,7 @@ _PAIR_FIELDS = (
 
 
 def scored_pair_blocks(
-    config: ScoreConfig, paradigms: Sequence[ParadigmSize], reduction: Reduction, tie_tolerance: float
+    config: ScoreConfig, paradigms: Sequence[ParadigmSize], linking: LinkingFunction, tie_tolerance: float
 ) -> Iterator[list[ScoredPair]]:
     """Yield the pairs of these paradigms in order (paradigm by paradigm, by index) with their
     recorded scores and outcomes, READ_BATCH pairs at a time: two index range reads a block."""
@@ -254,7 +282,7 @@ def scored_pair_blocks(
                         bad_key or "",
                     ),
                     numbers.get(pk),
-                    reduction,
+                    linking,
                     tie_tolerance,
                 )
                 for pk, index, good_text, bad_text, good_key, bad_key in block

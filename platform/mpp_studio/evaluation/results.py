@@ -1,11 +1,13 @@
 """Results of model scoring, computed on demand from the recorded pair scores.
 
 Nothing here touches a model: each pair a run's chunk scored has its two sentences' stored
-scores recorded (`PairScore`); they are reduced with the reduction asked for (sum, mean or
-bits per token), the database counts each paradigm's wins and ties (`pair_outcomes`), and
-every accuracy comes from `scoring.metrics` (ties within the tolerance count 0.5). Pairs no
-chunk has scored yet are left out and counted, so a running or failed run shows what it has;
-no view reads every pair of a dataset (resampled intervals and downloads read them in blocks).
+scores recorded (`PairScore`); they are scored with the linking function asked for (the
+`reduction` of every function here: a `scoring.linking` key such as `sum`, `mean`, `bpt`,
+`slln:alpha=0.5`, `lognorm`, `penlp:alpha=0.8`), the database counts each paradigm's wins and
+ties (`pair_outcomes`), and every accuracy comes from `scoring.metrics` (ties within the
+tolerance count 0.5). Pairs no chunk has scored yet are left out and counted, so a running
+or failed run shows what it has; no view reads every pair of a dataset (resampled intervals
+and downloads read them in blocks).
 
 Used by the pages, the API and the exports:
 - leaderboard(dataset): one row per configuration, overall and per-phenomenon accuracy;
@@ -29,6 +31,7 @@ from django.db.models.expressions import Combinable
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.datasets.selectors import is_triplet_dataset
+from mpp_studio.evaluation.linking_choice import LinkingChoiceError, read_linking
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, LanguageModel, PairKey, PairScore, ScoreConfig
 from mpp_studio.evaluation.pair_outcomes import (
     LOSS,
@@ -42,6 +45,7 @@ from mpp_studio.evaluation.pair_outcomes import (
     recorded_numbers,
     scored_pair,
     scored_pair_blocks,
+    sentence_value,
     with_outcome,
 )
 from mpp_studio.evaluation.selectors import dataset_configs, score_data, stored_scores
@@ -51,7 +55,7 @@ from mpp_studio.evaluation.services.sentences import (
     artificial_sentence,
     sentence_key,
 )
-from scoring.items import REDUCTIONS, Reduction, reduce_totals
+from scoring.linking import LinkingFunction
 from scoring.metrics import OutcomeCounts, PairReport, counted_report
 from scoring.metrics import pair_report as metrics_pair_report
 
@@ -62,18 +66,20 @@ MAX_PAGE_SIZE = 500
 
 
 class ResultsError(ValueError):
-    """A results query that cannot be answered (an unknown reduction or outcome), in words."""
+    """A results query that cannot be answered (an unknown linking function or outcome), in words."""
 
 
-def check_reduction(reduction: str) -> Reduction:
-    """Return `reduction` if it is one of sum, mean, bpt.
+def check_reduction(reduction: str) -> LinkingFunction:
+    """Return the linking function written as `reduction` (`sum`, `slln:alpha=0.7`, ...) that
+    results can be computed with from the recorded pair scores (`linking_choice.read_linking`).
 
     Raises:
-        ResultsError: otherwise.
+        ResultsError: for a function that cannot be read or used here, in words.
     """
-    if reduction not in REDUCTIONS:
-        raise ResultsError(f"Unknown reduction '{reduction}': use one of {', '.join(REDUCTIONS)}.")
-    return reduction
+    try:
+        return read_linking(reduction)
+    except LinkingChoiceError as exc:
+        raise ResultsError(str(exc)) from None
 
 
 def scored_pair_stream(
@@ -128,16 +134,26 @@ def pair_report(
     if not items:
         return None
     return metrics_pair_report(
-        items, reduction=chosen, tie_tolerance=tie_tolerance, bootstrap=bootstrap, seed=seed
+        items,
+        reduction=chosen.key,
+        higher_is_better=chosen.higher_is_better,
+        tie_tolerance=tie_tolerance,
+        bootstrap=bootstrap,
+        seed=seed,
     )
 
 
 def _counted(
-    counts: Sequence[OutcomeCounts], reduction: Reduction, tie_tolerance: float
+    counts: Sequence[OutcomeCounts], reduction: LinkingFunction, tie_tolerance: float
 ) -> PairReport | None:
     if not any(c.n for c in counts):
         return None
-    return counted_report(counts, reduction=reduction, tie_tolerance=tie_tolerance)
+    return counted_report(
+        counts,
+        reduction=reduction.key,
+        higher_is_better=reduction.higher_is_better,
+        tie_tolerance=tie_tolerance,
+    )
 
 
 # -- Leaderboard ------------------------------------------------------------------------------
@@ -221,7 +237,7 @@ def leaderboard(
             )
         )
     rows.sort(key=lambda r: (r.accuracy is None, -(r.accuracy or 0.0), r.model_name, r.config.pk))
-    return Leaderboard(dataset, reduction, tie_tolerance, phenomena, rows)
+    return Leaderboard(dataset, chosen_reduction.key, tie_tolerance, phenomena, rows)
 
 
 # -- Paradigm table ---------------------------------------------------------------------------
@@ -322,7 +338,6 @@ def learning_curve(
     Each checkpoint contributes its configuration scored on the dataset (with `method` when
     given; else its model's default method, float32 first), so all points compare alike.
     """
-    check_reduction(reduction)
     available = [
         c
         for c in dataset_configs(dataset=dataset)
@@ -355,7 +370,7 @@ def learning_curve(
             )
         )
     points.sort(key=lambda p: (p.step, p.model.name))
-    return LearningCurve(series, dataset, reduction, phenomena, points)
+    return LearningCurve(series, dataset, chosen_reduction.key, phenomena, points)
 
 
 def _config_preference(config: ScoreConfig) -> tuple[bool, bool, int]:
@@ -416,7 +431,7 @@ def compare(
 
     rows = [row(p.uid, p.phenomenon, p.n_pairs, {p.pk}) for p in paradigms]
     overall = row("", "", sum(p.n_pairs for p in paradigms), {p.pk for p in paradigms})
-    return Comparison(dataset, list(configs), reduction, rows, overall)
+    return Comparison(dataset, list(configs), chosen.key, rows, overall)
 
 
 # -- Items ------------------------------------------------------------------------------------
@@ -527,7 +542,11 @@ def item_rows(
         if not pair.artificial_key:
             return None
         stored = third.get(pair.artificial_key)
-        value = None if stored is None else reduce_totals(stored.lp_sum, stored.lp_mean, chosen_reduction)
+        value = (
+            None
+            if stored is None
+            else sentence_value(chosen_reduction, stored.lp_sum, stored.lp_mean, stored.n_tokens)
+        )
         return _sentence_view(pair.artificial_text, value, data.get(pair.artificial_key))
 
     items = [
@@ -545,11 +564,11 @@ def item_rows(
         )
         for s in chosen
     ]
-    return ItemPage(items, page, page_size, sum(counts.values()), reduction)
+    return ItemPage(items, page, page_size, sum(counts.values()), chosen_reduction.key)
 
 
 def _item_condition(
-    config: ScoreConfig, outcome: str, search: str, reduction: Reduction, tie_tolerance: float
+    config: ScoreConfig, outcome: str, search: str, reduction: LinkingFunction, tie_tolerance: float
 ) -> Q | Combinable | None:
     """Return the condition on pairs of an item filter (None: every pair)."""
     # An empty Q combined with an expression is that expression, not a Q.
@@ -573,7 +592,7 @@ def _item_counts(
     outcome: str,
     search: str,
     condition: Q | Combinable | None,
-    reduction: Reduction,
+    reduction: LinkingFunction,
     tie_tolerance: float,
 ) -> dict[int, int]:
     """Return how many pairs of each paradigm pass an item filter: kept counts, or the
@@ -636,7 +655,7 @@ def _paradigm_slice(
 
 
 def _scored_rows(
-    config: ScoreConfig, rows: Sequence[_PageRow], reduction: Reduction, tie_tolerance: float
+    config: ScoreConfig, rows: Sequence[_PageRow], reduction: LinkingFunction, tie_tolerance: float
 ) -> list[ScoredPair]:
     """Return a page's pairs with their sentence keys, recorded scores and outcomes."""
     ids = [int(row[0]) for _, row in rows]

@@ -1,11 +1,14 @@
 """API input and output shapes of model evaluation: models, configurations, runs and results."""
 
+from typing import Any
+
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from mpp_studio.core.api_input import InputSerializer
 from mpp_studio.datasets.serializers import JobOutputSerializer
+from mpp_studio.evaluation.linking_choice import LinkingChoiceError, read_linking
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, LanguageModel, ScoreConfig, ScoringRun
 from mpp_studio.evaluation.results import MAX_PAGE_SIZE, OUTCOMES, PAGE_SIZE
 from mpp_studio.evaluation.services.runs import (
@@ -16,10 +19,30 @@ from mpp_studio.evaluation.services.runs import (
     MAX_TIE_TOLERANCE,
     MAX_TOKEN_BUDGET,
 )
-from scoring.items import REDUCTIONS
 from scoring.triplet_metrics import DEFAULT_MIN_SLICE, DEFAULT_TAU
 
 # -- Language models --------------------------------------------------------------------------
+
+
+LINKING_HELP = (
+    "How a pair's sentences are compared: a linking function (sum, mean, bpt, slln, lognorm, penlp), "
+    "with parameters after a colon, e.g. slln:alpha=0.7 or penlp:alpha=0.8."
+)
+
+
+class LinkingField(serializers.CharField):
+    """A linking function's key (`linking_choice.read_linking`), given back in its full form
+    (`slln` reads as `slln:alpha=0.5`)."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(max_length=100, default="sum", **kwargs)  # type: ignore[arg-type]
+
+    def to_internal_value(self, data: Any) -> str:
+        text = super().to_internal_value(data)
+        try:
+            return read_linking(text).key
+        except LinkingChoiceError as exc:
+            raise serializers.ValidationError(str(exc)) from None
 
 
 class LanguageModelOutputSerializer(serializers.ModelSerializer):
@@ -142,9 +165,7 @@ class RunCreateInputSerializer(InputSerializer):
     )
     dtype = serializers.ChoiceField(choices=ScoreConfig.DType.choices, default=ScoreConfig.DType.FLOAT32)
     score_eos = serializers.BooleanField(default=False, help_text="Causal models: add the end-of-text token.")
-    reduction = serializers.ChoiceField(
-        choices=ScoringRun.Reduction.choices, default=ScoringRun.Reduction.SUM
-    )
+    reduction = LinkingField(help_text=LINKING_HELP + " The default the run's results are shown with.")
     tie_tolerance = serializers.FloatField(
         min_value=0, max_value=MAX_TIE_TOLERANCE, default=DEFAULT_TIE_TOLERANCE
     )
@@ -201,7 +222,7 @@ class RunDetailOutputSerializer(RunOutputSerializer):
 
 
 class ResultsQuerySerializer(InputSerializer):
-    reduction = serializers.ChoiceField(choices=list(REDUCTIONS), default="sum")
+    reduction = LinkingField(help_text=LINKING_HELP)
     tie_tolerance = serializers.FloatField(
         min_value=0, max_value=MAX_TIE_TOLERANCE, default=DEFAULT_TIE_TOLERANCE
     )
@@ -430,7 +451,9 @@ class ItemRowSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     good = SentenceViewSerializer()
     bad = SentenceViewSerializer()
-    difference = serializers.FloatField(allow_null=True, help_text="good - bad, in the reduction's unit.")
+    difference = serializers.FloatField(
+        allow_null=True, help_text="good - bad, in the linking function's unit."
+    )
     outcome = serializers.ChoiceField(choices=list(OUTCOMES))
     artificial = SentenceViewSerializer(
         allow_null=True, help_text="A learner triplet's artificial sentence (null for a minimal pair)."

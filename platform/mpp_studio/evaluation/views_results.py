@@ -26,11 +26,11 @@ from mpp_studio.datasets.selectors import dataset_get, dataset_paradigms, is_tri
 from mpp_studio.evaluation import results
 from mpp_studio.evaluation.exports import TRIPLET_EXPORTS, export_response
 from mpp_studio.evaluation.forms import UNITS, CompareForm, ExportForm, ItemFilterForm, ResultsForm
+from mpp_studio.evaluation.linking_choice import LinkingChoiceError, linking_choices, read_linking
 from mpp_studio.evaluation.models import ScoreConfig, ScoringRun
 from mpp_studio.evaluation.selectors import config_get, dataset_configs
 from mpp_studio.evaluation.triplet_results import check_triplet_dataset, triplet_board, triplet_report
 from mpp_studio.evaluation.views_support import (
-    REDUCTION_UNITS,
     UNIT_SYMBOLS,
     board_plot,
     curve_plot,
@@ -45,7 +45,6 @@ from mpp_studio.evaluation.views_support import (
     sort_rows,
     token_cells,
 )
-from scoring.items import REDUCTIONS
 
 
 def _dataset(request: HttpRequest, project_id: int, dataset_id: int) -> tuple[Project, Dataset]:
@@ -54,16 +53,16 @@ def _dataset(request: HttpRequest, project_id: int, dataset_id: int) -> tuple[Pr
 
 
 def _reduction(form: ResultsForm | CompareForm | ItemFilterForm, default: str, problems: list[str]) -> str:
-    """Return the form's reduction, or `default` (with the reason in `problems`) when it is bad."""
-    value = form.data.get("reduction", "")
+    """Return the key of the form's linking function (`reduction`, or `custom` when written
+    by hand), or `default` (with the reason in `problems`) when it cannot be used."""
+    value = str(form.data.get("custom", "") or form.data.get("reduction", "")).strip()
     if not value:
         return default
-    if value not in REDUCTIONS:
-        problems.append(
-            f"Unknown reduction “{value}”: use one of {', '.join(REDUCTIONS)}. Showing {default}."
-        )
+    try:
+        return read_linking(value).key
+    except LinkingChoiceError as exc:
+        problems.append(f"{exc} Showing {default}.")
         return default
-    return str(value)
 
 
 def _results_context(
@@ -74,8 +73,9 @@ def _results_context(
         project,
         dataset=dataset,
         reduction=reduction,
-        reduction_unit=REDUCTION_UNITS[reduction],
-        reductions=ScoringRun.Reduction.choices,
+        reduction_unit=read_linking(reduction).unit,
+        reduction_label=read_linking(reduction).label,
+        reductions=linking_choices(reduction),
         **extra,
     )
 

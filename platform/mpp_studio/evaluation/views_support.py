@@ -30,6 +30,7 @@ from mpp_studio.evaluation.triplet_results import (
     TripletBoard,
     triplet_board,
 )
+from scoring.linking import parse_linking
 from scoring.plots import (
     BarSeries,
     CurveLine,
@@ -44,12 +45,11 @@ TAB = "scoring"
 # Surprisals are stored in nats (natural log); one bit is ln 2 nats.
 UNIT_FACTORS = {"bits": 1 / math.log(2), "nats": 1.0}
 UNIT_SYMBOLS = {"bits": "−log₂ p", "nats": "−ln p"}
-REDUCTION_UNITS = {
-    "sum": "summed log-probability (nats; higher is better)",
-    "mean": "mean log-probability per token (nats; higher is better)",
-    "bpt": "bits per token (lower is better)",
-}
 OVERALL = "overall"
+
+
+def _linking_label(key: str) -> str:
+    return parse_linking(key).label
 
 
 def page_context(request: HttpRequest, project: Project, **extra: object) -> dict[str, object]:
@@ -93,7 +93,7 @@ def leaderboard_plot(board: Leaderboard) -> str:
         return ""
     return accuracy_by_phenomenon(
         series,
-        title=f"Accuracy by phenomenon on {board.dataset.name} ({board.reduction})",
+        title=f"Accuracy by phenomenon on {board.dataset.name} ({_linking_label(board.reduction)})",
     )
 
 
@@ -110,7 +110,8 @@ def curve_plot(curve: LearningCurve) -> str:
             lines.append(CurveLine(phenomenon, points))
     return learning_curves(
         lines,
-        title=f"{curve.series} on {curve.dataset.name}: accuracy by training step ({curve.reduction})",
+        title=f"{curve.series} on {curve.dataset.name}: accuracy by training step "
+        f"({_linking_label(curve.reduction)})",
         overall=OVERALL,
     )
 
@@ -151,7 +152,7 @@ def board_plot(board: TripletBoard) -> str:
     ]
     return hap_plot(
         points,
-        title=f"HAP against pair accuracy on {board.dataset.name} ({board.reduction})",
+        title=f"HAP against pair accuracy on {board.dataset.name} ({_linking_label(board.reduction)})",
         x_label=PAIR_ACCURACY_OWN,
     )
 
@@ -252,7 +253,9 @@ def run_triplets(run: ScoringRun) -> RunTriplets | None:
             family = board.dataset.name if len(boards) > 1 else ""
             points.append(ScatterPoint(row.config.label, x, row.cells["HAP"].value, family))
     x_label = PAIR_ACCURACY_PAIRS if pair_sets else PAIR_ACCURACY_OWN
-    plot = hap_plot(points, title=f"HAP against pair accuracy: {run.name} ({run.reduction})", x_label=x_label)
+    plot = hap_plot(
+        points, title=f"HAP against pair accuracy: {run.name} ({run.linking_label})", x_label=x_label
+    )
     return RunTriplets(boards, plot, x_label)
 
 

@@ -8,8 +8,8 @@ from django.db.models import F
 
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.evaluation.models import PairScore, ScoreConfig
-from mpp_studio.evaluation.pair_outcomes import OUTCOME_OF_CODE, with_outcome
-from scoring.items import HIGHER_IS_BETTER, REDUCTIONS, reduce_totals
+from mpp_studio.evaluation.pair_outcomes import OUTCOME_OF_CODE, sentence_value, with_outcome
+from scoring.linking import LinkingFunction, parse_linking
 from scoring.metrics import pair_outcome
 
 INF = math.inf
@@ -26,6 +26,30 @@ CASES = [
     (-INF, -INF, 2, -5.0, -2.5, 2),  # an infinitely improbable good sentence loses
     (-1e-300, -5e-301, 2, -2e-300, -1e-300, 2),  # tiny margins
     (-123.456789, -7.2621640588235295, 17, -123.456788, -7.716049249999999, 16),
+    (0.0, 0.0, 0, -2.0, -2.0, 1),  # a good sentence with no scored token scores 0 everywhere
+    (0.0, 0.0, 0, 0.0, 0.0, 0),  # two empty sentences tie
+    # loses by sum, wins by mean; SLLN-LP wins at alpha 0.5 and loses at 0.2, PenLP loses at
+    # alpha 0.8 and wins at 2, LogNorm wins
+    (-6.0, -1.0, 6, -4.0, -2.0, 2),
+    (-9.0, -1.8, 5, -8.0, -4.0, 2),  # loses by sum, wins by mean
+]
+# Every function results can be compared by on the platform, with the sources' parameters and
+# others (SLOR and MORCELA need unigram log-probabilities that pair scores do not hold).
+LINKINGS: list[LinkingFunction] = [
+    parse_linking(key)
+    for key in (
+        "sum",
+        "mean",
+        "bpt",
+        "slln",
+        "slln:alpha=0.2",
+        "slln:alpha=0.9",
+        "lognorm",
+        "lognorm:beta=0.5",
+        "lognorm:beta=3",
+        "penlp",
+        "penlp:alpha=2",
+    )
 ]
 TOLERANCES = (0.0, 1e-6, 0.5)
 
@@ -55,25 +79,36 @@ def store_cases(config: ScoreConfig, dataset: Dataset) -> int:
 
 
 def outcome_mismatches(config: ScoreConfig) -> list[str]:
-    """Return, for every recorded pair, reduction and tolerance where the database's outcome
-    differs from the engine's, a line saying so (empty: they agree everywhere)."""
+    """Return, for every recorded pair, linking function and tolerance where the database's
+    outcome differs from the engine's, a line saying so (empty: they agree everywhere)."""
     rows = list(
         PairScore.objects.filter(config=config).values_list(
-            "pair_id", "good_sum", "good_mean", "bad_sum", "bad_mean"
+            "pair_id", "good_sum", "good_mean", "good_tokens", "bad_sum", "bad_mean", "bad_tokens"
         )
     )
     out = []
-    for reduction in REDUCTIONS:
+    for linking in LINKINGS:
         for tolerance in TOLERANCES:
-            scores = with_outcome(PairScore.objects.filter(config=config), reduction, tolerance)
+            scores = with_outcome(PairScore.objects.filter(config=config), linking, tolerance)
             decided = dict(scores.annotate(code=F("outcome")).values_list("pair_id", "code"))
-            for pair_id, good_sum, good_mean, bad_sum, bad_mean in rows:
-                good = reduce_totals(good_sum, good_mean, reduction)
-                bad = reduce_totals(bad_sum, bad_mean, reduction)
+            for pair_id, good_sum, good_mean, good_tokens, bad_sum, bad_mean, bad_tokens in rows:
+                good = engine_score(linking, good_sum, good_mean, good_tokens)
+                bad = engine_score(linking, bad_sum, bad_mean, bad_tokens)
                 engine = pair_outcome(
-                    good, bad, higher_is_better=HIGHER_IS_BETTER[reduction], tie_tolerance=tolerance
+                    good, bad, higher_is_better=linking.higher_is_better, tie_tolerance=tolerance
                 )
                 database = OUTCOME_OF_CODE[decided[pair_id]]
                 if database != engine:
-                    out.append(f"pair {pair_id}, {reduction}, tolerance {tolerance}: {database} != {engine}")
+                    out.append(
+                        f"pair {pair_id}, {linking.key}, tolerance {tolerance}: {database} != {engine}"
+                    )
     return out
+
+
+def engine_score(linking: LinkingFunction, lp_sum: float, lp_mean: float, n_tokens: int) -> float:
+    """The engine's score of a stored sentence: `LinkingFunction.score` of its sum and length,
+    except that sum, mean and bits per token read the stored mean as the database does (the
+    platform's `sentence_value`, checked against the engine by a test of its own)."""
+    if linking.name in ("sum", "mean", "bpt"):
+        return sentence_value(linking, lp_sum, lp_mean, n_tokens)
+    return linking.score(lp_sum, n_tokens)

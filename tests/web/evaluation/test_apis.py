@@ -383,7 +383,9 @@ def test_compare_and_learning_curve_endpoints(
 @pytest.mark.parametrize(
     ("path", "field", "words"),
     [
-        ("leaderboard/?reduction=max", "reduction", '"max" is not a valid choice.'),
+        ("leaderboard/?reduction=max", "reduction", "unknown linking function 'max'"),
+        ("leaderboard/?reduction=slln:alpha=2", "reduction", "slln: alpha must lie strictly between 0 and 1"),
+        ("leaderboard/?reduction=slor", "reduction", "it needs each sentence's unigram log-probability"),
         ("leaderboard/?tie_tolerance=-1", "tie_tolerance", "greater than or equal to 0"),
         ("configs/CONFIG/items/?outcome=maybe", "outcome", '"maybe" is not a valid choice.'),
         ("configs/CONFIG/items/?page=0", "page", "greater than or equal to 1"),

@@ -158,7 +158,7 @@ def walk_through(
     expect(page.locator("th.phenomenon-col")).to_have_count(2)
     plot = page.locator("figure#plot-phenomena svg")
     expect(plot).to_be_visible()
-    expect(plot.locator("title")).to_have_text("Accuracy by phenomenon on Agreement set (sum)")
+    expect(plot.locator("title")).to_have_text("Accuracy by phenomenon on Agreement set (LP)")
     expect(plot.locator("text", has_text="tiny-gpt2 · causal · float32")).to_have_count(1)
     page.screenshot(path=screenshots / "scoring-leaderboard.png", full_page=True)
 

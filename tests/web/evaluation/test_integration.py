@@ -216,10 +216,12 @@ run = ScoringRun.objects.get(pk=int(sys.argv[1]))
 config, dataset = run.configs.get(), run.datasets.get()
 stored = store_cases(config, dataset)
 same = []
-for reduction in ("sum", "mean", "bpt"):
+for reduction in ("sum", "mean", "bpt", "slln:alpha=0.5", "lognorm:beta=1", "penlp:alpha=0.8"):
     scored = results.scored_pairs(dataset, config, reduction=reduction)
     items = [p.pair_scores() for p in scored if p.outcome is not None]
-    expected = metrics.pair_report(items, reduction=reduction, bootstrap=0).to_dict()
+    expected = metrics.pair_report(
+        items, reduction=reduction, higher_is_better=reduction != "bpt", bootstrap=0
+    ).to_dict()
     same.append(results.pair_report(dataset, config, reduction=reduction).to_dict() == expected)
 print(json.dumps({"stored": stored, "mismatches": outcome_mismatches(config), "same": same}))
 """
@@ -231,9 +233,10 @@ def test_postgres_decides_every_pair_as_the_engine(
     tiny_gpt2_folder: Path,
 ) -> None:
     """The outcome written in SQL (pair_outcomes.with_outcome) on PostgreSQL's floats: every
-    edge case of the tie rule, under every reduction and tolerance, as scoring.metrics decides."""
+    edge case of the tie rule, under every linking function and tolerance, as scoring.metrics
+    decides."""
     env = subprocess_env(tmp_path / "var", DATABASE_URL=postgres_database_url)
     run_manage(env, "migrate", "--noinput")
     created = run_script(env, PREPARE_SCRIPT, str(tiny_gpt2_folder), str(CHUNK_SIZE))
     checked = run_script(env, OUTCOMES_SCRIPT, str(created["run"]))
-    assert checked == {"stored": len(CASES), "mismatches": [], "same": [True, True, True]}
+    assert checked == {"stored": len(CASES), "mismatches": [], "same": [True] * 6}

@@ -522,7 +522,7 @@ def test_leaderboard_ranks_configurations_with_phenomenon_columns_and_a_plot(
     assert svg is not None
     root = ET.fromstring(svg.group())
     assert (
-        root.find("{http://www.w3.org/2000/svg}title").text == "Accuracy by phenomenon on Agreement set (sum)"
+        root.find("{http://www.w3.org/2000/svg}title").text == "Accuracy by phenomenon on Agreement set (LP)"
     )  # type: ignore[union-attr]
     assert (
         "hand-lm · causal · float32" in svg.group()
@@ -542,7 +542,8 @@ def test_leaderboard_sorts_by_a_phenomenon_and_reports_bad_query_values(
     response = client_for(viewer).get(page + "?sort=nonsense&reduction=loudness")
     assert response.status_code == 200
     html = text_of(response)
-    assert "Unknown reduction “loudness”: use one of sum, mean, bpt. Showing sum." in html
+    assert "Cannot compare sentences by “loudness”: unknown linking function &#x27;loudness&#x27;" in html
+    assert "Showing sum." in html
     assert "“nonsense” is not a phenomenon of this dataset; sorted by overall accuracy." in html
 
 
@@ -628,7 +629,7 @@ def test_learning_curve_plots_each_checkpoint_by_step(
     html = text_of(client_for(viewer).get(url("curve", project, generated.pk)))  # type: ignore[attr-defined]
     assert '<option value="tiny" selected>' in html
     svg = re.search(r"<svg .*?</svg>", html, re.S)
-    assert svg and "tiny on Agreement set: accuracy by training step (sum)" in svg.group()
+    assert svg and "tiny on Agreement set: accuracy by training step (LP)" in svg.group()
     assert "Training step (logarithmic)" in svg.group() and "classifiers" in svg.group()
     steps = re.findall(r'<tr class="curve-row" data-step="(\d+)">.*?<strong>([\d.]+)%</strong>', html, re.S)
     assert steps == [("0", "50.0"), ("100", "100.0"), ("10000", "100.0")]

@@ -2,6 +2,7 @@
 engine decides it, reports equal to the engine's on the same numbers, chunks that record each
 pair once, and item pages read a page at a time."""
 
+import math
 from collections.abc import Callable
 
 import pytest
@@ -10,9 +11,10 @@ from django.test.utils import CaptureQueriesContext
 
 from mpp_studio.evaluation import results
 from mpp_studio.evaluation.models import LanguageModel, PairScore, ScoreConfig, ScoringChunk, ScoringRun
-from mpp_studio.evaluation.pair_outcomes import paradigm_sizes
+from mpp_studio.evaluation.pair_outcomes import paradigm_sizes, sentence_value
 from mpp_studio.evaluation.services import score_chunk
 from scoring import metrics
+from scoring.linking import LINKING_NAMES, parse_linking
 from tests.web.evaluation.conftest import run_chunks
 from tests.web.evaluation.outcome_cases import CASES, TOLERANCES, outcome_mismatches, store_cases
 
@@ -30,7 +32,26 @@ def test_the_database_decides_every_pair_as_the_engine(hand_config: ScoreConfig,
     assert outcome_mismatches(hand_config) == []
 
 
-@pytest.mark.parametrize("reduction", ["sum", "mean", "bpt"])
+@pytest.mark.parametrize("name", [n for n in LINKING_NAMES if n not in ("slor", "morcela")])
+def test_a_stored_sentence_scores_as_the_engine_scores_its_tokens(name: str) -> None:
+    logprobs = [-1.25, -0.5, -3.0, -0.125]
+    lp_sum, n = math.fsum(logprobs), len(logprobs)
+    linking = parse_linking(name)
+    assert sentence_value(linking, lp_sum, lp_sum / n, n) == linking.score(lp_sum, n)
+
+
+def test_pages_refuse_slor_and_morcela_in_words() -> None:
+    for key in ("slor", "morcela:beta=0.9"):
+        with pytest.raises(results.ResultsError, match="unigram log-probability"):
+            results.check_reduction(key)
+    with pytest.raises(results.ResultsError, match="alpha"):
+        results.check_reduction("slln:alpha=1.5")
+    assert results.check_reduction("slln").key == "slln:alpha=0.5"
+
+
+@pytest.mark.parametrize(
+    "reduction", ["sum", "mean", "bpt", "slln:alpha=0.5", "lognorm:beta=1", "penlp:alpha=2"]
+)
 @pytest.mark.parametrize("tolerance", TOLERANCES)
 def test_counted_reports_equal_the_engine_report_of_the_same_pairs(
     hand_config: ScoreConfig, generated: object, reduction: str, tolerance: float
@@ -42,6 +63,7 @@ def test_counted_reports_equal_the_engine_report_of_the_same_pairs(
     expected = metrics.pair_report(
         [p.pair_scores() for p in scored],
         reduction=reduction,
+        higher_is_better=parse_linking(reduction).higher_is_better,
         tie_tolerance=tolerance,
         bootstrap=0,  # type: ignore[arg-type]
     )

@@ -119,7 +119,7 @@ def test_nothing_scored_gives_empty_rows_not_errors(hand_config: ScoreConfig, ge
 
 
 def test_unknown_reduction_is_a_results_error(hand_config: ScoreConfig, generated: object) -> None:
-    with pytest.raises(results.ResultsError, match="Unknown reduction 'max'"):
+    with pytest.raises(results.ResultsError, match="unknown linking function 'max'"):
         results.leaderboard(generated, reduction="max")  # type: ignore[arg-type]
     with pytest.raises(results.ResultsError, match="Unknown outcome 'maybe'"):
         results.item_rows(generated, hand_config, outcome="maybe")  # type: ignore[arg-type]

@@ -82,7 +82,7 @@ def score(chunk: ScoringChunk) -> None:
         ({"method": "pll"}, "method", "'tiny-gpt2' is a Causal LM: it is scored with causal, not pll"),
         ({"method": "magic"}, "method", "Unknown method 'magic'"),
         ({"dtype": "int4"}, "dtype", "Unknown dtype 'int4'"),
-        ({"reduction": "max"}, "reduction", "Unknown reduction 'max'"),
+        ({"reduction": "max"}, "reduction", "unknown linking function 'max'"),
         ({"device": "tpu"}, "device", "Unknown device 'tpu'"),
         ({"chunk_size": 1}, "chunk_size", "from 2 to"),
         ({"token_budget": 10}, "token_budget", "from 64 to"),

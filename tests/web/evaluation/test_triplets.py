@@ -295,7 +295,7 @@ def test_results_page_shows_the_bliss_table_and_the_plot(
     # The run's page: the same table and the plot.
     page = client.get(f"{base}/runs/{scored_run.pk}/").content.decode()  # type: ignore[attr-defined]
     assert 'class="bliss-table"' in page and 'id="plot-hap"' in page
-    assert "HAP against pair accuracy: Run (sum)" in page
+    assert "HAP against pair accuracy: Run (LP)" in page
 
 
 def test_run_plot_uses_the_runs_minimal_pair_datasets_for_pair_accuracy(

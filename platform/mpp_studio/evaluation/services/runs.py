@@ -17,6 +17,7 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.users import RequestUser
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.evaluation.engine import DEFAULT_TOKEN_BUDGET
+from mpp_studio.evaluation.linking_choice import LinkingChoiceError, read_linking
 from mpp_studio.evaluation.models import (
     DEFAULT_TIE_TOLERANCE,
     LanguageModel,
@@ -95,7 +96,7 @@ def run_create(
     method: str = "",
     dtype: str = ScoreConfig.DType.FLOAT32,
     score_eos: bool = False,
-    reduction: str = ScoringRun.Reduction.SUM,
+    reduction: str = "sum",
     tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
     token_budget: int = DEFAULT_TOKEN_BUDGET,
     device: str = "auto",
@@ -123,12 +124,10 @@ def run_create(
         _add(errors, "method", f"Unknown method '{method}': use one of {choices}.")
     if dtype not in ScoreConfig.DType.values:
         _add(errors, "dtype", f"Unknown dtype '{dtype}': use one of {', '.join(ScoreConfig.DType.values)}.")
-    if reduction not in ScoringRun.Reduction.values:
-        _add(
-            errors,
-            "reduction",
-            f"Unknown reduction '{reduction}': use one of {', '.join(ScoringRun.Reduction.values)}.",
-        )
+    try:
+        reduction = read_linking(reduction).key
+    except LinkingChoiceError as exc:
+        _add(errors, "reduction", str(exc))
     if not 0 <= tie_tolerance <= MAX_TIE_TOLERANCE:
         _add(errors, "tie_tolerance", f"The tie tolerance must be from 0 to {MAX_TIE_TOLERANCE:g}.")
     if not 64 <= token_budget <= MAX_TOKEN_BUDGET:
