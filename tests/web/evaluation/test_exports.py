@@ -125,3 +125,26 @@ def test_export_api_streams_an_attachment(
     assert response["Content-Disposition"].endswith(f'{suffix}"')
     body = b"".join(response.streaming_content)
     assert body.strip()
+
+
+def test_exports_record_the_linking_function_with_its_parameters(
+    request: pytest.FixtureRequest, project: object, viewer: object, config: object, generated: object
+) -> None:
+    """A metrics or items download under SLLN-LP with alpha 0.7 records the function with its
+    parameter, and each sentence's score is its summed log-prob over length ** 0.7."""
+    client = request.getfixturevalue("api_client_for")(viewer)
+    base = f"/api/projects/{project.pk}/results/{generated.pk}/export/?config={config.pk}"  # type: ignore[attr-defined]
+    response = client.get(base + "&what=metrics&format=json&reduction=slln:alpha=0.7")
+    assert response["Content-Disposition"].endswith('-metrics-slln-alpha-0.7.json"')
+    document = json.loads(b"".join(response.streaming_content))
+    assert document["reduction"] == "slln:alpha=0.7"
+    assert document["linking"] == {"name": "slln", "label": "SLLN-LP (alpha 0.7)", "parameters": {"alpha": 0.7}}
+    assert document["configs"][0]["report"]["reduction"] == "slln:alpha=0.7"
+    response = client.get(base + "&what=items&format=jsonl&reduction=slln:alpha=0.7")
+    first = json.loads(b"".join(response.streaming_content).splitlines()[0])
+    logprobs = first["good"]["logprobs"]
+    assert first["reduction"] == "slln:alpha=0.7"
+    assert first["score_good"] == pytest.approx(sum(logprobs) / len(logprobs) ** 0.7)
+    refused = client.get(base + "&what=metrics&format=csv&reduction=penlp:alpha=-1")
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["field"] == "reduction"

@@ -532,6 +532,21 @@ def test_leaderboard_ranks_configurations_with_phenomenon_columns_and_a_plot(
     assert "?what=metrics&amp;format=csv&amp;reduction=sum" in html
 
 
+def test_results_pages_compare_by_a_linking_function_written_with_parameters(
+    unigram_run: ScoringRun, generated: object, viewer: object
+) -> None:
+    """A function written by hand is used, offered in the choice, and carried by every link."""
+    page = url("results", unigram_run.project, generated.pk)  # type: ignore[attr-defined]
+    html = text_of(client_for(viewer).get(page + "?reduction=sum&custom=penlp:alpha=0.6"))
+    assert '<option value="penlp:alpha=0.6" selected>PenLP (alpha 0.6)</option>' in html
+    for function in ("mean", "bpt", "slln:alpha=0.5", "lognorm:beta=1", "penlp:alpha=0.8"):
+        assert f'<option value="{function}">' in html
+    assert "reduction=penlp%3Aalpha%3D0.6" in html  # the configuration, items and download links
+    assert "Accuracy by phenomenon on Agreement set (PenLP (alpha 0.6))" in html
+    html = text_of(client_for(viewer).get(page + "?reduction=slor"))
+    assert "Cannot compare sentences by SLOR here" in html and "Showing sum." in html
+
+
 def test_leaderboard_sorts_by_a_phenomenon_and_reports_bad_query_values(
     unigram_run: ScoringRun, hand_run: ScoringRun, generated: object, viewer: object
 ) -> None:
