@@ -19,6 +19,7 @@ import torch
 from torch import nn
 
 from scoring.errors import ModelLoadError, OutOfMemoryError
+from scoring.model_kind import ConfigFacts, ScoredKind, kind_problem
 from scoring.settings import SCORING_VERSION, ScorerSettings
 
 T = TypeVar("T")
@@ -115,7 +116,9 @@ def load_pretrained(
 
     Raises:
         ModelLoadError: the model or tokenizer cannot be loaded (the message says why in words),
-            or the tokenizer is not a fast one (character offsets are needed).
+            its config describes another kind of model (`model_kind.kind_problem`: a masked
+            model loaded as a causal LM, or the reverse), or the tokenizer is not a fast one
+            (character offsets are needed).
         OutOfMemoryError: the weights do not fit on `device`.
     """
     import transformers
@@ -129,6 +132,16 @@ def load_pretrained(
     local = _local_problem(settings.model)
     if local is not None:
         raise ModelLoadError(f"{kind} {label} could not be loaded: {local}")
+    try:
+        config = transformers.AutoConfig.from_pretrained(settings.model, revision=settings.revision)
+    except Exception as exc:  # every loading failure comes from the user's id, path or files
+        raise ModelLoadError(
+            f"{kind} {label} could not be loaded: {load_failure_reason(exc, settings)}"
+        ) from None
+    scored_as: ScoredKind = "causal" if auto_class == "AutoModelForCausalLM" else "masked"
+    problem = kind_problem(ConfigFacts.of(config.to_dict()), scored_as)
+    if problem:
+        raise ModelLoadError(f"{label} cannot be scored as a {kind}: {problem}")
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(settings.model, revision=settings.revision)
         model = getattr(transformers, auto_class).from_pretrained(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.scoring.tiny_models import build_gpt2
+from tests.scoring.tiny_models import build_bert, build_gpt2
 from tests.web.datasets.conftest import generated, make_dataset, run_generation, templates  # noqa: F401
 
 
@@ -15,6 +15,38 @@ from tests.web.datasets.conftest import generated, make_dataset, run_generation,
 def tiny_gpt2_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny GPT-2-style model folder (random weights, local tokenizer), built once."""
     return build_gpt2(tmp_path_factory.mktemp("evaluation_gpt2"))
+
+
+# What the stand-in hub answers: a config.json per model id (none reach the real hub here).
+HUB_CONFIGS: dict[str, dict[str, object]] = {
+    "gpt2": {"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2"},
+    "EleutherAI/pythia-70m": {"architectures": ["GPTNeoXForCausalLM"], "model_type": "gpt_neox"},
+    "roberta-base": {"architectures": ["RobertaForMaskedLM"], "model_type": "roberta"},
+    "prajjwal1/bert-tiny": {"model_type": "bert"},
+}
+
+
+@pytest.fixture(autouse=True)
+def stand_in_hub(monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, object]]:
+    """Registration asks the hub for a hub model's config.json: here a stand-in that knows
+    HUB_CONFIGS and answers any other id as the real one does for a model it does not have
+    (tests/scoring/test_model_kind.py tests the real lookup)."""
+    from mpp_studio.evaluation.services import language_models
+    from scoring.model_kind import ModelConfigError
+
+    def hub_config(model_id: str, revision: str = "", **_: object) -> dict[str, object]:
+        if model_id not in HUB_CONFIGS:
+            raise ModelConfigError(f"the Hugging Face hub has no model '{model_id}' this server may read")
+        return HUB_CONFIGS[model_id]
+
+    monkeypatch.setattr(language_models, "hub_config", hub_config)
+    return HUB_CONFIGS
+
+
+@pytest.fixture(scope="session")
+def tiny_bert_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny BERT-style masked LM folder, built once."""
+    return build_bert(tmp_path_factory.mktemp("evaluation_bert"))
 
 
 @pytest.fixture

@@ -138,7 +138,11 @@ def test_exports_record_the_linking_function_with_its_parameters(
     assert response["Content-Disposition"].endswith('-metrics-slln-alpha-0.7.json"')
     document = json.loads(b"".join(response.streaming_content))
     assert document["reduction"] == "slln:alpha=0.7"
-    assert document["linking"] == {"name": "slln", "label": "SLLN-LP (alpha 0.7)", "parameters": {"alpha": 0.7}}
+    assert document["linking"] == {
+        "name": "slln",
+        "label": "SLLN-LP (alpha 0.7)",
+        "parameters": {"alpha": 0.7},
+    }
     assert document["configs"][0]["report"]["reduction"] == "slln:alpha=0.7"
     response = client.get(base + "&what=items&format=jsonl&reduction=slln:alpha=0.7")
     first = json.loads(b"".join(response.streaming_content).splitlines()[0])

@@ -242,6 +242,8 @@ def test_editor_adds_a_hub_model_with_a_revision(project: object, editor: object
         ({"model-source": "gpt2", "model-kind": "recurrent"}, "Select a valid choice."),
         ({"model-source": "gpt2", "model-language": ""}, "This field is required."),
         ({"model-source": "gpt2", "model-name": "taken"}, "This project already has a model named"),
+        ({"model-source": "roberta-base"}, "'roberta-base' cannot be scored as a Causal LM"),
+        ({"model-source": "nobody/nothing"}, "the Hugging Face hub has no model 'nobody/nothing'"),
     ],
 )
 def test_bad_model_input_is_said_on_the_field(

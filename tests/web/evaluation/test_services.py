@@ -334,16 +334,19 @@ def test_deleting_a_dataset_being_scored_fails_the_run(
 def test_a_model_that_cannot_be_loaded_fails_the_job_naming_it(
     project: object, make_run: Callable[..., ScoringRun], tmp_path: Path
 ) -> None:
-    missing = language_model_create(
-        project=project, name="lost-model", source=str(tmp_path / "no-such-model")
-    )  # type: ignore[arg-type]
+    # a config a causal LM would have, but no weights and no tokenizer
+    (tmp_path / "no-weights").mkdir()
+    (tmp_path / "no-weights" / "config.json").write_text(
+        '{"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2"}'
+    )
+    missing = language_model_create(project=project, name="lost-model", source=str(tmp_path / "no-weights"))  # type: ignore[arg-type]
     run = make_run([missing])
     run_chunks(run)
     run.job.refresh_from_db()  # type: ignore[union-attr]
     message = run.job.message  # type: ignore[union-attr]
     assert run.job.status == "failed"  # type: ignore[union-attr]
     assert message.startswith("The model 'lost-model' could not be loaded: ")
-    assert str(tmp_path / "no-such-model") in message
+    assert str(tmp_path / "no-weights") in message
     assert "Traceback" not in message and not SentenceScore.objects.exists()
     assert ScoringChunk.objects.filter(run=run, status="failed").count() == 1
 
@@ -505,8 +508,10 @@ def test_language_model_create_checks_fields(project: object, gpt2_model: Langua
 def test_language_model_kind_is_fixed_once_scored(
     make_run: Callable[..., ScoringRun], gpt2_model: LanguageModel
 ) -> None:
-    assert language_model_update(model=gpt2_model, kind="masked").kind == "masked"
-    language_model_update(model=gpt2_model, kind="causal", notes="random weights")
+    with pytest.raises(ValidationError) as exc:
+        language_model_update(model=gpt2_model, kind="masked")  # its config is a causal LM's
+    assert "cannot be scored as a Masked LM" in errors_of(exc)["kind"][0]
+    language_model_update(model=gpt2_model, notes="random weights")
     make_run([gpt2_model])
     with pytest.raises(ValidationError) as exc:
         language_model_update(model=gpt2_model, kind="masked")
@@ -650,3 +655,35 @@ def test_a_baseline_of_another_language_is_refused_and_hidden_from_old_runs(
     )
     run.configs.add(ScoreConfig.objects.create(language_model=chinese_words, method="unigram", language="zh"))  # type: ignore[attr-defined]
     assert [c.language_model for c in dataset_configs(dataset=english)] == [english_words]  # type: ignore[arg-type]
+
+
+def test_a_masked_model_registered_as_a_causal_lm_is_refused_on_its_kind(
+    project: object, tiny_bert_folder: Path, tiny_gpt2_folder: Path
+) -> None:
+    with pytest.raises(ValidationError) as exc:
+        language_model_create(project=project, name="bert", source=str(tiny_bert_folder), kind="causal")  # type: ignore[arg-type]
+    [message] = errors_of(exc)["kind"]
+    assert message.startswith(f"'{tiny_bert_folder}' cannot be scored as a Causal LM: ")
+    assert "(architecture BertForMaskedLM, model type bert)" in message
+    with pytest.raises(ValidationError) as exc:
+        language_model_create(project=project, name="gpt", source=str(tiny_gpt2_folder), kind="masked")  # type: ignore[arg-type]
+    assert "Register it as a causal LM" in errors_of(exc)["kind"][0]
+    masked = language_model_create(project=project, name="bert", source=str(tiny_bert_folder), kind="masked")  # type: ignore[arg-type]
+    assert masked.kind == "masked"
+    assert not LanguageModel.objects.filter(name="gpt").exists()
+
+
+def test_a_hub_model_is_checked_at_registration(project: object, stand_in_hub: dict[str, object]) -> None:
+    with pytest.raises(ValidationError) as exc:
+        language_model_create(project=project, name="r", source="roberta-base", kind="causal")  # type: ignore[arg-type]
+    assert "cannot be scored as a Causal LM" in errors_of(exc)["kind"][0]
+    with pytest.raises(ValidationError) as exc:
+        language_model_create(project=project, name="x", source="nobody/nothing")  # type: ignore[arg-type]
+    assert "the Hugging Face hub has no model 'nobody/nothing'" in errors_of(exc)["source"][0]
+    model = language_model_create(project=project, name="g", source="gpt2")  # type: ignore[arg-type]
+    stand_in_hub.clear()  # the hub is out of reach: an edit of the notes alone still saves
+    assert language_model_update(model=model, notes="base model").notes == "base model"
+    with pytest.raises(ValidationError):
+        language_model_update(model=model, revision="v2")
+    model.refresh_from_db()
+    assert (model.revision, model.notes) == ("", "base model")

@@ -14,6 +14,14 @@ from mpp_studio.accounts.users import RequestUser, signed_in_or_none
 from mpp_studio.evaluation.models import LanguageModel
 from scoring.checkpoints import find_checkpoints
 from scoring.errors import ScoringError
+from scoring.model_kind import (
+    ConfigFacts,
+    ModelConfigError,
+    ScoredKind,
+    hub_config,
+    kind_problem,
+    read_config_file,
+)
 from scoring.settings import model_fingerprint
 
 # The fields a user may set; `kind` is fixed once configurations exist (see language_model_update).
@@ -70,8 +78,37 @@ def folder_problem(folder: str) -> str:
     return ""
 
 
-def _check(model: LanguageModel) -> None:
-    """Validate a model's fields with messages per field; raise ValidationError if any fails."""
+def _source_problems(model: LanguageModel) -> tuple[str, str]:
+    """Return why the model's source cannot be used (a folder the server may not read, a hub
+    model it cannot reach or that does not exist) and why its config does not fit its kind
+    (a masked model registered as a causal LM, or the reverse): "" for each that is fine."""
+    if _looks_local(model.source):
+        problem = folder_problem(model.source)
+        if problem:
+            return problem, ""
+        path = _server_path(model.source)
+        assert path is not None  # folder_problem said it names a folder
+        try:
+            config = read_config_file(path / "config.json")
+        except ModelConfigError as exc:
+            return f"{exc}.", ""
+    else:
+        try:
+            config = hub_config(model.source, model.revision)
+        except ModelConfigError as exc:
+            return f"{exc}.", ""
+    kind: ScoredKind = "causal" if model.kind == LanguageModel.Kind.CAUSAL else "masked"
+    mismatch = kind_problem(ConfigFacts.of(config), kind)
+    label = LanguageModel.Kind(model.kind).label
+    return "", f"'{model.source}' cannot be scored as a {label}: {mismatch}." if mismatch else ""
+
+
+def _check(model: LanguageModel, *, check_source: bool = True) -> None:
+    """Validate a model's fields with messages per field; raise ValidationError if any fails.
+
+    `check_source` reads the source's config (a folder's, or the hub's): on registration, and
+    when the source, revision or kind changes, never for an edit of the name or notes alone
+    (which must not fail because the hub is out of reach)."""
     errors: dict[str, list[str]] = {}
     model.name = model.name.strip()
     model.source = model.source.strip()
@@ -90,10 +127,12 @@ def _check(model: LanguageModel) -> None:
         errors.setdefault("source", []).append(
             "Give a Hugging Face model id (e.g. gpt2) or the path of a local model folder."
         )
-    if model.kind != LanguageModel.Kind.UNIGRAM and model.source and _looks_local(model.source):
-        problem = folder_problem(model.source)
-        if problem:
-            errors.setdefault("source", []).append(problem)
+    if check_source and model.kind != LanguageModel.Kind.UNIGRAM and model.source and not errors.get("kind"):
+        source_problem, kind_mismatch = _source_problems(model)
+        if source_problem:
+            errors.setdefault("source", []).append(source_problem)
+        if kind_mismatch:
+            errors.setdefault("kind", []).append(kind_mismatch)
     if not model.language:
         errors.setdefault("language", []).append("Give the model's language code (e.g. en, zh).")
     if model.step is not None and model.step < 0:
@@ -158,9 +197,18 @@ def language_model_update(*, model: LanguageModel, **changes: object) -> Languag
         raise ValidationError(
             {"kind": ["The model has been scored already; register a new model to use another kind."]}
         )
+    reread = any(
+        changes.get(f, getattr(model, f)) != getattr(model, f) for f in ("source", "revision", "kind")
+    )
+    before = {field: getattr(model, field) for field in changes}
     for field, value in changes.items():
         setattr(model, field, value)
-    _check(model)
+    try:
+        _check(model, check_source=reread)
+    except ValidationError:
+        for field, value in before.items():  # a refused change leaves the model as it was
+            setattr(model, field, value)
+        raise
     model.save()
     return model
 
