@@ -226,9 +226,15 @@ class RunDetailApi(APIView):
         project = _project(self)
         return Response(_run_detail(project, run_get(project=project, run_id=run_id)))
 
-    @extend_schema(tags=[TAG], responses={204: None})
+    @extend_schema(tags=[TAG], parameters=[s.RunDeleteQuerySerializer], responses={204: None})
     def delete(self, request: Request, project_id: int, run_id: int) -> Response:
-        run_delete(run=run_get(project=_project(self), run_id=run_id))
+        """Delete the run, its chunks and job; with `delete_scores=true`, the scores only it
+        stands for too (configurations no other run uses, and pair scores of datasets no other
+        run scored with the others)."""
+        query = _query(s.RunDeleteQuerySerializer, request)
+        run_delete(
+            run=run_get(project=_project(self), run_id=run_id), delete_scores=bool(query["delete_scores"])
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -186,6 +186,13 @@ class RunCreateInputSerializer(InputSerializer):
     )
 
 
+class RunDeleteQuerySerializer(InputSerializer):
+    delete_scores = serializers.BooleanField(
+        default=False,
+        help_text="Also delete the scores only this run stands for (kept by default for later runs).",
+    )
+
+
 class RunOutputSerializer(serializers.ModelSerializer):
     job = JobOutputSerializer(read_only=True)
     datasets = DatasetRefSerializer(many=True, read_only=True)

@@ -1,8 +1,10 @@
 """Scoring pages: the runs overview (the project's Scoring tab), the language models with their
 forms (one model, a checkpoint series), a new run, and a run's page with its live status and
-cancel button. The results pages are in views_results.py.
+cancel button, and the confirmations that delete a model or a run. The results pages are in
+views_results.py.
 
-Viewers read; editors register models and create or cancel runs; non-members get 404.
+Viewers read; editors register and delete models and create, cancel and delete runs;
+non-members get 404.
 """
 
 from collections.abc import Sequence
@@ -23,6 +25,7 @@ from mpp_studio.datasets.selectors import dataset_list
 from mpp_studio.evaluation.forms import LanguageModelForm, RunForm, SeriesForm
 from mpp_studio.evaluation.models import LanguageModel, ScoringRun
 from mpp_studio.evaluation.selectors import (
+    language_model_get,
     language_model_list,
     run_chunk_counts,
     run_get,
@@ -32,9 +35,13 @@ from mpp_studio.evaluation.selectors import (
 )
 from mpp_studio.evaluation.services import (
     language_model_create,
+    language_model_delete,
+    language_model_deletion,
     language_model_series_register,
     run_cancel,
     run_create,
+    run_delete,
+    run_scores_count,
 )
 from mpp_studio.evaluation.views_support import metric_headers, page_context, run_triplets
 
@@ -266,3 +273,56 @@ def run_cancel_view(request: HttpRequest, project_id: int, run_id: int) -> HttpR
     else:
         messages.info(request, "The run had already finished.")
     return redirect("evaluation:run_detail", project_id=project.pk, run_id=run.pk)
+
+
+def _counted(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _scores_said(configs: int, sentence_scores: int, pair_scores: int = 0) -> str:
+    """Say the stored scores a deletion removed ("" for none)."""
+    parts = []
+    if configs:
+        parts.append(
+            f"{_counted(configs, 'configuration')} with {_counted(sentence_scores, 'stored sentence score')}"
+        )
+    if pair_scores:
+        parts.append(f"{_counted(pair_scores, 'pair score')} of other configurations")
+    return " and ".join(parts)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def model_delete_view(request: HttpRequest, project_id: int, model_id: int) -> HttpResponse:
+    """Confirm, then delete a model with its configurations, stored scores and the runs that
+    scored nothing else (editors)."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    model = language_model_get(project=project, model_id=model_id)
+    if request.method == "POST":
+        name = model.name
+        removed = language_model_delete(model=model)
+        said = _scores_said(removed.configs, removed.sentence_scores) or "nothing had been scored with it"
+        runs = len(removed.emptied_runs)
+        runs_said = f"; {runs} run{'s' if runs != 1 else ''} that scored only it went too" if runs else ""
+        messages.success(request, f"Model “{name}” was deleted ({said}{runs_said}).")
+        return redirect("evaluation:model_list", project_id=project.pk)
+    context = page_context(request, project, model=model, deletion=language_model_deletion(model=model))
+    return render(request, "evaluation/model_delete.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def run_delete_view(request: HttpRequest, project_id: int, run_id: int) -> HttpResponse:
+    """Confirm, then delete a run with its chunks and job, and, when asked, the scores only it
+    stands for (editors)."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    run = run_get(project=project, run_id=run_id)
+    if request.method == "POST":
+        name = run.name
+        removed = run_delete(run=run, delete_scores=request.POST.get("scores") == "delete")
+        said = _scores_said(removed.configs, removed.sentence_scores, removed.pair_scores)
+        kept = " Its scores are kept for later runs." if not removed.any else f" Deleted with it: {said}."
+        messages.success(request, f"Run “{name}” was deleted.{kept}")
+        return redirect("evaluation:run_list", project_id=project.pk)
+    context = page_context(request, project, run=run, scores=run_scores_count(run=run))
+    return render(request, "evaluation/run_delete.html", context)

@@ -8,10 +8,12 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.users import RequestUser, signed_in_or_none
-from mpp_studio.evaluation.models import LanguageModel
+from mpp_studio.evaluation.models import LanguageModel, ScoreConfig, ScoringRun, SentenceScore
+from mpp_studio.jobs.models import Job
 from scoring.checkpoints import find_checkpoints
 from scoring.errors import ScoringError
 from scoring.model_kind import (
@@ -213,11 +215,44 @@ def language_model_update(*, model: LanguageModel, **changes: object) -> Languag
     return model
 
 
+@dataclass(frozen=True, slots=True)
+class ModelDeletion:
+    """What deleting a model removes: its configurations, their stored sentence scores, and
+    the runs that scored nothing else (`emptied_runs`, by name; other runs keep their other
+    models)."""
+
+    configs: int
+    sentence_scores: int
+    emptied_runs: list[str]
+
+
+def _emptied_runs(model: LanguageModel) -> QuerySet[ScoringRun]:
+    """The runs every configuration of which is this model's."""
+    runs = ScoringRun.objects.filter(configs__language_model=model).distinct()
+    return runs.exclude(configs__in=ScoreConfig.objects.exclude(language_model=model))
+
+
+def language_model_deletion(*, model: LanguageModel) -> ModelDeletion:
+    """Return what deleting the model would remove (for the confirmation)."""
+    return ModelDeletion(
+        configs=model.score_configs.count(),
+        sentence_scores=SentenceScore.objects.filter(config__language_model=model).count(),
+        emptied_runs=list(_emptied_runs(model).order_by("-created_at").values_list("name", flat=True)),
+    )
+
+
 @transaction.atomic
-def language_model_delete(*, model: LanguageModel) -> None:
-    """Delete a model with its configurations and stored scores; a run scoring it stops at its
-    next chunk (its chunks go with the configurations)."""
+def language_model_delete(*, model: LanguageModel) -> ModelDeletion:
+    """Delete a model with its configurations and stored scores, and the runs (with their
+    jobs) that scored no other model; return what went. A run that scored other models too
+    keeps them; its chunks for this model go, so a running one stops scoring it at its next
+    chunk."""
+    removed = language_model_deletion(model=model)
+    emptied = list(_emptied_runs(model).values_list("pk", "job_id"))
     model.delete()
+    ScoringRun.objects.filter(pk__in=[pk for pk, _ in emptied]).delete()
+    Job.objects.filter(pk__in=[job for _, job in emptied if job is not None]).delete()
+    return removed
 
 
 def unigram_baseline_name(language: str) -> str:

@@ -1,4 +1,4 @@
-"""Creating, cancelling and deleting scoring runs.
+"""Creating, cancelling and deleting scoring runs (with the scores only they stand for).
 
 A run scores every chosen dataset with every chosen model configuration. Creating one checks
 the choices (with a message per field), makes or reuses the scorer configurations, splits each
@@ -9,9 +9,11 @@ configuration, configuration by configuration so that a worker keeps one model l
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.users import RequestUser
@@ -21,9 +23,11 @@ from mpp_studio.evaluation.linking_choice import LinkingChoiceError, read_linkin
 from mpp_studio.evaluation.models import (
     DEFAULT_TIE_TOLERANCE,
     LanguageModel,
+    PairScore,
     ScoreConfig,
     ScoringChunk,
     ScoringRun,
+    SentenceScore,
 )
 from mpp_studio.evaluation.selectors import dataset_languages
 from mpp_studio.evaluation.services.language_models import language_model_unigram_ensure
@@ -269,11 +273,66 @@ def run_cancel(*, run: ScoringRun, user: RequestUser | None = None) -> bool:
     return job_cancel(job_id=run.job_id, user=user)
 
 
+@dataclass(frozen=True, slots=True)
+class StoredScores:
+    """The stored scores a deletion removes: configurations (with every sentence score they
+    hold) and pair scores of configurations that stay."""
+
+    configs: int
+    sentence_scores: int
+    pair_scores: int
+
+    @property
+    def any(self) -> bool:
+        return bool(self.configs or self.pair_scores)
+
+
+def _run_scores(run: ScoringRun) -> tuple[QuerySet[ScoreConfig], QuerySet[PairScore]]:
+    """The scores only this run stands for: its configurations no other run has, and, of its
+    other configurations, the pair scores of its datasets no other run scored with them."""
+    links = ScoringRun.configs.through.objects
+    used_elsewhere = links.exclude(scoringrun_id=run.pk).values("scoreconfig_id")
+    mine = ScoreConfig.objects.filter(pk__in=links.filter(scoringrun_id=run.pk).values("scoreconfig_id"))
+    alone = mine.exclude(pk__in=used_elsewhere)
+    pair_scores = PairScore.objects.none()
+    for config in mine.filter(pk__in=used_elsewhere):
+        other_runs = (
+            links.filter(scoreconfig_id=config.pk).exclude(scoringrun_id=run.pk).values("scoringrun_id")
+        )
+        covered = ScoringRun.datasets.through.objects.filter(scoringrun_id__in=other_runs).values(
+            "dataset_id"
+        )
+        datasets = run.datasets.exclude(pk__in=covered)
+        pair_scores |= PairScore.objects.filter(config=config, paradigm__dataset__in=datasets)
+    return alone, pair_scores
+
+
+def run_scores_count(*, run: ScoringRun) -> StoredScores:
+    """Return what deleting the run with its scores would remove (for the confirmation)."""
+    alone, pair_scores = _run_scores(run)
+    return StoredScores(
+        configs=alone.count(),
+        sentence_scores=SentenceScore.objects.filter(config__in=alone).count(),
+        pair_scores=pair_scores.count(),
+    )
+
+
 @transaction.atomic(durable=True)
-def run_delete(*, run: ScoringRun) -> None:
-    """Delete a run, its chunks and its job. The scores it stored stay: they belong to the
-    configurations and serve every later run and result."""
+def run_delete(*, run: ScoringRun, delete_scores: bool = False) -> StoredScores:
+    """Delete a run, its chunks and its job; return the stored scores deleted with it.
+
+    Without `delete_scores` the scores it stored stay: they belong to the configurations and
+    serve every later run and result (its rows leave the leaderboards all the same, which show
+    the configurations a run scored a dataset with). With it, the scores only this run stands
+    for go too (`_run_scores`): a mistaken run leaves nothing behind.
+    """
+    removed = run_scores_count(run=run) if delete_scores else StoredScores(0, 0, 0)
+    if delete_scores:
+        alone, pair_scores = _run_scores(run)
+        pair_scores.delete()
+        alone.delete()  # with their sentence and pair scores
     job_id = run.job_id
     run.delete()
     if job_id is not None:
         Job.objects.filter(pk=job_id).delete()
+    return removed
