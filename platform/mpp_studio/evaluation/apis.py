@@ -345,8 +345,11 @@ class ItemListApi(APIView):
         project = _project(self)
         dataset = dataset_get(project=project, dataset_id=dataset_id)
         config = config_get(project=project, config_id=config_id)
+        query = _query(s.ItemsQuerySerializer, request)
+        if "differs_from" in query:
+            [query["differs_from"]] = _configs(project, [int(query["differs_from"])], "differs_from")
         try:
-            page = results.item_rows(dataset, config, **_query(s.ItemsQuerySerializer, request))
+            page = results.item_rows(dataset, config, **query)
         except results.ResultsError as exc:
             return _results_error(exc)
         return Response(s.ItemPageSerializer(page).data)

@@ -222,6 +222,7 @@ class ItemFilterForm(forms.Form):
         },
     )
     q = forms.CharField(required=False, max_length=200, label="Text contains")
+    differs_from = forms.IntegerField(required=False, min_value=1, label="Decided otherwise by")
     reduction = forms.CharField(required=False, max_length=100, label="Scores as")
     unit = forms.ChoiceField(
         choices=list(UNITS.items()),

@@ -22,10 +22,10 @@ The BLiSS metrics of learner triplet datasets are in triplet_results.py.
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
 from django.db.models.expressions import Combinable
 
 from mpp_studio.accounts.models import Project
@@ -58,10 +58,13 @@ from mpp_studio.evaluation.services.sentences import (
 from scoring.linking import LinkingFunction
 from scoring.metrics import OutcomeCounts, PairReport, counted_report
 from scoring.metrics import pair_report as metrics_pair_report
+from scoring.paired import PairedComparison, paired_comparison, with_holm
 
 OUTCOMES = ("correct", "wrong", "tie", "unscored")
 OUTCOME_CODES = {"correct": WIN, "tie": TIE, "wrong": LOSS}
 PAGE_SIZE = 50
+# Resamples of the paired bootstrap interval of a comparison's accuracy differences.
+COMPARE_BOOTSTRAP = 1000
 MAX_PAGE_SIZE = 500
 
 
@@ -385,7 +388,9 @@ def _config_preference(config: ScoreConfig) -> tuple[bool, bool, int]:
 class ComparisonRow:
     """One paradigm (or "" for all pairs) under several configurations: each one's accuracy
     (None when it scored none of these pairs), and how many of the pairs every configuration
-    scored (`n_common`) get different outcomes from them (`n_differ`)."""
+    scored (`n_common`) get different outcomes from them (`n_differ`). For two configurations,
+    `paired` tests the second against the first on those common pairs (exact McNemar, with
+    Holm's correction across paradigms, and a paired bootstrap interval of the difference)."""
 
     uid: str
     phenomenon: str
@@ -393,6 +398,7 @@ class ComparisonRow:
     accuracies: list[float | None]
     n_common: int
     n_differ: int
+    paired: PairedComparison | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,9 +418,13 @@ def compare(
     *,
     reduction: str = "sum",
     tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
+    bootstrap: int = COMPARE_BOOTSTRAP,
+    seed: int = 0,
 ) -> Comparison:
     """Return the configurations' accuracies per paradigm side by side, with the number of
-    pairs on which their decisions (correct / wrong / tie) differ."""
+    pairs on which their decisions (correct / wrong / tie) differ, and, for two
+    configurations, the paired test of each paradigm and of all pairs (`bootstrap` resamples
+    for the intervals, drawn with `seed`)."""
     chosen = check_reduction(reduction)
     paradigms = paradigm_sizes(dataset)
     outcomes = [outcome_by_pair(c, paradigms, chosen, tie_tolerance) for c in configs]
@@ -425,11 +435,17 @@ def compare(
             for by_paradigm in outcomes
         ]
         accuracies = [math.fsum(found.values()) / len(found) if found else None for found in per_config]
-        common = set.intersection(*(set(found) for found in per_config)) if per_config else set()
+        common = sorted(set.intersection(*(set(found) for found in per_config))) if per_config else []
         differ = sum(1 for i in common if len({found[i] for found in per_config}) > 1)
-        return ComparisonRow(uid, phenomenon, n_pairs, accuracies, len(common), differ)
+        paired = None
+        if len(per_config) == 2 and common:
+            first, second = ([found[i] for i in common] for found in per_config)
+            paired = paired_comparison(first, second, bootstrap=bootstrap, seed=seed)
+        return ComparisonRow(uid, phenomenon, n_pairs, accuracies, len(common), differ, paired)
 
     rows = [row(p.uid, p.phenomenon, p.n_pairs, {p.pk}) for p in paradigms]
+    adjusted = with_holm([r.paired for r in rows])
+    rows = [replace(r, paired=paired) for r, paired in zip(rows, adjusted, strict=True)]
     overall = row("", "", sum(p.n_pairs for p in paradigms), {p.pk for p in paradigms})
     return Comparison(dataset, list(configs), chosen.key, rows, overall)
 
@@ -515,9 +531,11 @@ def item_rows(
     page_size: int = PAGE_SIZE,
     reduction: str = "sum",
     tie_tolerance: float = DEFAULT_TIE_TOLERANCE,
+    differs_from: ScoreConfig | None = None,
 ) -> ItemPage:
     """Return page `page` of the dataset's pairs under `config`, in dataset order, kept to
-    paradigm `uid`, outcome (correct, wrong, tie, unscored) and a text `search` when given.
+    paradigm `uid`, outcome (correct, wrong, tie, unscored), a text `search`, and the pairs
+    `differs_from` (another configuration) decides otherwise, when given.
 
     Raises:
         ResultsError: for an unknown reduction or outcome, or a page size out of 1..500.
@@ -529,8 +547,16 @@ def item_rows(
     chosen_reduction = check_reduction(reduction)
     paradigms = paradigm_sizes(dataset, uid=uid)
     page = max(1, page)
-    condition = _item_condition(config, outcome, search, chosen_reduction, tie_tolerance)
-    counts = _item_counts(config, paradigms, outcome, search, condition, chosen_reduction, tie_tolerance)
+    condition = _item_condition(config, outcome, search, chosen_reduction, tie_tolerance, differs_from)
+    counts = _item_counts(
+        config,
+        paradigms,
+        outcome,
+        bool(search) or differs_from is not None,
+        condition,
+        chosen_reduction,
+        tie_tolerance,
+    )
     triplets = is_triplet_dataset(dataset)
     rows = _paradigm_slice(paradigms, counts, condition, (page - 1) * page_size, page_size, triplets)
     chosen = _scored_rows(config, rows, chosen_reduction, tie_tolerance)
@@ -568,7 +594,12 @@ def item_rows(
 
 
 def _item_condition(
-    config: ScoreConfig, outcome: str, search: str, reduction: LinkingFunction, tie_tolerance: float
+    config: ScoreConfig,
+    outcome: str,
+    search: str,
+    reduction: LinkingFunction,
+    tie_tolerance: float,
+    differs_from: ScoreConfig | None = None,
 ) -> Q | Combinable | None:
     """Return the condition on pairs of an item filter (None: every pair)."""
     # An empty Q combined with an expression is that expression, not a Q.
@@ -583,6 +614,17 @@ def _item_condition(
         )
     if search:
         condition &= Q(sentence_good__icontains=search) | Q(sentence_bad__icontains=search)
+    if differs_from is not None:
+        # both scored, and decided otherwise (a tie differs from right and from wrong)
+        theirs = with_outcome(
+            PairScore.objects.filter(config=differs_from, pair=OuterRef("pair")), reduction, tie_tolerance
+        ).annotate(code=F("outcome"))
+        mine = with_outcome(recorded, reduction, tie_tolerance).annotate(
+            theirs=Subquery(theirs.values("code")[:1])
+        )
+        condition &= Exists(
+            mine.filter(theirs__isnull=False).exclude(outcome=F("theirs"))  # type: ignore[misc]  # with_outcome's annotation
+        )
     return condition if condition else None
 
 
@@ -590,16 +632,17 @@ def _item_counts(
     config: ScoreConfig,
     paradigms: Sequence[ParadigmSize],
     outcome: str,
-    search: str,
+    count_matches: bool,
     condition: Q | Combinable | None,
     reduction: LinkingFunction,
     tie_tolerance: float,
 ) -> dict[int, int]:
     """Return how many pairs of each paradigm pass an item filter: kept counts, or the
-    recorded outcomes counted by the database; a text search counts the matching pairs."""
+    recorded outcomes counted by the database; a text search or a comparison with another
+    configuration (`count_matches`) counts the matching pairs."""
     if condition is None:
         return {p.pk: p.n_pairs for p in paradigms}
-    if search:
+    if count_matches:
         matching = Pair.objects.filter(paradigm_id__in=[p.pk for p in paradigms]).filter(condition)
         return dict(matching.values("paradigm_id").annotate(n=Count("pk")).values_list("paradigm_id", "n"))
     tally = {p.uid: [0, 0, 0] for p in paradigms}  # pairs, wins, ties scored

@@ -34,8 +34,8 @@ class LinkingField(serializers.CharField):
     """A linking function's key (`linking_choice.read_linking`), given back in its full form
     (`slln` reads as `slln:alpha=0.5`)."""
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(max_length=100, default="sum", **kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=100, default="sum", **kwargs)
 
     def to_internal_value(self, data: Any) -> str:
         text = super().to_internal_value(data)
@@ -247,6 +247,11 @@ class ItemsQuerySerializer(ResultsQuerySerializer):
     search = serializers.CharField(required=False, allow_blank=True, default="")
     page = serializers.IntegerField(min_value=1, default=1)
     page_size = serializers.IntegerField(min_value=1, max_value=MAX_PAGE_SIZE, default=PAGE_SIZE)
+    differs_from = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="Another configuration scored on the dataset: only the pairs it decides otherwise.",
+    )
 
 
 # Comma-separated ids, as `_id_list` reads them: parts of digits, blank parts skipped, spaces
@@ -391,6 +396,23 @@ class ParadigmRowSerializer(CellSerializer):
     n_pairs = serializers.IntegerField()
 
 
+class PairedComparisonSerializer(serializers.Serializer):
+    n = serializers.IntegerField(help_text="Pairs both configurations scored.")
+    first_accuracy = serializers.FloatField()
+    second_accuracy = serializers.FloatField()
+    difference = serializers.FloatField(help_text="second_accuracy - first_accuracy.")
+    first_better = serializers.IntegerField(help_text="Pairs the first configuration decides better.")
+    second_better = serializers.IntegerField(help_text="Pairs the second configuration decides better.")
+    p_value = serializers.FloatField(help_text="Exact McNemar test (two-sided).")
+    p_holm = serializers.FloatField(
+        allow_null=True, help_text="Holm-corrected across the paradigms (null for all pairs)."
+    )
+    ci_low = serializers.FloatField(
+        allow_null=True, help_text="95% paired bootstrap interval of the difference."
+    )
+    ci_high = serializers.FloatField(allow_null=True)
+
+
 class ComparisonRowSerializer(serializers.Serializer):
     uid = serializers.CharField()
     phenomenon = serializers.CharField()
@@ -398,6 +420,10 @@ class ComparisonRowSerializer(serializers.Serializer):
     accuracies = serializers.ListField(child=serializers.FloatField(allow_null=True))
     n_common = serializers.IntegerField(help_text="Pairs every configuration has scored.")
     n_differ = serializers.IntegerField(help_text="Of those, pairs whose outcomes differ.")
+    paired = PairedComparisonSerializer(
+        allow_null=True,
+        help_text="Two configurations only: the second against the first on the common pairs.",
+    )
 
 
 class ComparisonSerializer(serializers.Serializer):

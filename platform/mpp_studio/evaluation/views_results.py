@@ -166,7 +166,8 @@ def config_report_view(
 @require_GET
 def compare_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponse:
     """Two or more configurations side by side per paradigm, their difference, and how many
-    pairs each paradigm decides differently."""
+    pairs each paradigm decides differently; for two, McNemar's test and a paired bootstrap
+    interval per paradigm, with links to the pairs they decide differently."""
     project, dataset = _dataset(request, project_id, dataset_id)
     defaults = dataset_defaults(dataset)
     configs = list(dataset_configs(dataset=dataset))
@@ -197,6 +198,10 @@ def compare_view(request: HttpRequest, project_id: int, dataset_id: int) -> Http
         comparison=comparison,
         rows=_comparison_rows(comparison) if comparison else [],
         overall=_comparison_row(comparison.overall) if comparison else None,
+        paired=comparison is not None and len(comparison.configs) == 2,
+        first=comparison.configs[0] if comparison else None,
+        second=comparison.configs[-1] if comparison else None,
+        bootstrap=results.COMPARE_BOOTSTRAP,
         problems=problems,
     )
     return render(request, "evaluation/compare.html", context, status=400 if asked and form.errors else 200)
@@ -285,6 +290,13 @@ def items_view(request: HttpRequest, project_id: int, dataset_id: int, config_id
     outcome = str(data.get("outcome") or "")
     search = str(data.get("q") or "").strip()
     page_size = int(data.get("page_size") or results.PAGE_SIZE)
+    configs = list(dataset_configs(dataset=dataset))
+    other = next((c for c in configs if c.pk == data.get("differs_from") and c.pk != config.pk), None)
+    if data.get("differs_from") and other is None:
+        problems.append(
+            f"Configuration {data['differs_from']} has not scored this dataset (or is this one); "
+            "showing every pair."
+        )
     page = results.item_rows(
         dataset,
         config,
@@ -295,6 +307,7 @@ def items_view(request: HttpRequest, project_id: int, dataset_id: int, config_id
         page_size=page_size,
         reduction=reduction,
         tie_tolerance=defaults.tie_tolerance,
+        differs_from=other,
     )
     if page.page > page.n_pages:  # past the end (the filters shrank the list): the last page
         page = results.item_rows(
@@ -307,6 +320,7 @@ def items_view(request: HttpRequest, project_id: int, dataset_id: int, config_id
             page_size=page_size,
             reduction=reduction,
             tie_tolerance=defaults.tie_tolerance,
+            differs_from=other,
         )
     items = []
     for item in page.items:
@@ -318,14 +332,22 @@ def items_view(request: HttpRequest, project_id: int, dataset_id: int, config_id
         if item.artificial is not None:
             sides.append(("artificial", item.artificial, token_cells(item.artificial, unit, scale)))
         items.append({"item": item, "sides": sides})
-    query = {"uid": uid, "outcome": outcome, "q": search, "reduction": reduction, "unit": unit}
+    query = {
+        "uid": uid,
+        "outcome": outcome,
+        "q": search,
+        "reduction": reduction,
+        "unit": unit,
+        "differs_from": other.pk if other else "",
+    }
     context = _results_context(
         request,
         project,
         dataset,
         reduction,
         config=config,
-        configs=list(dataset_configs(dataset=dataset)),
+        configs=configs,
+        other=other,
         paradigms=paradigms,
         language={p.uid: p.language for p in paradigms},
         form=form,

@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from mpp_studio.evaluation import results
 from mpp_studio.evaluation.models import LanguageModel, ScoreConfig, ScoringRun
 from mpp_studio.evaluation.results import item_rows
 from mpp_studio.evaluation.services import language_model_create
@@ -598,7 +599,14 @@ def test_comparison_shows_accuracies_difference_and_disagreements(
     differ = sum(1 for i in unigram_items if i.outcome != hand_items[i.item_id])
     overall = re.search(r'<tr class="comparison-overall">(.*?)</tr>', html, re.S)
     assert overall is not None
-    assert f'{differ} <span class="meta">of 20</span>' in overall.group(1)
+    differing = url("items", hand_run.project, generated.pk, a.pk) + f"?differs_from={b.pk}&amp;reduction=sum"  # type: ignore[attr-defined]
+    assert f'{differing}" title="The pairs the two decide differently">{differ}</a>' in overall.group(1)
+    paired = results.compare(generated, [a, b]).overall.paired  # type: ignore[arg-type]
+    assert paired is not None
+    assert f"{paired.first_better} : {paired.second_better}" in overall.group(1)
+    listed = text_of(client_for(viewer).get(differing.replace("&amp;", "&")))
+    assert f"{differ} pairs match, decided otherwise by {b.label}" in listed
+    assert f'<option value="{b.pk}" selected>' in listed
     unigram_accuracy = sum({"correct": 1.0, "tie": 0.5}.get(i.outcome, 0.0) for i in unigram_items) / 20
     assert f"{100 * (0.5 - unigram_accuracy):+.1f} pts".replace("-", "−") in overall.group(1)
     assert len(re.findall(r'<tr class="comparison-row"', html)) == 2

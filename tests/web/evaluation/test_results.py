@@ -13,6 +13,7 @@ from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, LanguageModel, S
 from mpp_studio.evaluation.services import config_ensure, language_model_create
 from mpp_studio.evaluation.services.sentences import PairSentences, dataset_pairs
 from scoring import metrics
+from scoring.paired import paired_comparison
 from scoring.registry import load_scorer
 from scoring.settings import ScorerSettings
 from tests.scoring.tiny_models import build_gpt2
@@ -174,6 +175,18 @@ def test_compare_counts_pairs_whose_decisions_differ(
         6,
         2,
     )
+    # paired: on the 6 common pairs the first is right everywhere, the second on 4
+    expected = paired_comparison([1.0] * 6, [1.0] * 4 + [0.0] * 2, bootstrap=results.COMPARE_BOOTSTRAP)
+    assert en.paired is not None and en.paired.to_dict() == {**expected.to_dict(), "p_holm": expected.p_value}
+    assert (en.paired.first_better, en.paired.second_better, en.paired.p_value) == (2, 0, 0.5)
+    assert zh.paired is None  # no pair both scored: no hypothesis, and Holm counts one
+    assert comparison.overall.paired is not None and comparison.overall.paired.p_holm is None
+    # the pairs the two decide differently, as the comparison's link lists them
+    page = results.item_rows(generated, hand_config, differs_from=other)  # type: ignore[arg-type]
+    assert [item.index for item in page.items] == [4, 5] and page.total == 2
+    assert results.item_rows(generated, other, differs_from=hand_config).total == 2  # type: ignore[arg-type]
+    three = results.compare(generated, [hand_config, other, hand_config])  # type: ignore[arg-type]
+    assert three.rows[0].paired is None  # paired tests compare two configurations
 
 
 def test_item_rows_show_tokens_surprisals_and_filter(hand_config: ScoreConfig, generated: object) -> None:
