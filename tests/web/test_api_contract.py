@@ -322,13 +322,14 @@ def test_the_study_analysis_api_answers_bad_rules_in_the_error_layout(
     assert response.json()["errors"][0]["field"] == "tie"
 
 
-@pytest.mark.parametrize(("source", "model_status"), [("0" * 1000, 201), ("~nobody-at-all/model", 400)])
+@pytest.mark.parametrize(("source", "model_status"), [("0" * 1000, 400), ("~nobody-at-all/model", 400)])
 def test_a_model_source_the_server_cannot_look_up_is_no_server_error(
     source: str, model_status: int, project: Any, owner: Any, api_client_for: Callable[[object], Any]
 ) -> None:
     """Found by schemathesis: a source or folder longer than a file name may be (OSError) or in
     the home folder of a user the server does not have (RuntimeError) was a 500. A long source
-    is a hub id; a ~ path names no folder (400); neither is a series' folder (400)."""
+    is no hub id (longer than the hub allows) and a ~ path names no folder: both 400 on the
+    source, never a request to the hub; neither is a series' folder (400)."""
     client = api_client_for(owner)
     base = f"/api/projects/{project.pk}/language-models/"
     model = client.post(base, {"name": "Long", "source": source}, format="json")
