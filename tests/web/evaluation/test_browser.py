@@ -188,6 +188,62 @@ def walk_through(
     nats = float(page.locator("article.item").first.locator("tr.good li.tok .tok-value").first.inner_text())
     assert abs(nats - value * 0.6931) < 0.011, (nats, value)
 
+    compare_delete(page, base, project_id, dataset_id, screenshots, worker_log)
+
+
+def compare_delete(
+    page: Page, base: str, project_id: int, dataset_id: int, screenshots: Path, worker_log: object
+) -> None:
+    """Compare by a linking function written with a parameter; score the unigram baseline too
+    and compare the two configurations with their paired tests; read the pairs they decide
+    differently; delete the baseline's run with its scores, then the model."""
+    results = f"{base}/projects/{project_id}/scoring/results/{dataset_id}/"
+    page.goto(results)
+    page.fill("#id_custom", "penlp:alpha=0.6")
+    page.click("form.reduction-form button:has-text('Show')")
+    expect(page.locator("#id_reduction option:checked")).to_have_text("PenLP (alpha 0.6)")
+    plot_title = page.locator("figure#plot-phenomena svg title")
+    expect(plot_title).to_have_text("Accuracy by phenomenon on Agreement set (PenLP (alpha 0.6))")
+    page.screenshot(path=screenshots / "scoring-linking.png", full_page=True)
+
+    page.goto(f"{base}/projects/{project_id}/scoring/runs/new/?dataset={dataset_id}")
+    page.select_option("#id_method", "unigram")
+    page.fill("#id_name", "Baseline")
+    page.click("button:has-text('Start scoring')")
+    expect(page.locator(".job-status[data-status=done]")).to_be_visible(timeout=240_000)
+
+    page.goto(results + "compare/")
+    page.click("button:has-text('Compare')")  # the first two are checked: the en and zh baselines
+    expect(page.locator("table.comparison th:has-text('McNemar')")).to_be_visible()
+    overall = page.locator("tr.comparison-overall")
+    expect(overall.locator(".paired-test")).to_contain_text(re.compile(r"^\d+ : \d+"))
+    expect(overall.locator(".paired-ci")).to_contain_text(re.compile(r"^\[.+ pts, .+ pts\]$"))
+    page.screenshot(path=screenshots / "scoring-compare.png", full_page=True)
+    differing = overall.locator(".differ a")
+    if differing.count():
+        count = differing.inner_text()
+        differing.click()
+        expect(page.locator(".item-count")).to_contain_text(f"{count} pair")
+        expect(page.locator("#id_differs_from option:checked")).to_contain_text("Unigram baseline (zh)")
+
+    page.goto(f"{base}/projects/{project_id}/scoring/")
+    page.click("a:has-text('Baseline')")
+    page.click("a.button:has-text('Delete…')")
+    expect(page.locator(".danger-zone h2")).to_have_text("Delete the run “Baseline”?")
+    page.check("#id_scores")
+    page.screenshot(path=screenshots / "scoring-run-delete.png", full_page=True)
+    page.click("button:has-text('Delete the run')")
+    # the baseline of each of the dataset's languages (English and Chinese paradigms)
+    expect(page.locator(".messages")).to_contain_text("Run “Baseline” was deleted. Deleted with it: 2 configurations")
+
+    page.goto(f"{base}/projects/{project_id}/scoring/models/")
+    page.click("tr.model-row[data-name='tiny-gpt2'] a.delete-link")
+    expect(page.locator(".danger-zone")).to_contain_text("1 run that scored only this model goes too")
+    page.screenshot(path=screenshots / "scoring-model-delete.png", full_page=True)
+    page.click("button:has-text('Delete the model')")
+    expect(page.locator(".messages")).to_contain_text("Model “tiny-gpt2” was deleted (1 configuration with")
+    expect(page.locator("tr.model-row[data-name='tiny-gpt2']")).to_have_count(0)
+
 
 def test_browser_scores_a_learner_triplet_dataset_and_reads_its_bliss_metrics(
     page: Page, screenshots: Path, tmp_path: Path
@@ -249,7 +305,7 @@ def read_bliss(page: Page, base: str, project_id: int, dataset_id: int, screensh
     expect(page.locator("h2.results-title")).to_have_text("Results on Learner set")
     expect(page.locator("table.bliss-table tr.bliss-row")).to_have_count(1)
     expect(page.locator("figure#plot-hap svg title")).to_have_text(
-        "HAP against pair accuracy on Learner set (sum)"
+        "HAP against pair accuracy on Learner set (LP)"
     )
     expect(page.locator("a[data-export=triplet-metrics-csv]")).to_be_visible()
     page.screenshot(path=screenshots / "scoring-bliss-results.png", full_page=True)
