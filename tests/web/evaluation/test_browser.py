@@ -234,7 +234,9 @@ def compare_delete(
     page.screenshot(path=screenshots / "scoring-run-delete.png", full_page=True)
     page.click("button:has-text('Delete the run')")
     # the baseline of each of the dataset's languages (English and Chinese paradigms)
-    expect(page.locator(".messages")).to_contain_text("Run “Baseline” was deleted. Deleted with it: 2 configurations")
+    expect(page.locator(".messages")).to_contain_text(
+        "Run “Baseline” was deleted. Deleted with it: 2 configurations"
+    )
 
     page.goto(f"{base}/projects/{project_id}/scoring/models/")
     page.click("tr.model-row[data-name='tiny-gpt2'] a.delete-link")
