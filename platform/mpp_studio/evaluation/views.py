@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
+from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.selectors import dataset_list
 from mpp_studio.evaluation.forms import LanguageModelForm, RunForm, SeriesForm
 from mpp_studio.evaluation.models import LanguageModel, ScoringRun
@@ -148,7 +149,9 @@ def series_register_view(request: HttpRequest, project_id: int) -> HttpResponse:
 def _dataset_choices(project: Project) -> list[tuple[int, str]]:
     choices = []
     for dataset in dataset_list(project=project):
-        label = f"{dataset.name} ({dataset.pair_count or 0:,} pairs)"  # type: ignore[attr-defined]  # dataset_list annotates it
+        count = int(dataset.pair_count or 0)  # type: ignore[attr-defined]  # dataset_list annotates it
+        unit = "triplet" if dataset.origin == Dataset.Origin.LEARNER else "pair"
+        label = f"{dataset.name} ({count:,} {unit}{'' if count == 1 else 's'})"
         if dataset.job is not None and not dataset.job.finished:
             label += " · still being generated"
         choices.append((dataset.pk, label))

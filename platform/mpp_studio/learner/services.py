@@ -546,6 +546,22 @@ def chunk_ranges(pair_count: int, chunk_size: int) -> list[tuple[int, int]]:
     return [(start, min(start + chunk_size, pair_count) - 1) for start in range(0, pair_count, chunk_size)]
 
 
+def triplet_dataset_name(corpus: LearnerCorpus, *, seed: int, strict: bool) -> str:
+    """Return the name of a triplet run's dataset, which says what tells it from the corpus's
+    other runs (seed, strict rules) and is numbered when the project has that name already:
+    "Learner essays triplets (seed 7, strict rules) #2"."""
+    base = f"{corpus.name} triplets (seed {seed}{', strict rules' if strict else ''})"[:190]
+    taken = set(
+        Dataset.objects.filter(project=corpus.project, name__startswith=base).values_list("name", flat=True)
+    )
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base} #{number}" in taken:
+        number += 1
+    return f"{base} #{number}"
+
+
 @transaction.atomic(durable=True)
 def run_create(
     *,
@@ -587,7 +603,7 @@ def run_create(
     )
     dataset = Dataset(
         project=corpus.project,
-        name=f"{corpus.name} triplets"[:200],
+        name=triplet_dataset_name(corpus, seed=seed, strict=strict),
         description=f"Learner triplets of the corpus “{corpus.name}” (seed {seed}, "
         f"{'strict rules only' if strict else 'all rules'}).",
         seed=seed,
@@ -717,9 +733,7 @@ def _make_attempt(chunk: TripletChunk, run: TripletRun, where: str) -> None:
         return
     job_progress(job_id=job_id, done=_done(run), message=f"Making triplets: {where}.")
     if run.dataset is None:
-        job_fail(
-            job_id=job_id, message="The run's dataset was deleted, so its triplets cannot be stored."
-        )
+        job_fail(job_id=job_id, message="The run's dataset was deleted, so its triplets cannot be stored.")
         return
     records = list(
         LearnerPairRecord.objects.filter(

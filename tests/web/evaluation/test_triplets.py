@@ -512,3 +512,12 @@ def test_a_triplet_without_an_error_type_is_sliced_under_its_paradigm() -> None:
 
     assert error_type_of({"errant_edits": [{"type": "R:PREP"}]}, "R:DET") == "R:PREP"
     assert error_type_of({"all_error_types": [" "]}, "R:DET") == "R:DET"
+
+
+def test_a_new_run_counts_a_triplet_dataset_in_triplets(
+    client: object, editor: object, learner_set: object, generated: object
+) -> None:
+    client.force_login(editor)  # type: ignore[attr-defined]
+    page = client.get(f"/projects/{learner_set.project_id}/scoring/runs/new/").content.decode()  # type: ignore[attr-defined]
+    assert f"{learner_set.name} ({N} triplets)" in page  # type: ignore[attr-defined]
+    assert f"{generated.name} (20 pairs)" in page  # type: ignore[attr-defined]

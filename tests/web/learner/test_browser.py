@@ -6,6 +6,7 @@ type and L1, and downloads them as BLiSS JSONL. Screenshots go to `var/screensho
 """
 
 import json
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -147,7 +148,9 @@ def test_browser_uploads_runs_filters_and_downloads_triplets(
     assert total
     expect(page.locator("dd.triplet-total")).to_have_text(f"{total:,}")
     expect(page.locator("tr.yield-row").first).to_be_visible()
-    expect(page.locator("a.dataset-link")).to_have_text("Demo learners triplets")
+    expect(page.locator("a.dataset-link")).to_have_text(
+        re.compile(r"^Demo learners triplets \(seed \d+(, strict rules)?\)$")
+    )
     page.screenshot(path=screenshots / "learner-run.png", full_page=True)
 
     # The browser, filtered by the type of the first triplet and by an L1.

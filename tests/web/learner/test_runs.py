@@ -27,11 +27,29 @@ def _records(run: TripletRun) -> list[dict[str, object]]:
     return [{k: v for k, v in p.record.items() if k != "chunk"} for p in pairs]
 
 
+def test_runs_of_one_corpus_make_datasets_of_distinct_names(corpus: object, editor: object) -> None:
+    names = [
+        run_create(corpus=corpus, seed=seed, strict=strict, created_by=editor, dispatch=False).dataset.name  # type: ignore[arg-type,union-attr]
+        for seed, strict in ((7, False), (7, True), (7, False), (7, False), (8, False))
+    ]
+    assert names == [
+        "Demo learners triplets (seed 7)",
+        "Demo learners triplets (seed 7, strict rules)",
+        "Demo learners triplets (seed 7) #2",
+        "Demo learners triplets (seed 7) #3",
+        "Demo learners triplets (seed 8)",
+    ]
+
+
 def test_run_creates_a_learner_dataset_job_and_chunks(corpus: object, editor: object) -> None:
     run = run_create(corpus=corpus, chunk_size=100, seed=7, strict=False, created_by=editor, dispatch=False)  # type: ignore[arg-type]
     dataset = run.dataset
     assert dataset is not None and dataset.origin == Dataset.Origin.LEARNER and dataset.is_read_only
-    assert dataset.name == "Demo learners triplets" and dataset.pairs_per_paradigm == 0 and dataset.seed == 7
+    assert (
+        dataset.name == "Demo learners triplets (seed 7)"
+        and dataset.pairs_per_paradigm == 0
+        and dataset.seed == 7
+    )
     assert dataset.job_id == run.job_id and run.job.status == Job.Status.QUEUED
     chunks = list(TripletChunk.objects.filter(run=run).order_by("index"))
     n = corpus.pair_count  # type: ignore[attr-defined]
