@@ -21,6 +21,7 @@ import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -139,9 +140,10 @@ def learning_curves(
 ) -> str:
     """Return an SVG of accuracy (y) against training step (x), one line per entry with a
     marker at each checkpoint and the 50% chance line. The line whose label is `overall` is
-    drawn thick and black. Steps spanning two orders of magnitude or more get a logarithmic
-    axis (symmetric-log when step 0 is there), so the early steps where U-shapes show are
-    not squeezed together.
+    drawn thick and black; every other line has a look of its own (`line_look`). Steps that
+    span two orders of magnitude, or that grow geometrically (`logarithmic_steps`), get a
+    logarithmic axis (symmetric-log when step 0 is there), so the early steps where U-shapes
+    show are not squeezed together.
 
     Raises:
         ValueError: when there is no line or no point, or an accuracy is not in 0..1.
@@ -159,7 +161,7 @@ def learning_curves(
 
     def draw(fig: Any) -> None:
         ax = fig.add_subplot(1, 1, 1)
-        colour = 0
+        number = 0
         for line in lines:
             points = sorted((int(s), v) for s, v in line.points)
             if not points:
@@ -168,19 +170,21 @@ def learning_curves(
             if overall and line.label == overall:
                 ax.plot(xs, ys, color=OVERALL_COLOUR, linewidth=2.6, marker="o", label=line.label, zorder=3)
             else:
+                colour, style, marker = line_look(number)
                 ax.plot(
                     xs,
                     ys,
-                    color=PALETTE[colour % len(PALETTE)],
+                    color=colour,
+                    linestyle=style,
                     linewidth=1.4,
-                    marker="o",
+                    marker=marker,
                     markersize=4,
                     label=line.label,
                 )
-                colour += 1
+                number += 1
         ax.axhline(100 * CHANCE, color="#555555", linestyle="--", linewidth=1, label="Chance (50%)")
         positive = [s for s in steps if s > 0]
-        if positive and max(positive) / min(positive) >= 100:
+        if positive and logarithmic_steps(positive):
             if steps[0] <= 0:
                 ax.set_xscale("symlog", linthresh=min(positive))
                 ax.set_xlim(left=0)
@@ -198,6 +202,32 @@ def learning_curves(
 
     summary = description or _curves_description(lines)
     return _render(draw, (6.0 + _legend_width([line.label for line in lines]), 4.6), title, summary)
+
+
+# Line styles and markers that, with PALETTE's colours, tell apart up to 3 x 4 x len(PALETTE)
+# lines (ZhoBLiMP's 15 phenomena, BLiMP's 12) without reusing a look.
+_STYLES = ("-", "--", ":")
+_MARKERS = ("o", "s", "^", "D")
+
+
+def line_look(number: int) -> tuple[str, str, str]:
+    """Return the colour, line style and marker of the `number`-th line (from 0): the colours
+    first, then each colour again with the next style and marker."""
+    colour = PALETTE[number % len(PALETTE)]
+    round_ = number // len(PALETTE)
+    return colour, _STYLES[round_ % len(_STYLES)], _MARKERS[round_ % len(_MARKERS)]
+
+
+def logarithmic_steps(steps: Sequence[int]) -> bool:
+    """Whether positive training steps read better on a logarithmic axis: they span two orders
+    of magnitude, or at least a factor 8 with each step at least 1.5 times the one before
+    (checkpoints saved at doubling steps: 1k, 2k, 4k, ..., 64k)."""
+    ordered = sorted(set(steps))
+    if len(ordered) < 2 or ordered[0] <= 0:
+        return False
+    span = ordered[-1] / ordered[0]
+    geometric = all(b / a >= 1.5 for a, b in pairwise(ordered))
+    return span >= 100 or (span >= 8 and geometric)
 
 
 def step_label(step: float) -> str:

@@ -12,12 +12,15 @@ from pathlib import Path
 import pytest
 
 from scoring.plots import (
+    PALETTE,
     BarSeries,
     CurveLine,
     ScatterPoint,
     accuracy_by_phenomenon,
     hap_vs_pair_accuracy,
     learning_curves,
+    line_look,
+    logarithmic_steps,
     step_label,
 )
 
@@ -117,6 +120,22 @@ def test_plot_has_no_style_element(name: str) -> None:
 
 def test_plot_is_deterministic() -> None:
     assert _bars() == _bars()
+
+
+def test_checkpoints_saved_at_doubling_steps_get_a_logarithmic_axis() -> None:
+    doubling = [1000 * 2**i for i in range(7)]  # 1k to 64k: a factor 64, each step twice the last
+    assert logarithmic_steps(doubling)
+    assert not logarithmic_steps([1000 * i for i in range(1, 11)])  # evenly spaced: linear
+    assert logarithmic_steps([10, 100_000])  # two orders of magnitude: logarithmic
+    assert not logarithmic_steps([100, 200, 400])  # a factor 4 only
+    svg = learning_curves([CurveLine("overall", [(s, 0.6) for s in doubling])])
+    assert "Training step (logarithmic)" in svg_texts(svg)
+
+
+def test_fifteen_phenomena_get_fifteen_looks() -> None:
+    looks = [line_look(i) for i in range(15)]
+    assert len(set(looks)) == 15
+    assert looks[0] != looks[len(PALETTE)] and looks[0][0] == looks[len(PALETTE)][0]  # same colour, new style
 
 
 def test_learning_curve_keeps_a_linear_axis_for_close_steps() -> None:

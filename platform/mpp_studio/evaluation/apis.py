@@ -27,7 +27,7 @@ from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.selectors import dataset_get, is_triplet_dataset
 from mpp_studio.evaluation import results
 from mpp_studio.evaluation import serializers as s
-from mpp_studio.evaluation.exports import TRIPLET_EXPORTS, export_response
+from mpp_studio.evaluation.exports import TRIPLET_EXPORTS, curve_response, export_response
 from mpp_studio.evaluation.models import LanguageModel, ScoreConfig, ScoringRun
 from mpp_studio.evaluation.selectors import (
     config_get,
@@ -372,14 +372,17 @@ class LearningCurveApi(APIView):
     """A checkpoint series' accuracy on the dataset by training step, overall and per phenomenon."""
 
     @extend_schema(tags=[TAG], parameters=[s.CurveQuerySerializer], responses=s.LearningCurveSerializer)
-    def get(self, request: Request, project_id: int, dataset_id: int) -> Response:
+    def get(self, request: Request, project_id: int, dataset_id: int) -> HttpResponseBase:
         project = _project(self)
         dataset = dataset_get(project=project, dataset_id=dataset_id)
         query = _query(s.CurveQuerySerializer, request)
         series = str(query.pop("series"))
+        download = query.pop("download", "")
         if not LanguageModel.objects.filter(project=project, series=series).exists():
             raise ValidationError({"series": [f"This project has no checkpoint series '{series}'."]})
         curve = results.learning_curve(project, series, dataset, **query)
+        if download == "csv":
+            return curve_response(curve)
         return Response(s.LearningCurveSerializer(curve).data)
 
 

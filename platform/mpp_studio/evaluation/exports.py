@@ -14,7 +14,7 @@ from django.utils.text import slugify
 
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, ScoreConfig
-from mpp_studio.evaluation.results import check_reduction, pair_report, scored_pair_stream
+from mpp_studio.evaluation.results import LearningCurve, check_reduction, pair_report, scored_pair_stream
 from mpp_studio.evaluation.selectors import score_data
 from mpp_studio.evaluation.triplet_results import (
     ScoredTriplet,
@@ -438,6 +438,49 @@ def triplet_metrics_json_chunks(
         }
         yield (b", " if number else b"") + json.dumps(entry, ensure_ascii=False).encode("utf-8")
     yield b"]}\n"
+
+
+CURVE_COLUMNS = (
+    "series",
+    "step",
+    "model",
+    "config_id",
+    "method",
+    "dtype",
+    "reduction",
+    "scope",
+    "name",
+    "n",
+    "accuracy",
+)
+
+
+def curve_csv_lines(curve: LearningCurve) -> Iterator[bytes]:
+    """Yield a CSV of a learning curve, long form: per checkpoint (by step) its overall row (with
+    the pairs scored) and one row per phenomenon."""
+    yield _csv_line(CURVE_COLUMNS)
+    for point in curve.points:
+        head = (
+            curve.series,
+            point.step,
+            point.model.name,
+            point.config.pk,
+            point.config.method,
+            point.config.dtype,
+            curve.reduction,
+        )
+        yield _csv_line((*head, "overall", "", point.n, point.accuracy))
+        for phenomenon in curve.phenomena:
+            yield _csv_line((*head, "phenomenon", phenomenon, "", point.by_phenomenon.get(phenomenon)))
+
+
+def curve_response(curve: LearningCurve) -> StreamingHttpResponse:
+    """Return the learning curve's CSV as an attachment."""
+    name = slugify(curve.dataset.name) or "dataset"
+    stem = f"{name}-{slugify(curve.series) or 'series'}-learning-curve"
+    response = StreamingHttpResponse(curve_csv_lines(curve), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{stem}.csv"'
+    return response
 
 
 def export_response(

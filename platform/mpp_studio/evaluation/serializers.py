@@ -293,6 +293,11 @@ class CurveQuerySerializer(ResultsQuerySerializer):
     method = serializers.ChoiceField(
         choices=ScoreConfig.Method.choices, required=False, allow_blank=True, default=""
     )
+    download = serializers.ChoiceField(
+        choices=["csv"],
+        required=False,
+        help_text="csv: the curve as a CSV file (a row per checkpoint and phenomenon) instead of JSON.",
+    )
 
 
 class TripletQuerySerializer(InputSerializer):

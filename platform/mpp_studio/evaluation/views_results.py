@@ -24,7 +24,7 @@ from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.selectors import dataset_get, dataset_paradigms, is_triplet_dataset
 from mpp_studio.evaluation import results
-from mpp_studio.evaluation.exports import TRIPLET_EXPORTS, export_response
+from mpp_studio.evaluation.exports import TRIPLET_EXPORTS, curve_response, export_response
 from mpp_studio.evaluation.forms import UNITS, CompareForm, ExportForm, ItemFilterForm, ResultsForm
 from mpp_studio.evaluation.linking_choice import LinkingChoiceError, linking_choices, read_linking
 from mpp_studio.evaluation.models import ScoreConfig, ScoringRun
@@ -225,9 +225,10 @@ def _comparison_rows(comparison: results.Comparison) -> list[dict[str, object]]:
 
 @login_required
 @require_GET
-def curve_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponse:
+def curve_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponseBase:
     """A checkpoint series' accuracy on the dataset by training step: overall and per
-    phenomenon, as a plot and a table (the U-shapes of ZhoBLiMP's analysis)."""
+    phenomenon, as a plot and a table (the U-shapes of ZhoBLiMP's analysis), or, with
+    `download=csv`, as a CSV file."""
     project, dataset = _dataset(request, project_id, dataset_id)
     defaults = dataset_defaults(dataset)
     problems: list[str] = []
@@ -246,6 +247,8 @@ def curve_view(request: HttpRequest, project_id: int, dataset_id: int) -> HttpRe
         curve = results.learning_curve(
             project, series, dataset, reduction=reduction, tie_tolerance=defaults.tie_tolerance, method=method
         )
+        if request.GET.get("download") == "csv":
+            return curve_response(curve)
         plot = curve_plot(curve)
     context = _results_context(
         request,

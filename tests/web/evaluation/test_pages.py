@@ -660,6 +660,25 @@ def test_learning_curve_plots_each_checkpoint_by_step(
     assert steps == [("0", "50.0"), ("100", "100.0"), ("10000", "100.0")]
     results_html = text_of(client_for(viewer).get(url("results", project, generated.pk)))  # type: ignore[attr-defined]
     assert "tiny: accuracy by training step" in results_html
+    # the curve's own CSV, linked from its page: a row per checkpoint, then per phenomenon
+    assert (
+        'data-export="curve-csv" href="?series=tiny&amp;method=&amp;reduction=sum&amp;download=csv"' in html
+    )
+    response = client_for(viewer).get(url("curve", project, generated.pk) + "?series=tiny&download=csv")  # type: ignore[attr-defined]
+    assert response["Content-Disposition"] == 'attachment; filename="agreement-set-tiny-learning-curve.csv"'
+    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))  # type: ignore[attr-defined]
+    overall = [(r["step"], r["n"], r["accuracy"]) for r in rows if r["scope"] == "overall"]
+    assert overall == [("0", "20", "0.5"), ("100", "20", "1.0"), ("10000", "20", "1.0")]
+    assert [r["name"] for r in rows[1:3]] == ["classifiers", "subject_verb_agreement"]
+    assert {r["reduction"] for r in rows} == {"sum"} and {r["series"] for r in rows} == {"tiny"}
+    api = client_for(viewer).get(
+        f"/api/projects/{project.pk}/results/{generated.pk}/learning-curve/?series=tiny&download=csv"
+    )  # type: ignore[attr-defined]
+    assert b"".join(api.streaming_content) == b"".join(  # type: ignore[attr-defined]
+        client_for(viewer)
+        .get(url("curve", project, generated.pk) + "?series=tiny&download=csv")
+        .streaming_content  # type: ignore[attr-defined]
+    )
 
 
 def test_learning_curve_without_a_series_says_so(
