@@ -14,6 +14,8 @@ import orjson
 import pyarrow as pa  # type: ignore[import-untyped]  # pyarrow ships no type information
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
+from formats.pair_id import record_pair_id
+
 ROW_GROUP = 2_000
 
 _SIDE = pa.struct(
@@ -30,6 +32,7 @@ SCHEMA = pa.schema(
         pa.field("UID", pa.string()),
         pa.field("phenomenon", pa.string()),
         pa.field("pairID", pa.string()),
+        pa.field("pair_id", pa.string()),  # UID/pairID (formats.pair_id)
         pa.field("item_id", pa.string()),
         pa.field("language", pa.string()),
         pa.field("words_good", pa.list_(pa.string())),
@@ -61,6 +64,7 @@ def parquet_row(record: Mapping[str, object]) -> dict[str, object]:
         "UID": record.get("UID"),
         "phenomenon": record.get("phenomenon"),
         "pairID": record.get("pairID"),
+        "pair_id": record_pair_id(record) or None,
         "item_id": record.get("item_id"),
         "language": record.get("language"),
         "words_good": record.get("words_good"),

@@ -10,12 +10,14 @@ import csv
 import io
 from collections.abc import Iterable, Iterator, Mapping
 
+from formats.pair_id import record_pair_id
 from vocab.csv_cells import safe_row
 
 CSV_COLUMNS = (
     "UID",
     "phenomenon",
     "pairID",
+    "pair_id",
     "item_id",
     "language",
     "sentence_good",
@@ -54,6 +56,7 @@ def csv_row(record: Mapping[str, object]) -> list[str]:
         _text(record, "UID"),
         _text(record, "phenomenon"),
         _text(record, "pairID"),
+        record_pair_id(record),
         _text(record, "item_id"),
         _text(record, "language"),
         _text(record, "sentence_good"),

@@ -25,6 +25,7 @@ import orjson
 from formats.detect import MAX_LINES, detect_format
 from formats.jsonl import json_objects, required_text, sentences, type_name
 from formats.lines import HEAD_BYTES, binary_reason
+from formats.pair_id import pair_id
 from formats.record import FileRead, ImportedPair, ImportIssue, IssueList, ReadResult
 from formats.sources import is_zip, path_sources, read_stream, zip_sources
 from formats.zorro import Order
@@ -199,9 +200,9 @@ def _read_stream(name: str, stream: IO[bytes], fmt: str, order: Order, data: Sco
 
 
 def pair_item(pair: ImportedPair) -> PairItem:
-    """Return a released dataset's pair as a PairItem, its id "UID/pairID"."""
+    """Return a released dataset's pair as a PairItem, its id "UID/pairID" (`formats.pair_id`)."""
     return PairItem(
-        item_id=f"{pair.uid}/{pair.pair_id}",
+        item_id=pair_id(pair.uid, pair.pair_id),
         uid=pair.uid,
         phenomenon=pair.phenomenon,
         good=Sentence(pair.sentence_good),

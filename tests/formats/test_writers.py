@@ -15,6 +15,7 @@ import pytest
 
 from formats.blimp import BASE_FIELDS, blimp_lines, lexically_identical, read_blimp
 from formats.hf import hf_folder_write
+from formats.pair_id import record_pair_id
 from formats.parquet import SCHEMA
 from formats.table import CSV_COLUMNS, csv_text_lines
 from formats.zhoblimp import read_zhoblimp, zhoblimp_lines
@@ -319,3 +320,15 @@ def test_a_prefix_flag_must_be_true_or_false() -> None:
         generator_for(text, english_vocabulary())
     [problem] = refused.value.problems
     assert problem.code == "E_FIELD" and "one_prefix_method" in problem.message
+
+
+def test_csv_and_parquet_give_each_pair_its_stable_id(
+    records: list[dict[str, object]], tmp_path: Path
+) -> None:
+    """`pair_id` is `UID/pairID`, the id scores and study analyses name the pair by."""
+    rows = list(csv.DictReader(io.StringIO("".join(csv_text_lines(records)))))
+    assert [row["pair_id"] for row in rows] == [f"{r['UID']}/{r['pairID']}" for r in records]
+    hf_folder_write(records, tmp_path, "ids")
+    table = pq.read_table(next((tmp_path / "data").glob("*.parquet")))
+    assert table.column("pair_id").to_pylist()[0] == f"{records[0]['UID']}/{records[0]['pairID']}"
+    assert record_pair_id({"UID": "x"}) == "" and record_pair_id({"UID": "x", "pairID": 0}) == "x/0"

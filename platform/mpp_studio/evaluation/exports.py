@@ -30,7 +30,7 @@ from vocab.csv_cells import safe_row
 # Pairs per block: their scores are read in one query (two keys per pair).
 BLOCK = 1_000
 ITEM_COLUMNS = (
-    "item_id",
+    "pair_id",
     "UID",
     "phenomenon",
     "pair_index",
@@ -62,6 +62,7 @@ METRIC_COLUMNS = (
     "p_value",
 )
 TRIPLET_ITEM_COLUMNS = (
+    "pair_id",
     "item_id",
     "UID",
     "error_type",
@@ -191,7 +192,7 @@ def items_jsonl_lines(
         for s in scored:
             p = s.pair
             record = {
-                "item_id": p.item_id,
+                "pair_id": p.item_id,
                 "UID": p.uid,
                 "phenomenon": p.phenomenon,
                 "pair_index": p.index,
@@ -293,6 +294,7 @@ def _triplet_blocks(dataset: Dataset, config: ScoreConfig) -> Iterator[list[Scor
 def _triplet_fields(s: ScoredTriplet) -> dict[str, object]:
     t = s.ref
     return {
+        "pair_id": t.pair.item_id,
         "item_id": t.record_uid or t.item_id,
         "UID": t.pair.uid,
         "error_type": t.error_type,

@@ -20,8 +20,9 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
+from formats.pair_id import pair_id as stable_pair_id
 from mpp_studio.accounts.models import Project
-from mpp_studio.datasets.models import Dataset, DatasetParadigm
+from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair
 from mpp_studio.lexicon.models import VocabularyItem
 from mpp_studio.paradigms.models import TemplateVersion
 from mpp_studio.studies.analysis_rules import AnalysisRules, rules_of
@@ -235,7 +236,8 @@ class Provenance:
 
 @dataclass(frozen=True, slots=True)
 class StudyReport:
-    """Everything the analysis page, its exports and the card summary need."""
+    """Everything the analysis page, its exports and the card summary need. `pairs` places
+    each item that is a dataset's pair (`PairPlace`), by the item's id in the design."""
 
     study: Study
     rules: AnalysisRules
@@ -244,6 +246,20 @@ class StudyReport:
     lists: list[ListCounts]
     hypothesis: list[HypothesisRate]
     provenance: Provenance = field(default_factory=Provenance)
+    pairs: dict[str, "PairPlace"] = field(default_factory=dict)
+
+    def place(self, item_key: str) -> "PairPlace | None":
+        """Return the pair an item (or one comparison of a triplet, `item#comparison`) is."""
+        return self.pairs.get(item_key.split("#", 1)[0])
+
+    def pair_id(self, item_key: str) -> str:
+        """Return the item's stable pair id (`UID/pairID`, with `#comparison` for a part of a
+        triplet); an item that is no dataset's pair (a filler, a catch trial) keeps its id."""
+        place = self.place(item_key)
+        if place is None:
+            return item_key
+        _, sep, comparison = item_key.partition("#")
+        return place.pair_id + (f"#{comparison}" if sep else "")
 
     @property
     def excluded_keys(self) -> frozenset[str]:
@@ -342,6 +358,54 @@ def _provenance(study: Study, analysis: StudyAnalysis) -> Provenance:
     return Provenance(pages, positions, words)
 
 
+@dataclass(frozen=True, slots=True)
+class PairPlace:
+    """Where a study's item comes from: the dataset's pair, by its stable id (`UID/pairID`,
+    `formats.pair_id`), with its sentences and its page."""
+
+    pair_id: str
+    dataset_id: int
+    dataset: str
+    sentence_good: str
+    sentence_bad: str
+    url: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "pair_id": self.pair_id,
+            "dataset_id": self.dataset_id,
+            "dataset": self.dataset,
+            "sentence_good": self.sentence_good,
+            "sentence_bad": self.sentence_bad,
+        }
+
+
+def pair_places(study: Study, item_ids: Sequence[str]) -> dict[str, PairPlace]:
+    """Return the pairs the study's items are (a design names a pair by its database id), by
+    item id; ids that are no pair of the study's project (fillers, scrambles) are left out."""
+    pks = sorted({int(i) for i in item_ids if i.isascii() and i.isdigit()})
+    rows = Pair.objects.filter(pk__in=pks, paradigm__dataset__project_id=study.project_id).values_list(
+        "pk",
+        "index",
+        "sentence_good",
+        "sentence_bad",
+        "paradigm__uid",
+        "paradigm__dataset_id",
+        "paradigm__dataset__name",
+    )
+    return {
+        str(pk): PairPlace(
+            pair_id=stable_pair_id(uid, index),
+            dataset_id=dataset_id,
+            dataset=dataset_name,
+            sentence_good=good,
+            sentence_bad=bad,
+            url=reverse("datasets:pair_detail", args=[study.project_id, dataset_id, pk]),
+        )
+        for pk, index, good, bad, uid, dataset_id, dataset_name in rows.iterator(chunk_size=2000)
+    }
+
+
 def study_report(study: Study, rules: AnalysisRules | None = None) -> StudyReport:
     """Return the StudyReport of the study under `rules` (default: the saved ones).
 
@@ -365,6 +429,7 @@ def study_report(study: Study, rules: AnalysisRules | None = None) -> StudyRepor
         lists=_list_counts(study),
         hypothesis=_hypothesis_rates(data.hypothesis, analysed),
         provenance=_provenance(study, analysis),
+        pairs=pair_places(study, [item.item_id.split("#", 1)[0] for item in data.items]),
     )
 
 

@@ -8,12 +8,14 @@ from django.utils import timezone
 
 from mpp_studio.studies.report import HYPOTHESIS, StudyReport
 from study.human_flags import paradigm_preset
+from study.validation_study import ITEM_COLUMNS
 
 RESPONSE_COLUMNS = (
     "participant_key",
     "list",
     "trial_index",
-    "item_id",
+    "pair_id",
+    "dataset",
     "analysis_key",
     "paradigm",
     "phenomenon",
@@ -48,8 +50,9 @@ def response_rows(report: StudyReport) -> Iterator[dict[str, object]]:
             "participant_key": row.participant_key,
             "list": row.list_index + 1,
             "trial_index": trial.trial_index,
-            "item_id": trial.item_id,
-            "analysis_key": trial.analysis_key,
+            "pair_id": report.pair_id(trial.item_id),
+            "dataset": place.dataset if (place := report.place(trial.item_id)) else "",
+            "analysis_key": report.pair_id(trial.analysis_key),
             "paradigm": trial.paradigm,
             "phenomenon": trial.phenomenon,
             "kind": trial.kind,
@@ -68,9 +71,43 @@ def response_rows(report: StudyReport) -> Iterator[dict[str, object]]:
         }
 
 
+# The items CSV: the engine's columns with the item named by its stable pair id, its dataset
+# and its sentences.
+ITEM_EXPORT_COLUMNS = (
+    "pair_id",
+    "dataset",
+    *(c for c in ITEM_COLUMNS if c != "item_id"),
+    "sentence_good",
+    "sentence_bad",
+)
+
+
+def item_rows(report: StudyReport) -> Iterator[dict[str, object]]:
+    """Yield one row per item (ITEM_EXPORT_COLUMNS): the engine's agreement and flags, with the
+    pair the item is (`UID/pairID`, dataset, both sentences) in place of its design id."""
+    for row in report.analysis.item_rows():
+        key = str(row.pop("item_id"))
+        place = report.place(key)
+        yield {
+            "pair_id": report.pair_id(key),
+            "dataset": place.dataset if place else "",
+            **row,
+            "sentence_good": place.sentence_good if place else "",
+            "sentence_bad": place.sentence_bad if place else "",
+        }
+
+
 def report_dict(report: StudyReport) -> dict[str, object]:
     """Return the whole analysis as JSON-ready data: the engine's, plus the study, the rules,
-    the lists' status and the learner-artificial preference rates."""
+    the lists' status and the learner-artificial preference rates. Each item and item flag
+    names its pair by its stable id, with the dataset and sentences (`item_id` keeps the
+    design's id)."""
+    analysis = report.analysis.to_dict()
+    for key in ("items", "item_flags"):
+        for entry in analysis[key]:  # type: ignore[attr-defined]  # to_dict gives lists of dicts
+            place = report.place(str(entry["item_id"]))
+            entry.update(place.to_dict() if place else {})
+            entry["pair_id"] = report.pair_id(str(entry["item_id"]))
     return {
         "study": {"id": report.study.pk, "name": report.study.name, "status": report.study.status},
         "rules": report.rules.to_dict(),
@@ -78,7 +115,7 @@ def report_dict(report: StudyReport) -> dict[str, object]:
             {**dataclasses.asdict(c), "completion": c.completion, "dropout": c.dropout} for c in report.lists
         ],
         "learner_artificial_preference": [dataclasses.asdict(h) for h in report.hypothesis],
-        **report.analysis.to_dict(),
+        **analysis,
     }
 
 

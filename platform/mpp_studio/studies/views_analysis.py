@@ -33,13 +33,19 @@ from mpp_studio.datasets.models import Dataset
 from mpp_studio.studies.analysis_rules import INCLUDE_WORDS, RULE_FIELDS, AnalysisRules, rules_from_data
 from mpp_studio.studies.models import Study
 from mpp_studio.studies.report import StudyReport, project_datasets, study_report
-from mpp_studio.studies.report_exports import RESPONSE_COLUMNS, report_dict, response_rows
+from mpp_studio.studies.report_exports import (
+    ITEM_EXPORT_COLUMNS,
+    RESPONSE_COLUMNS,
+    item_rows,
+    report_dict,
+    response_rows,
+)
 from mpp_studio.studies.selectors import study_get
 from mpp_studio.studies.services_analysis import revalidation_create, rules_save, validation_publish
 from mpp_studio.studies.views import page_context
 from study.exclusion import EXCLUSION_REASONS
 from study.human_flags import PARADIGM_PRESETS
-from study.validation_study import GROUP_COLUMNS, ITEM_COLUMNS, PARTICIPANT_COLUMNS, WORD_COLUMNS
+from study.validation_study import GROUP_COLUMNS, PARTICIPANT_COLUMNS, WORD_COLUMNS
 from vocab.csv_cells import safe_row
 
 REASON_LABELS = {
@@ -122,6 +128,9 @@ def _analysis_context(report: StudyReport) -> dict[str, Any]:
         {
             "group": p,
             "flag": paradigm_flags.get(p.name),
+            "disagreeing": [report.pair_id(i) for i in flag.disagreeing_item_ids]
+            if (flag := paradigm_flags.get(p.name))
+            else [],
             "template_url": report.provenance.templates.get(p.name, ""),
         }
         for p in analysis.paradigms
@@ -129,6 +138,8 @@ def _analysis_context(report: StudyReport) -> dict[str, Any]:
     item_flags = [
         {
             "flag": f,
+            "pair_id": report.pair_id(f.item_id),
+            "place": report.place(f.item_id),
             "words": [
                 {
                     "use": w,
@@ -170,6 +181,10 @@ def _analysis_context(report: StudyReport) -> dict[str, Any]:
         "paradigm_rows": paradigms,
         "flagged_paradigms": [p for p in paradigms if p["flag"]],
         "item_flag_rows": item_flags,
+        "item_rows": [
+            {"item": i, "pair_id": report.pair_id(i.item_id), "place": report.place(i.item_id)}
+            for i in analysis.items
+        ],
         "word_rows": words,
         "participant_rows": analysis.exclusion.participants,
         "threshold": rule.effective_threshold,
@@ -260,7 +275,7 @@ def study_analysis_export_view(
     exports: dict[str, tuple[Sequence[str], Callable[[], Iterable[Mapping[str, Any]]]]] = {
         "responses": (RESPONSE_COLUMNS, lambda: response_rows(report)),
         "participants": (PARTICIPANT_COLUMNS, analysis.participant_rows),
-        "items": (ITEM_COLUMNS, analysis.item_rows),
+        "items": (ITEM_EXPORT_COLUMNS, lambda: item_rows(report)),
         "paradigms": (GROUP_COLUMNS, analysis.paradigm_rows),
         "phenomena": (GROUP_COLUMNS, analysis.phenomenon_rows),
         "words": (WORD_COLUMNS, analysis.word_rows),

@@ -93,6 +93,7 @@ def test_hf_folder_parquet_reads_back_with_pyarrow(generated: Dataset, tmp_path:
         assert [{k: v for k, v in part.items() if v is not None} for part in regions] == record[
             "critical_region"
         ]
+        assert row.pop("pair_id") == f"{record['UID']}/{record['pairID']}"  # the id every export gives it
         assert row == {k: v for k, v in record.items() if k not in ("provenance", "critical_region")}
     zh = pq.read_table(tmp_path / "data" / "zh_classifier_noun.parquet").to_pylist()
     assert zh[0]["sentence_good"].startswith("一") and len(zh) == 10

@@ -41,8 +41,8 @@ def test_items_csv_has_one_row_per_pair_with_its_scores(config: object, generate
     assert list(rows[0]) == list(ITEM_COLUMNS)
     assert len(rows) == len(scored) == 20
     for row, item in zip(rows, scored, strict=True):
-        assert (row["item_id"], row["UID"], int(row["pair_index"])) == (
-            item.pair.item_id,
+        assert (row["pair_id"], row["UID"], int(row["pair_index"])) == (
+            f"{item.pair.uid}/{item.pair.index}",
             item.pair.uid,
             item.pair.index,
         )

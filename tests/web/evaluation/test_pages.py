@@ -708,6 +708,12 @@ def test_items_show_both_sentences_with_token_surprisals_in_bits(
     assert article is not None
     body = article.group()
     assert first.good.text in body and first.bad.text in body
+    # the pair named by its stable id, linked to its page in the dataset
+    pair_page = reverse("datasets:pair_detail", args=(unigram_run.project.pk, generated.pk, first.pair_id))  # type: ignore[attr-defined]
+    assert (
+        f'<a class="pair-link" href="{pair_page}"' in body
+        and '<code class="uid">en_sv_agreement/0</code>' in body
+    )
     token = first.good.tokens[0]
     bits = token.surprisal / math.log(2)
     assert f"token “{token.token}”: {bits:.3f} bits (−log₂ p)".replace("-", "−") in body

@@ -389,6 +389,7 @@ def test_triplet_items_csv_has_three_scores_per_item(scored_run: ScoringRun, lea
     records = _records(learner_set)
     for row, item, record in zip(rows, scored, records, strict=True):
         assert row["item_id"] == record["UID"] and row["L1"] == record["L1"] and row["cefr"] == record["cefr"]
+        assert row["pair_id"] == f"{item.ref.pair.uid}/{item.ref.pair.index}"
         assert (row["corrected"], row["learner_error"], row["artificial_error"]) == (
             record["corrected"],
             record["learner_error"],

@@ -6,16 +6,18 @@ outsiders get 404)."""
 import csv
 import io
 import json
+import re
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from mpp_studio.datasets.models import Pair
 from mpp_studio.studies.models import Response, Study
 from mpp_studio.studies.report import participant_key, study_report
-from mpp_studio.studies.report_exports import RESPONSE_COLUMNS
-from study.validation_study import GROUP_COLUMNS, ITEM_COLUMNS, WORD_COLUMNS
+from mpp_studio.studies.report_exports import ITEM_EXPORT_COLUMNS, RESPONSE_COLUMNS
+from study.validation_study import GROUP_COLUMNS, WORD_COLUMNS
 from tests.web.conftest import PASSWORD
 from tests.web.studies.analysis_helpers import FLAGGED, SUBJ_LINE, attach_template, build
 
@@ -63,6 +65,20 @@ def test_the_dashboard_shows_the_analysis(project: Any, study: Study, pair_datas
     assert 'class="position-link"' in html  # the recurring word links to its template position
     for pid in PIDS:
         assert pid not in html
+    # Each item is its pair: the stable id, linked to the pair's page, with both sentences.
+    item = report.analysis.items[0]
+    pair = Pair.objects.get(pk=int(item.item_id))
+    pair_page = reverse("datasets:pair_detail", args=[project.pk, pair_dataset.pk, pair.pk])
+    row = re.search(
+        rf'<tr class="item-row[^"]*" data-pair="{pair.paradigm.uid}/{pair.index}">.*?</tr>', html, re.S
+    )
+    assert row is not None
+    assert (
+        f'<a class="pair-link" href="{pair_page}"><code>{pair.paradigm.uid}/{pair.index}</code></a>'
+        in row.group()
+    )
+    assert pair.sentence_good in row.group() and pair.sentence_bad in row.group()
+    assert f"<code>{pair.pk}</code>" not in html
     # The viewer sees the rules but cannot change them.
     assert "Save the rules" not in html and "Publish to dataset card" not in html
 
@@ -130,7 +146,22 @@ def test_aggregate_exports(study: Study, viewer: Any) -> None:
     reasons = sorted(r["reasons"] for r in participants if r["excluded"] == "True")
     assert reasons == ["catch_trials", "incomplete"]  # the one who stopped is not analysed either
     items = rows_of(client.get(url("study_analysis_export", study, "items")))
-    assert tuple(items[0]) == ITEM_COLUMNS and len(items) == len(report.analysis.items) == 12
+    assert tuple(items[0]) == ITEM_EXPORT_COLUMNS and len(items) == len(report.analysis.items) == 12
+    # each item is named by its pair's stable id, with its dataset and sentences, never a database id
+    pairs = {
+        f"{uid}/{index}": (name, good, bad)
+        for uid, index, name, good, bad in Pair.objects.filter(
+            paradigm__dataset__project=study.project
+        ).values_list("paradigm__uid", "index", "paradigm__dataset__name", "sentence_good", "sentence_bad")
+    }
+    assert {r["pair_id"] for r in items} <= set(pairs)
+    assert all((r["dataset"], r["sentence_good"], r["sentence_bad"]) == pairs[r["pair_id"]] for r in items)
+    responses = rows_of(client.get(url("study_analysis_export", study, "responses")))
+    experimental = [r for r in responses if r["kind"] == "experimental"]
+    assert experimental and all(r["pair_id"] in pairs and r["dataset"] for r in experimental)
+    document = json.loads(client.get(url("study_analysis_export", study, "json")).content)
+    first = document["items"][0]
+    assert first["pair_id"] in pairs and first["sentence_good"] == pairs[first["pair_id"]][1]
     paradigms = rows_of(client.get(url("study_analysis_export", study, "paradigms")))
     assert tuple(paradigms[0]) == GROUP_COLUMNS
     assert {r["name"]: r["flagged"] for r in paradigms}[FLAGGED] == "True"

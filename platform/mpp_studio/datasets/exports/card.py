@@ -144,6 +144,8 @@ def dataset_card(dataset: Dataset, files: Sequence[ParadigmFile]) -> str:
         "",
         "- `sentence_good`, `sentence_bad`: the grammatical and the ungrammatical sentence.",
         "- `UID`, `phenomenon`, `language`: the paradigm; `pairID`: the pair's number in it (from 0).",
+        "- `pair_id` (CSV and Parquet): `UID/pairID`, the id every MPP Studio export and page gives the "
+        "pair (scores, study analyses), unique within the dataset.",
         "- `item_id`: a stable id of the pair (a hash of template version, vocabulary version, seed "
         "and number).",
         "- `words_good`, `words_bad`: the sentences as words.",
@@ -329,6 +331,7 @@ def _features() -> dict[str, object]:
         **{
             name: value("string") for name in ("sentence_good", "sentence_bad", "UID", "phenomenon", "pairID")
         },
+        "pair_id": value("string"),
         "item_id": value("string"),
         "language": value("string"),
         "words_good": listed(value("string")),

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from formats.pair_id import pair_id as stable_pair_id
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.datasets.selectors import ARTIFICIAL_ERROR, is_triplet_dataset
 from mpp_studio.evaluation.models import PairKey
@@ -85,8 +86,9 @@ class PairSentences:
 
     @property
     def item_id(self) -> str:
-        """Return "<uid>/<index>": unique within a dataset, stable across runs."""
-        return f"{self.uid}/{self.index}"
+        """Return the pair id "<uid>/<index>" (`formats.pair_id`): unique within a dataset,
+        stable across runs."""
+        return stable_pair_id(self.uid, self.index)
 
 
 _FIELDS = (
@@ -164,8 +166,8 @@ class PairRef:
 
     @property
     def item_id(self) -> str:
-        """Return "<uid>/<index>", as PairSentences.item_id."""
-        return f"{self.uid}/{self.index}"
+        """Return the pair id "<uid>/<index>", as PairSentences.item_id."""
+        return stable_pair_id(self.uid, self.index)
 
 
 _REF_FIELDS = (
