@@ -24,6 +24,7 @@ from scoring.errors import ModelLoadError, ScoringError, SentenceTooLongError
 from scoring.items import Sentence, SentenceScore, Span
 from scoring.registry import ProgressCallback
 from scoring.settings import ScorerSettings
+from scoring.token_frequencies import tokenizer_key
 from scoring.torch_support import (
     HeadPrecision,
     OomRetry,
@@ -229,6 +230,7 @@ class CausalScorer:
             "resolved_commit": self._commit,
             "model_class": type(self._model).__name__,
             "tokenizer_class": type(self._tokenizer).__name__,
+            "tokenizer_key": tokenizer_key(self._tokenizer.get_vocab()),
             "bos_policy": self._bos_policy,
             "bos_token": bos_token,
             "positions_scored": "every content token, given one BOS-like token and the tokens before it"

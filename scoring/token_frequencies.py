@@ -5,15 +5,20 @@ frequency of each token id in a reference text tokenised with the model's own to
 the counts never saw counts as the rarest token they list (the floor): absence means "at most
 this frequent", as in the word-frequency baseline (`scoring/unigram.py`).
 
-They are read in ZhoBLiMP's layout (`unigram/<tokenizer>.json` in their repository): a JSON
-object from token id (a string of digits) to relative frequency.
+They are counted from a text (`count_token_ids`: the text tokenised line by line with the
+model's tokenizer, no special tokens) or read in ZhoBLiMP's layout (`unigram/<tokenizer>.json`
+in their repository: a JSON object from token id, a string of digits, to relative frequency).
+A tokenizer is known by `tokenizer_key`, a hash of its vocabulary, so the frequencies counted
+once serve every model that shares it (the checkpoints of a series).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +40,22 @@ class TokenFrequencies:
     def of(cls, probabilities: Mapping[int, float], source: str) -> TokenFrequencies:
         """Return the frequencies with their floor (the smallest listed frequency)."""
         return cls(probabilities, source, min(probabilities.values()))
+
+    @classmethod
+    def from_counts(cls, counts: Mapping[int, int], source: str) -> TokenFrequencies:
+        """Return the relative frequencies of token counts.
+
+        Raises:
+            FrequencyError: when nothing was counted.
+        """
+        total = sum(counts.values())
+        if total <= 0:
+            raise FrequencyError(f"{source}: no token was counted (the text is empty)")
+        return cls.of({token: n / total for token, n in counts.items() if n > 0}, source)
+
+    def to_json(self) -> dict[str, float]:
+        """Return the frequencies in ZhoBLiMP's layout (token id as text -> frequency)."""
+        return {str(token): p for token, p in sorted(self.probabilities.items())}
 
     def log_prob(self, token_ids: Sequence[int]) -> float:
         """Return the unigram log-probability (natural log) of a sentence's scored tokens."""
@@ -64,3 +85,43 @@ def read_zhoblimp_frequencies(path: Path) -> TokenFrequencies:
             raise FrequencyError(f"{path}: token {key} has frequency {value!r}; expected a number in (0, 1]")
         probabilities[int(key)] = float(value)
     return TokenFrequencies.of(probabilities, f"{path.name} (ZhoBLiMP layout, {len(probabilities):,} tokens)")
+
+
+def tokenizer_key(vocabulary: Mapping[str, int]) -> str:
+    """Return the SHA-256 of a tokenizer's vocabulary (each token with its id): the same for
+    every model that shares the tokenizer, different when an id means another token."""
+    items = sorted((str(token), int(token_id)) for token, token_id in vocabulary.items())
+    return hashlib.sha256(json.dumps(items, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def count_token_ids(
+    lines: Iterable[str],
+    encode: Callable[[list[str]], Sequence[Sequence[int]]],
+    *,
+    batch: int = 1_000,
+    progress: Callable[[int], None] | None = None,
+) -> Counter[int]:
+    """Return how often each token id occurs in the text `lines`, each line encoded by
+    `encode` (a batch of lines to their ids, no special tokens), `batch` lines at a time;
+    blank lines are skipped, and `progress(lines_read)` is called after each batch."""
+    counts: Counter[int] = Counter()
+    pending: list[str] = []
+    read = 0
+
+    def flush() -> None:
+        for ids in encode(pending):
+            counts.update(int(i) for i in ids)
+        pending.clear()
+        if progress is not None:
+            progress(read)
+
+    for line in lines:
+        read += 1
+        text = line.strip()
+        if text:
+            pending.append(text)
+        if len(pending) >= batch:
+            flush()
+    if pending or read == 0:
+        flush()
+    return counts

@@ -171,6 +171,26 @@ def load_pretrained(
     return Loaded(model=model, tokenizer=tokenizer, commit=commit)
 
 
+def load_tokenizer(model: str, revision: str = "") -> Any:
+    """Return the tokenizer of a hub id or local folder at `revision`, without its weights (for
+    counting token frequencies and mapping stored tokens back to ids).
+
+    Raises:
+        ModelLoadError: when it cannot be loaded, in words.
+    """
+    import transformers
+
+    settings = ScorerSettings("causal", model, revision=revision or None)
+    label = f"the tokenizer of {model_label(settings)}"
+    local = _local_problem(model)
+    if local is not None:
+        raise ModelLoadError(f"{label} could not be loaded: {local}")
+    try:
+        return transformers.AutoTokenizer.from_pretrained(model, revision=revision or None)
+    except Exception as exc:  # every failure comes from the user's id, path or files
+        raise ModelLoadError(f"{label} could not be loaded: {load_failure_reason(exc, settings)}") from None
+
+
 def resolved_commit(settings: ScorerSettings) -> str | None:
     """Return the commit a hub model's revision resolved to, read from the cached snapshot
     path (transformers 5 no longer sets `config._commit_hash`); None for a local folder."""

@@ -8,7 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from scoring.token_frequencies import FrequencyError, read_zhoblimp_frequencies
+from scoring import ScorerSettings, load_scorer
+from scoring.errors import ModelLoadError
+from scoring.token_frequencies import (
+    FrequencyError,
+    TokenFrequencies,
+    count_token_ids,
+    read_zhoblimp_frequencies,
+    tokenizer_key,
+)
+from scoring.torch_support import load_tokenizer
 
 
 def _write(path: Path, text: str) -> Path:
@@ -51,3 +60,34 @@ def test_unusable_frequencies_are_refused_naming_the_file_and_entry(
 def test_a_missing_file_is_refused_in_words(tmp_path: Path) -> None:
     with pytest.raises(FrequencyError, match="cannot be read"):
         read_zhoblimp_frequencies(tmp_path / "nope.json")
+
+
+def test_token_ids_are_counted_from_a_text_a_batch_of_lines_at_a_time() -> None:
+    encoded: list[list[str]] = []
+
+    def encode(lines: list[str]) -> list[list[int]]:
+        encoded.append(list(lines))
+        return [[len(word) for word in line.split()] for line in lines]
+
+    read: list[int] = []
+    counts = count_token_ids(["a bb", "", "  ", "ccc a", "dd"], encode, batch=2, progress=read.append)
+    assert counts == {1: 2, 2: 2, 3: 1}
+    assert encoded == [["a bb", "ccc a"], ["dd"]]  # blank lines skipped, two lines a batch
+    assert read == [4, 5]
+    frequencies = TokenFrequencies.from_counts(counts, "text.txt")
+    assert frequencies.probabilities == {1: 0.4, 2: 0.4, 3: 0.2} and frequencies.floor == 0.2
+    assert frequencies.to_json() == {"1": 0.4, "2": 0.4, "3": 0.2}
+    with pytest.raises(FrequencyError, match="no token was counted"):
+        TokenFrequencies.from_counts({}, "empty.txt")
+
+
+def test_a_tokenizer_is_known_by_its_vocabulary(tiny_gpt2: Path, tiny_llama_bos: Path) -> None:
+    gpt2 = load_tokenizer(str(tiny_gpt2))
+    key = tokenizer_key(gpt2.get_vocab())
+    assert key == tokenizer_key(dict(reversed(list(gpt2.get_vocab().items()))))  # order does not matter
+    assert key != tokenizer_key(load_tokenizer(str(tiny_llama_bos)).get_vocab())
+    assert tokenizer_key({"a": 0, "b": 1}) != tokenizer_key({"a": 1, "b": 0})
+    scorer = load_scorer(ScorerSettings("causal", str(tiny_gpt2)))
+    assert scorer.describe()["tokenizer_key"] == key
+    with pytest.raises(ModelLoadError, match="the tokenizer of '/nonexistent/tok' could not be loaded"):
+        load_tokenizer("/nonexistent/tok")

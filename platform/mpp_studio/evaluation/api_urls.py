@@ -10,6 +10,12 @@ urlpatterns = [
     path("language-models/", apis.LanguageModelListApi.as_view(), name="model_list"),
     path("language-models/series/", apis.LanguageModelSeriesApi.as_view(), name="model_series"),
     path("language-models/<id:model_id>/", apis.LanguageModelDetailApi.as_view(), name="model_detail"),
+    path("token-frequencies/", apis.TokenFrequenciesListApi.as_view(), name="frequencies_list"),
+    path(
+        "token-frequencies/<id:table_id>/",
+        apis.TokenFrequenciesDetailApi.as_view(),
+        name="frequencies_detail",
+    ),
     path("scoring-runs/", apis.RunListApi.as_view(), name="run_list"),
     path("scoring-runs/<id:run_id>/", apis.RunDetailApi.as_view(), name="run_detail"),
     path("scoring-runs/<id:run_id>/cancel/", apis.RunCancelApi.as_view(), name="run_cancel"),

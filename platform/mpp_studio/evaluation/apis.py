@@ -16,6 +16,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -37,6 +38,8 @@ from mpp_studio.evaluation.selectors import (
     run_chunk_counts,
     run_get,
     run_list,
+    token_frequency_table_get,
+    token_frequency_tables,
 )
 from mpp_studio.evaluation.services import (
     language_model_create,
@@ -46,6 +49,10 @@ from mpp_studio.evaluation.services import (
     run_cancel,
     run_create,
     run_delete,
+)
+from mpp_studio.evaluation.services.token_frequencies import (
+    token_frequencies_create,
+    token_frequencies_delete,
 )
 from mpp_studio.evaluation.triplet_results import check_triplet_dataset, triplet_report
 
@@ -133,6 +140,57 @@ class LanguageModelDetailApi(APIView):
     @extend_schema(tags=[TAG], responses={204: None})
     def delete(self, request: Request, project_id: int, model_id: int) -> Response:
         language_model_delete(model=language_model_get(project=_project(self), model_id=model_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenFrequenciesListApi(APIView):
+    """The project's token frequencies (SLOR and MORCELA); POST a text or a counts file in
+    ZhoBLiMP's layout with a causal model: 202 with the table, whose job makes them."""
+
+    parser_classes = (MultiPartParser, FormParser)
+
+    @extend_schema(tags=[TAG], responses=s.TokenFrequenciesOutputSerializer(many=True))
+    def get(self, request: Request, project_id: int) -> Response:
+        tables = token_frequency_tables(project=_project(self))
+        return Response(s.TokenFrequenciesOutputSerializer(tables, many=True).data)
+
+    @extend_schema(
+        tags=[TAG],
+        request={"multipart/form-data": s.TokenFrequenciesInputSerializer},
+        responses={202: s.TokenFrequenciesOutputSerializer},
+    )
+    def post(self, request: Request, project_id: int) -> Response:
+        project = _project(self)
+        data = s.TokenFrequenciesInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        model = LanguageModel.objects.filter(project=project, pk=values["language_model"]).first()
+        if model is None:
+            raise ValidationError(
+                {"language_model": [f"This project has no model with id {values['language_model']}."]}
+            )
+        table = token_frequencies_create(
+            project=project,
+            language_model=model,
+            upload=values["file"],
+            origin=values["origin"],
+            created_by=request.user,
+        )
+        return Response(s.TokenFrequenciesOutputSerializer(table).data, status=status.HTTP_202_ACCEPTED)
+
+
+class TokenFrequenciesDetailApi(APIView):
+    """One table of token frequencies; DELETE removes it and the unigram log-probabilities
+    filled from it."""
+
+    @extend_schema(tags=[TAG], responses=s.TokenFrequenciesOutputSerializer)
+    def get(self, request: Request, project_id: int, table_id: int) -> Response:
+        table = token_frequency_table_get(project=_project(self), table_id=table_id)
+        return Response(s.TokenFrequenciesOutputSerializer(table).data)
+
+    @extend_schema(tags=[TAG], responses={204: None})
+    def delete(self, request: Request, project_id: int, table_id: int) -> Response:
+        token_frequencies_delete(table=token_frequency_table_get(project=_project(self), table_id=table_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

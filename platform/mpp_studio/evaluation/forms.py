@@ -8,7 +8,7 @@ from typing import Any, cast
 from django import forms
 
 from mpp_studio.evaluation.linking_choice import linking_choices
-from mpp_studio.evaluation.models import LanguageModel, ScoreConfig
+from mpp_studio.evaluation.models import LanguageModel, ScoreConfig, TokenFrequencyTable
 from mpp_studio.evaluation.results import MAX_PAGE_SIZE, OUTCOMES
 from mpp_studio.evaluation.services import CHUNK_SIZE, DEFAULT_TOKEN_BUDGET
 from mpp_studio.evaluation.services.language_models import unigram_baseline_name
@@ -257,3 +257,30 @@ class ExportForm(forms.Form):
         if what in ("items", "triplets") and not data.get("config"):
             self.add_error("config", "Per-item scores need the configuration (config=<id>).")
         return data
+
+
+class TokenFrequenciesForm(forms.Form):
+    """Token frequencies of a causal model's tokenizer (SLOR and MORCELA): a text to count, or
+    a counts file in ZhoBLiMP's layout."""
+
+    language_model = forms.TypedChoiceField(
+        coerce=int,
+        label="Tokenizer of",
+        help_text="A causal model of this project; every model with the same tokenizer uses the frequencies.",
+    )
+    origin = forms.ChoiceField(
+        choices=TokenFrequencyTable.Origin.choices,
+        initial=TokenFrequencyTable.Origin.TEXT,
+        label="The file is",
+    )
+    file = forms.FileField(
+        label="File",
+        help_text="A UTF-8 text like the model's training data (a sentence or paragraph a line), counted "
+        "with the model's tokenizer; or ZhoBLiMP's unigram/<tokenizer>.json (token id to frequency).",
+    )
+
+    def __init__(self, *args: Any, models: list[LanguageModel], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = cast(forms.ChoiceField, self.fields["language_model"])
+        field.choices = [(m.pk, m.name) for m in models if m.kind == LanguageModel.Kind.CAUSAL]
+        field.error_messages["invalid_choice"] = "%(value)s is not a causal model of this project."

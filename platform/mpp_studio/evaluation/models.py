@@ -267,7 +267,7 @@ class PairScore(models.Model):
     of each stored `SentenceScore`), recorded by the chunk that scored the pair.
 
     A dataset's results are these rows: the database counts each paradigm's wins and ties under
-    any reduction and tie tolerance, and an item page reads its own rows, however many pairs
+    any linking function and tie tolerance, and an item page reads its own rows, however many pairs
     the dataset holds. `paradigm` and `index` are the pair's, copied so that a paradigm's rows
     are read in order by one index."""
 
@@ -281,6 +281,10 @@ class PairScore(models.Model):
     bad_sum = models.FloatField()
     bad_mean = models.FloatField()
     bad_tokens = models.PositiveIntegerField()
+    # Each sentence's unigram log-probability under the configuration's tokenizer (SLOR and
+    # MORCELA): filled from the project's TokenFrequencyTable of that tokenizer; null without.
+    good_unigram = models.FloatField(null=True, blank=True)
+    bad_unigram = models.FloatField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -292,3 +296,54 @@ class PairScore(models.Model):
 
     def __str__(self) -> str:
         return f"{self.config_id} / {self.pair_id}"
+
+
+class TokenFrequencyTable(BaseModel):
+    """A tokenizer's token unigram frequencies in a project (the U of SLOR and MORCELA), counted
+    from a text the user gave or read from a counts file in ZhoBLiMP's layout, with the
+    tokenizer of `language_model`. Stored once per tokenizer (`tokenizer_key`, the hash of its
+    vocabulary, filled by the job), so every model that shares it (a series' checkpoints) uses
+    them. `frequencies` maps token id (text) to relative frequency."""
+
+    class Origin(models.TextChoices):
+        TEXT = "text", "Counted from a text"
+        ZHOBLIMP = "zhoblimp", "A counts file in ZhoBLiMP's layout (JSON: token id to frequency)"
+
+    project = models.ForeignKey(
+        "accounts.Project", on_delete=models.CASCADE, related_name="token_frequencies"
+    )
+    language_model = models.ForeignKey(
+        LanguageModel, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    tokenizer_source = models.CharField(max_length=1000)
+    tokenizer_revision = models.CharField(max_length=200, blank=True)
+    tokenizer_key = models.CharField(max_length=64, blank=True)
+    origin = models.CharField(max_length=10, choices=Origin.choices)
+    file_name = models.CharField(max_length=255)
+    upload = models.JSONField(default=dict, blank=True)  # the kept file (core.stored_uploads)
+    frequencies = models.JSONField(default=dict, blank=True)
+    n_tokens = models.BigIntegerField(null=True, blank=True, help_text="Tokens counted (a text).")
+    job = models.OneToOneField(
+        "jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="token_frequencies"
+    )
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("project", "tokenizer_key"),
+                condition=~Q(tokenizer_key=""),
+                name="evaluation_frequencies_one_per_tokenizer",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tokenizer_source}: {self.file_name}"
+
+    @property
+    def ready(self) -> bool:
+        """Whether the frequencies are stored (the job has finished)."""
+        return bool(self.tokenizer_key and self.frequencies)

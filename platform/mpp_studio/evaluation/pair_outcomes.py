@@ -1,11 +1,13 @@
 """Pair outcomes counted by the database from the recorded pair scores (`PairScore`).
 
 A pair's outcome under a linking function (`scoring.linking`: LP, MeanLP, bits per token,
-SLLN-LP, LogNorm, PenLP) and a tie tolerance is `scoring.metrics.pair_outcome` of its two
-sentences' scores: written here once more as a SQL expression (`with_outcome`), with the same
-operations in the same order, so the database decides every pair as the engine does (a test
-compares the two on every pair and function). Results then read counts per paradigm, one page of
-pairs, or the pairs of one paradigm in order, never every pair of a dataset at each view.
+SLLN-LP, LogNorm, PenLP, and SLOR and MORCELA from the unigram log-probabilities a pair score
+holds once its tokenizer's frequencies are stored) and a tie tolerance is
+`scoring.metrics.pair_outcome` of its two sentences' scores: written here once more as a SQL
+expression (`with_outcome`), with the same operations in the same order, so the database
+decides every pair as the engine does (a test compares the two on every pair and function).
+Results then read counts per paradigm, one page of pairs, or the pairs of one paradigm in
+order, never every pair of a dataset at each view.
 
 Only pairs recorded by a chunk of a run count as scored.
 """
@@ -55,18 +57,23 @@ def _reduced(side: str, linking: LinkingFunction) -> F | CombinedExpression | Ex
     if linking.name == "bpt":
         return (F(f"{side}_mean") * Value(-1.0)) / Value(LN2, output_field=FloatField())
     length = Cast(F(f"{side}_tokens"), FloatField())
+    numerator: F | CombinedExpression = lp_sum
+    divisor: Expression = length
     if linking.name == "slln":
-        divisor: Expression = Power(length, Value(linking.param("alpha")))
+        divisor = Power(length, Value(linking.param("alpha")))
     elif linking.name == "lognorm":
         divisor = Ln(length + Value(linking.param("beta")))
     elif linking.name == "penlp":
         divisor = Power((Value(5.0) + length) / Value(6.0), Value(linking.param("alpha")))
-    else:
-        raise ValueError(f"{linking.label} needs unigram log-probabilities, which pair scores do not hold")
+    elif linking.name == "slor":
+        numerator = lp_sum - F(f"{side}_unigram")
+    else:  # morcela
+        beta, gamma = Value(linking.param("beta")), Value(linking.param("gamma"))
+        numerator = lp_sum - beta * F(f"{side}_unigram") + gamma
     # a sentence with no scored token scores 0, as the engine's does
     return Case(
         When(**{f"{side}_tokens": 0}, then=Value(0.0)),
-        default=lp_sum / divisor,
+        default=numerator / divisor,
         output_field=FloatField(),
     )
 
@@ -76,7 +83,10 @@ def with_outcome(
 ) -> QuerySet[PairScore]:
     """Return the PairScore rows with `outcome` (WIN, TIE or LOSS), decided as
     `scoring.metrics.pair_outcome` decides: equal scores tie, then a margin within the
-    tolerance ties, then the better sentence wins."""
+    tolerance ties, then the better sentence wins. Under SLOR and MORCELA only the rows with
+    both sentences' unigram log-probabilities are there."""
+    if linking.needs_unigram:  # a pair without unigram log-probabilities is not scored by it
+        scores = scores.filter(good_unigram__isnull=False, bad_unigram__isnull=False)
     good, bad = _reduced("good", linking), _reduced("bad", linking)
     margin = good - bad if linking.higher_is_better else bad - good
     return scores.alias(good_value=good, bad_value=bad, margin=margin).alias(
@@ -207,8 +217,18 @@ class ScoredPair:
 
 OUTCOME_NAMES = {1.0: "correct", 0.0: "wrong", 0.5: "tie"}
 
-# A recorded pair score's numbers: good sum, mean, tokens, then the bad sentence's.
-_SCORE_FIELDS = ("good_sum", "good_mean", "good_tokens", "bad_sum", "bad_mean", "bad_tokens")
+# A recorded pair score's numbers: good sum, mean, tokens, then the bad sentence's, then the
+# two unigram log-probabilities (None until filled).
+_SCORE_FIELDS = (
+    "good_sum",
+    "good_mean",
+    "good_tokens",
+    "bad_sum",
+    "bad_mean",
+    "bad_tokens",
+    "good_unigram",
+    "bad_unigram",
+)
 
 
 def scored_pair(
@@ -218,19 +238,24 @@ def scored_pair(
     scored by `linking`, and its outcome."""
     if numbers is None:
         return ScoredPair(pair, None, None, None, None, None)
-    good_sum, good_mean, good_tokens, bad_sum, bad_mean, bad_tokens = numbers
-    good = sentence_value(linking, good_sum, good_mean, int(good_tokens))
-    bad = sentence_value(linking, bad_sum, bad_mean, int(bad_tokens))
+    good_sum, good_mean, good_tokens, bad_sum, bad_mean, bad_tokens, good_unigram, bad_unigram = numbers
+    if linking.needs_unigram and (good_unigram is None or bad_unigram is None):
+        return ScoredPair(pair, None, None, int(good_tokens), int(bad_tokens), None)
+    good = sentence_value(linking, good_sum, good_mean, int(good_tokens), good_unigram)
+    bad = sentence_value(linking, bad_sum, bad_mean, int(bad_tokens), bad_unigram)
     outcome = pair_outcome(good, bad, higher_is_better=linking.higher_is_better, tie_tolerance=tie_tolerance)
     return ScoredPair(pair, good, bad, int(good_tokens), int(bad_tokens), outcome)
 
 
-def sentence_value(linking: LinkingFunction, lp_sum: float, lp_mean: float, n_tokens: int) -> float:
+def sentence_value(
+    linking: LinkingFunction, lp_sum: float, lp_mean: float, n_tokens: int, unigram: float | None = None
+) -> float:
     """Return a stored sentence's score under `linking`: sum, mean and bits per token from the
-    stored sum and mean (as the database reads them), the others from the sum and length."""
+    stored sum and mean (as the database reads them), the others from the sum and length, and
+    SLOR and MORCELA with the sentence's unigram log-probability."""
     if linking.name in ("sum", "mean", "bpt"):
         return reduce_totals(lp_sum, lp_mean, linking.name)
-    return linking.score(lp_sum, n_tokens)
+    return linking.score(lp_sum, n_tokens, unigram)
 
 
 def recorded_numbers(config: ScoreConfig, pair_ids: Sequence[int]) -> dict[int, tuple[float, ...]]:

@@ -570,7 +570,7 @@ def item_rows(
         stored = third.get(pair.artificial_key)
         value = (
             None
-            if stored is None
+            if stored is None or chosen_reduction.needs_unigram  # no unigram log-prob of a third sentence
             else sentence_value(chosen_reduction, stored.lp_sum, stored.lp_mean, stored.n_tokens)
         )
         return _sentence_view(pair.artificial_text, value, data.get(pair.artificial_key))
@@ -606,7 +606,8 @@ def _item_condition(
     condition: Q | Combinable = Q()
     recorded = PairScore.objects.filter(config=config, pair=OuterRef("pk"))
     if outcome == "unscored":
-        condition &= ~Exists(recorded)
+        # scored under this function: recorded, and for SLOR and MORCELA with unigram log-probs
+        condition &= ~Exists(with_outcome(recorded, reduction, tie_tolerance))
     elif outcome:
         outcomes = with_outcome(recorded, reduction, tie_tolerance)
         condition &= Exists(

@@ -8,7 +8,14 @@ from django.http import Http404
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.datasets.models import Dataset
-from mpp_studio.evaluation.models import LanguageModel, ScoreConfig, ScoringChunk, ScoringRun, SentenceScore
+from mpp_studio.evaluation.models import (
+    LanguageModel,
+    ScoreConfig,
+    ScoringChunk,
+    ScoringRun,
+    SentenceScore,
+    TokenFrequencyTable,
+)
 
 # Keys per `IN (...)` query: well under SQLite's and PostgreSQL's parameter limits.
 KEY_BATCH = 2_000
@@ -40,6 +47,23 @@ def series_list(*, project: Project) -> list[str]:
     """Return the names of the project's checkpoint series, sorted."""
     names = LanguageModel.objects.filter(project=project).exclude(series="").values_list("series", flat=True)
     return sorted(set(names))
+
+
+def token_frequency_tables(*, project: Project) -> QuerySet[TokenFrequencyTable]:
+    """Return the project's token frequency tables, newest first, with their jobs and models."""
+    return TokenFrequencyTable.objects.filter(project=project).select_related("job", "language_model")
+
+
+def token_frequency_table_get(*, project: Project, table_id: int) -> TokenFrequencyTable:
+    """Return the project's token frequency table with this id.
+
+    Raises:
+        Http404: if the project has no such table.
+    """
+    table = TokenFrequencyTable.objects.filter(project=project, pk=table_id).first()
+    if table is None:
+        raise Http404("No such token frequencies in this project.")
+    return table
 
 
 def run_list(*, project: Project) -> QuerySet[ScoringRun]:

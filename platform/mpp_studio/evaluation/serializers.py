@@ -7,9 +7,16 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from mpp_studio.core.api_input import InputSerializer
+from mpp_studio.core.uploads import NamedUploadField
 from mpp_studio.datasets.serializers import JobOutputSerializer
 from mpp_studio.evaluation.linking_choice import LinkingChoiceError, read_linking
-from mpp_studio.evaluation.models import DEFAULT_TIE_TOLERANCE, LanguageModel, ScoreConfig, ScoringRun
+from mpp_studio.evaluation.models import (
+    DEFAULT_TIE_TOLERANCE,
+    LanguageModel,
+    ScoreConfig,
+    ScoringRun,
+    TokenFrequencyTable,
+)
 from mpp_studio.evaluation.results import MAX_PAGE_SIZE, OUTCOMES, PAGE_SIZE
 from mpp_studio.evaluation.services.runs import (
     CHUNK_SIZE,
@@ -184,6 +191,43 @@ class RunCreateInputSerializer(InputSerializer):
     chunk_size = serializers.IntegerField(
         min_value=2, max_value=MAX_CHUNK_SIZE, default=CHUNK_SIZE, help_text="Sentences per task."
     )
+
+
+class TokenFrequenciesInputSerializer(serializers.Serializer):
+    language_model = serializers.IntegerField(min_value=1, help_text="A causal model of the project.")
+    origin = serializers.ChoiceField(
+        choices=TokenFrequencyTable.Origin.choices,
+        default=TokenFrequencyTable.Origin.TEXT,
+        help_text="text: counted with the model's tokenizer; zhoblimp: a JSON of token id to frequency.",
+    )
+    file = NamedUploadField()
+
+
+class TokenFrequenciesOutputSerializer(serializers.ModelSerializer):
+    job = JobOutputSerializer(read_only=True)
+    language_model = serializers.IntegerField(source="language_model_id", allow_null=True)
+    distinct_tokens = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TokenFrequencyTable
+        fields = (
+            "id",
+            "language_model",
+            "tokenizer_source",
+            "tokenizer_revision",
+            "tokenizer_key",
+            "origin",
+            "file_name",
+            "n_tokens",
+            "distinct_tokens",
+            "ready",
+            "job",
+            "created_at",
+        )
+        read_only_fields = fields
+
+    def get_distinct_tokens(self, table: TokenFrequencyTable) -> int:
+        return len(table.frequencies)
 
 
 class RunDeleteQuerySerializer(InputSerializer):

@@ -5,6 +5,8 @@ otherwise; CELERY_TASK_ROUTES in settings). The work is `services.score_chunk`, 
 twice: tasks are acknowledged late, and redelivered when their worker process dies.
 """
 
+from typing import Any
+
 from celery import shared_task
 
 from mpp_studio.jobs.queueing import GivingUpTask
@@ -48,3 +50,20 @@ def score_chunk(self: ScoreChunkTask, run_id: int, config_id: int, dataset_id: i
 
     with retry_on_database_error(self):
         run(run_id=run_id, config_id=config_id, dataset_id=dataset_id, chunk_index=chunk_index)
+
+
+@shared_task(
+    name="evaluation.count_token_frequencies",  # stable: queued messages name it
+    bind=True,
+    acks_late=True,
+    ignore_result=True,
+    soft_time_limit=6 * 60 * 60,
+    time_limit=6 * 60 * 60 + 300,
+)
+def count_token_frequencies(self: Any, table_id: int) -> None:
+    """Make a tokenizer's token frequencies and fill the unigram log-probabilities of its pair
+    scores (see services.token_frequencies.token_frequencies_make)."""
+    from mpp_studio.evaluation.services.token_frequencies import token_frequencies_make
+
+    with retry_on_database_error(self):
+        token_frequencies_make(table_id=table_id)

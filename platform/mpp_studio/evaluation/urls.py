@@ -12,6 +12,10 @@ urlpatterns = [
     path("models/", views.model_list_view, name="model_list"),
     path("models/series/", views.series_register_view, name="series_register"),
     path("models/<id:model_id>/delete/", views.model_delete_view, name="model_delete"),
+    path("models/frequencies/", views.frequencies_create_view, name="frequencies_create"),
+    path(
+        "models/frequencies/<id:table_id>/delete/", views.frequencies_delete_view, name="frequencies_delete"
+    ),
     path("runs/new/", views.run_new_view, name="run_new"),
     path("runs/<id:run_id>/", views.run_detail_view, name="run_detail"),
     path("runs/<id:run_id>/status/", views.run_status_partial, name="run_status"),

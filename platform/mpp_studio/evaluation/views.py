@@ -23,7 +23,7 @@ from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.selectors import dataset_list
-from mpp_studio.evaluation.forms import LanguageModelForm, RunForm, SeriesForm
+from mpp_studio.evaluation.forms import LanguageModelForm, RunForm, SeriesForm, TokenFrequenciesForm
 from mpp_studio.evaluation.models import LanguageModel, ScoringRun
 from mpp_studio.evaluation.selectors import (
     language_model_get,
@@ -33,6 +33,8 @@ from mpp_studio.evaluation.selectors import (
     run_list,
     scored_datasets,
     series_list,
+    token_frequency_table_get,
+    token_frequency_tables,
 )
 from mpp_studio.evaluation.services import (
     language_model_create,
@@ -43,6 +45,10 @@ from mpp_studio.evaluation.services import (
     run_create,
     run_delete,
     run_scores_count,
+)
+from mpp_studio.evaluation.services.token_frequencies import (
+    token_frequencies_create,
+    token_frequencies_delete,
 )
 from mpp_studio.evaluation.views_support import metric_headers, page_context, run_triplets
 
@@ -75,6 +81,7 @@ def _models_page(
     model_form: LanguageModelForm,
     series_form: SeriesForm,
     status: int = 200,
+    frequencies_form: TokenFrequenciesForm | None = None,
 ) -> HttpResponse:
     models = list(language_model_list(project=project).prefetch_related("score_configs"))
     context = page_context(
@@ -83,9 +90,61 @@ def _models_page(
         models=models,
         model_form=model_form,
         series_form=series_form,
+        frequencies_form=frequencies_form or TokenFrequenciesForm(prefix="frequencies", models=models),
+        frequency_tables=list(token_frequency_tables(project=project)),
         series=series_list(project=project),
     )
     return render(request, "evaluation/models.html", context, status=status)
+
+
+@login_required
+@require_POST
+def frequencies_create_view(request: HttpRequest, project_id: int) -> HttpResponse:
+    """Queue the job that makes a tokenizer's token frequencies from an uploaded file (editors)."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    models = list(language_model_list(project=project))
+    form = TokenFrequenciesForm(request.POST, request.FILES, prefix="frequencies", models=models)
+    if form.is_valid():
+        data = form.cleaned_data
+        model = next(m for m in models if m.pk == data["language_model"])
+        try:
+            table = token_frequencies_create(
+                project=project,
+                language_model=model,
+                upload=data["file"],
+                origin=data["origin"],
+                created_by=request.user,
+            )
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(
+                request,
+                f"Reading “{table.file_name}” with the tokenizer of {model.name}: the frequencies are "
+                "stored when the job below ends, and SLOR and MORCELA then count its pairs on every "
+                "results page.",
+            )
+            return redirect(reverse("evaluation:model_list", args=[project.pk]) + "#frequencies")
+    return _models_page(
+        request, project, LanguageModelForm(prefix="model"), SeriesForm(prefix="series"), 400, form
+    )
+
+
+@login_required
+@require_POST
+def frequencies_delete_view(request: HttpRequest, project_id: int, table_id: int) -> HttpResponse:
+    """Delete a tokenizer's token frequencies and the unigram log-probabilities filled from
+    them (editors)."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.EDITOR)
+    table = token_frequency_table_get(project=project, table_id=table_id)
+    name = table.file_name
+    emptied = token_frequencies_delete(table=table)
+    messages.success(
+        request,
+        f"The token frequencies from “{name}” were deleted; {emptied:,} pair scores have no unigram "
+        "log-probabilities now (SLOR and MORCELA leave them out).",
+    )
+    return redirect(reverse("evaluation:model_list", args=[project.pk]) + "#frequencies")
 
 
 @login_required

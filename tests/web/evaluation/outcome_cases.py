@@ -13,28 +13,32 @@ from scoring.linking import LinkingFunction, parse_linking
 from scoring.metrics import pair_outcome
 
 INF = math.inf
-# good sum, good mean, good tokens, bad sum, bad mean, bad tokens
+# good sum, good mean, good tokens, bad sum, bad mean, bad tokens, then the two sentences'
+# unigram log-probabilities (None: not filled, so SLOR and MORCELA leave the pair out)
 CASES = [
-    (-3.0, -1.0, 3, -4.0, -2.0, 2),  # good wins on every reduction
-    (-4.0, -2.0, 2, -3.0, -1.0, 3),  # good loses on every reduction
-    (-3.0, -1.5, 2, -3.0, -1.5, 2),  # equal: a tie everywhere
-    (-3.0, -1.0, 3, -2.5, -2.5, 1),  # loses by sum (0.5 nats), wins per token
-    (-2.0, -1.0, 2, -2.5, -1.25, 2),  # wins by exactly 0.5 nats (a tie at tolerance 0.5)
-    (-2.0, -1.0, 2, -2.0000001, -1.00000005, 2),  # a margin of 1e-7: a tie by default
-    (-2.0, -1.0, 2, -2.000003, -1.0000015, 2),  # a margin of 3e-6: decided by default
-    (-INF, -INF, 2, -INF, -INF, 2),  # two equal infinite scores: a tie
-    (-INF, -INF, 2, -5.0, -2.5, 2),  # an infinitely improbable good sentence loses
-    (-1e-300, -5e-301, 2, -2e-300, -1e-300, 2),  # tiny margins
-    (-123.456789, -7.2621640588235295, 17, -123.456788, -7.716049249999999, 16),
-    (0.0, 0.0, 0, -2.0, -2.0, 1),  # a good sentence with no scored token scores 0 everywhere
-    (0.0, 0.0, 0, 0.0, 0.0, 0),  # two empty sentences tie
+    (-3.0, -1.0, 3, -4.0, -2.0, 2, -9.0, -7.0),  # good wins on every reduction
+    (-4.0, -2.0, 2, -3.0, -1.0, 3, -6.0, -9.0),  # good loses on every reduction
+    (-3.0, -1.5, 2, -3.0, -1.5, 2, -8.0, -8.0),  # equal: a tie everywhere
+    (-3.0, -1.0, 3, -2.5, -2.5, 1, None, None),  # loses by sum (0.5 nats), wins per token
+    (-2.0, -1.0, 2, -2.5, -1.25, 2, -5.0, -6.0),  # wins by exactly 0.5 nats (a tie at tolerance 0.5)
+    (-2.0, -1.0, 2, -2.0000001, -1.00000005, 2, -4.0, -4.0),  # a margin of 1e-7: a tie by default
+    (-2.0, -1.0, 2, -2.000003, -1.0000015, 2, -4.0, -4.0),  # a margin of 3e-6: decided by default
+    (-INF, -INF, 2, -INF, -INF, 2, -5.0, -5.0),  # two equal infinite scores: a tie
+    (-INF, -INF, 2, -5.0, -2.5, 2, -5.0, -5.0),  # an infinitely improbable good sentence loses
+    (-1e-300, -5e-301, 2, -2e-300, -1e-300, 2, -1e-300, -1e-300),  # tiny margins
+    (-123.456789, -7.2621640588235295, 17, -123.456788, -7.716049249999999, 16, -150.25, -140.5),
+    (0.0, 0.0, 0, -2.0, -2.0, 1, 0.0, -3.0),  # a good sentence with no scored token scores 0 everywhere
+    (0.0, 0.0, 0, 0.0, 0.0, 0, 0.0, 0.0),  # two empty sentences tie
     # loses by sum, wins by mean; SLLN-LP wins at alpha 0.5 and loses at 0.2, PenLP loses at
     # alpha 0.8 and wins at 2, LogNorm wins
-    (-6.0, -1.0, 6, -4.0, -2.0, 2),
-    (-9.0, -1.8, 5, -8.0, -4.0, 2),  # loses by sum, wins by mean
+    (-6.0, -1.0, 6, -4.0, -2.0, 2, -30.0, -9.0),
+    # loses by sum; SLOR: the good sentence's words are rarer ((-9 + 20) / 5 = 2.2 against
+    # (-8 + 10) / 2 = 1.0): it wins; MORCELA with beta 0.5 too, and gamma 4 moves both
+    (-9.0, -1.8, 5, -8.0, -4.0, 2, -20.0, -10.0),
+    (-2.0, -1.0, 2, -2.0, -1.0, 2, -5.0, None),  # one sentence without its unigram log-prob
 ]
 # Every function results can be compared by on the platform, with the sources' parameters and
-# others (SLOR and MORCELA need unigram log-probabilities that pair scores do not hold).
+# others.
 LINKINGS: list[LinkingFunction] = [
     parse_linking(key)
     for key in (
@@ -49,6 +53,9 @@ LINKINGS: list[LinkingFunction] = [
         "lognorm:beta=3",
         "penlp",
         "penlp:alpha=2",
+        "slor",
+        "morcela",
+        "morcela:beta=0.5,gamma=4",
     )
 ]
 TOLERANCES = (0.0, 1e-6, 0.5)
@@ -72,6 +79,8 @@ def store_cases(config: ScoreConfig, dataset: Dataset) -> int:
             bad_sum=case[3],
             bad_mean=case[4],
             bad_tokens=case[5],
+            good_unigram=case[6],
+            bad_unigram=case[7],
         )
         for pair, case in zip(pairs, CASES, strict=True)
     )
@@ -83,7 +92,15 @@ def outcome_mismatches(config: ScoreConfig) -> list[str]:
     outcome differs from the engine's, a line saying so (empty: they agree everywhere)."""
     rows = list(
         PairScore.objects.filter(config=config).values_list(
-            "pair_id", "good_sum", "good_mean", "good_tokens", "bad_sum", "bad_mean", "bad_tokens"
+            "pair_id",
+            "good_sum",
+            "good_mean",
+            "good_tokens",
+            "bad_sum",
+            "bad_mean",
+            "bad_tokens",
+            "good_unigram",
+            "bad_unigram",
         )
     )
     out = []
@@ -91,9 +108,13 @@ def outcome_mismatches(config: ScoreConfig) -> list[str]:
         for tolerance in TOLERANCES:
             scores = with_outcome(PairScore.objects.filter(config=config), linking, tolerance)
             decided = dict(scores.annotate(code=F("outcome")).values_list("pair_id", "code"))
-            for pair_id, good_sum, good_mean, good_tokens, bad_sum, bad_mean, bad_tokens in rows:
-                good = engine_score(linking, good_sum, good_mean, good_tokens)
-                bad = engine_score(linking, bad_sum, bad_mean, bad_tokens)
+            for pair_id, good_sum, good_mean, good_tokens, bad_sum, bad_mean, bad_tokens, gu, bu in rows:
+                if linking.needs_unigram and (gu is None or bu is None):
+                    if pair_id in decided:
+                        out.append(f"pair {pair_id}, {linking.key}: counted without unigram log-probs")
+                    continue
+                good = engine_score(linking, good_sum, good_mean, good_tokens, gu)
+                bad = engine_score(linking, bad_sum, bad_mean, bad_tokens, bu)
                 engine = pair_outcome(
                     good, bad, higher_is_better=linking.higher_is_better, tie_tolerance=tolerance
                 )
@@ -105,10 +126,12 @@ def outcome_mismatches(config: ScoreConfig) -> list[str]:
     return out
 
 
-def engine_score(linking: LinkingFunction, lp_sum: float, lp_mean: float, n_tokens: int) -> float:
+def engine_score(
+    linking: LinkingFunction, lp_sum: float, lp_mean: float, n_tokens: int, unigram: float | None = None
+) -> float:
     """The engine's score of a stored sentence: `LinkingFunction.score` of its sum and length,
     except that sum, mean and bits per token read the stored mean as the database does (the
     platform's `sentence_value`, checked against the engine by a test of its own)."""
     if linking.name in ("sum", "mean", "bpt"):
         return sentence_value(linking, lp_sum, lp_mean, n_tokens)
-    return linking.score(lp_sum, n_tokens)
+    return linking.score(lp_sum, n_tokens, unigram)

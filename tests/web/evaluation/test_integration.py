@@ -216,7 +216,8 @@ run = ScoringRun.objects.get(pk=int(sys.argv[1]))
 config, dataset = run.configs.get(), run.datasets.get()
 stored = store_cases(config, dataset)
 same = []
-for reduction in ("sum", "mean", "bpt", "slln:alpha=0.5", "lognorm:beta=1", "penlp:alpha=0.8"):
+LINKINGS = ("sum", "mean", "bpt", "slln:alpha=0.5", "lognorm:beta=1", "penlp:alpha=0.8", "slor", "morcela")
+for reduction in LINKINGS:
     scored = results.scored_pairs(dataset, config, reduction=reduction)
     items = [p.pair_scores() for p in scored if p.outcome is not None]
     expected = metrics.pair_report(
@@ -239,4 +240,4 @@ def test_postgres_decides_every_pair_as_the_engine(
     run_manage(env, "migrate", "--noinput")
     created = run_script(env, PREPARE_SCRIPT, str(tiny_gpt2_folder), str(CHUNK_SIZE))
     checked = run_script(env, OUTCOMES_SCRIPT, str(created["run"]))
-    assert checked == {"stored": len(CASES), "mismatches": [], "same": [True] * 6}
+    assert checked == {"stored": len(CASES), "mismatches": [], "same": [True] * 8}

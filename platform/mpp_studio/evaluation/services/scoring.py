@@ -32,6 +32,7 @@ from mpp_studio.evaluation.services.sentences import (
     pair_keys_store,
     sentences_per_pair,
 )
+from mpp_studio.evaluation.services.token_frequencies import chunk_unigrams_fill
 from mpp_studio.jobs.retrying import DATABASE_ERRORS, when_database_answers
 from mpp_studio.jobs.selectors import job_is_open
 from mpp_studio.jobs.services import job_fail, job_finish, job_progress, job_start
@@ -167,6 +168,7 @@ def _score_and_store(chunk: ScoringChunk, config: ScoreConfig, run: ScoringRun) 
     if not missing:
         pair_keys_store(chunk.dataset, pairs)
         pair_scores_record(config, pairs)
+        chunk_unigrams_fill(config, [p.pair_id for p in pairs])
         return 0, ""
     if config.fingerprint and model_fingerprint(config.source) not in ("", config.fingerprint):
         raise ScoringError(
@@ -189,6 +191,7 @@ def _score_and_store(chunk: ScoringChunk, config: ScoreConfig, run: ScoringRun) 
     _store(config, [key for key, _ in missing], results)
     pair_keys_store(chunk.dataset, pairs)
     pair_scores_record(config, pairs)
+    chunk_unigrams_fill(config, [p.pair_id for p in pairs])
     note = (
         f"The device ran out of memory {retries} time{'s' if retries != 1 else ''}; batches were made "
         "smaller and scoring went on."
