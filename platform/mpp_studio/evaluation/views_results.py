@@ -75,6 +75,7 @@ def _results_context(
         reduction=reduction,
         reduction_unit=read_linking(reduction).unit,
         reduction_label=read_linking(reduction).label,
+        reduction_needs_unigram=read_linking(reduction).needs_unigram,
         reductions=linking_choices(reduction),
         **extra,
     )
