@@ -302,7 +302,12 @@ MPP_TRUSTED_PROXY_COUNT = env.int("MPP_TRUSTED_PROXY_COUNT", default=0)
 # Model scoring tasks go to this queue: `gpu` (a worker with a GPU, one task at a time), or `cpu`
 # on a machine without one whose only worker serves cpu.
 SCORING_QUEUE = env.str("MPP_SCORING_QUEUE", default="gpu")
-CELERY_TASK_ROUTES = {"evaluation.*": {"queue": SCORING_QUEUE}}
+# Counting token frequencies needs a tokenizer, never a model: it keeps to the cpu queue (an
+# exact name is matched before the pattern).
+CELERY_TASK_ROUTES = {
+    "evaluation.count_token_frequencies": {"queue": "cpu"},
+    "evaluation.*": {"queue": SCORING_QUEUE},
+}
 if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # A producer (a web request) gives up connecting after this many seconds instead of

@@ -35,6 +35,8 @@ from study.errors import StudyError
 from study.order import ParticipantSchedule, Trial
 from study.validation_study import StudyAnalysis, analyse_study
 
+# Pairs looked up per query (well under SQLite's and PostgreSQL's parameter limits).
+PAIR_BATCH = 2_000
 # The salt keeps its first module's name: every participant key ever exported was made with it.
 KEY_SALT = "mpp_studio.studies.analysis.participant"
 
@@ -384,17 +386,26 @@ def pair_places(study: Study, item_ids: Sequence[str]) -> dict[str, PairPlace]:
     """Return the pairs the study's items are (a design names a pair by its database id), by
     item id; ids that are no pair of the study's project (fillers, scrambles) are left out."""
     pks = sorted({int(i) for i in item_ids if i.isascii() and i.isdigit()})
-    rows = Pair.objects.filter(pk__in=pks, paradigm__dataset__project_id=study.project_id).values_list(
-        "pk",
-        "index",
-        "sentence_good",
-        "sentence_bad",
-        "paradigm__uid",
-        "paradigm__dataset_id",
-        "paradigm__dataset__name",
-    )
-    return {
-        str(pk): PairPlace(
+    # By primary key, then their paradigms apart: never a join over a dataset's pairs.
+    pairs = [
+        row
+        for start in range(0, len(pks), PAIR_BATCH)
+        for row in Pair.objects.filter(pk__in=pks[start : start + PAIR_BATCH])
+        .order_by()
+        .values_list("pk", "index", "sentence_good", "sentence_bad", "paradigm_id")
+    ]
+    paradigms = {
+        pk: (uid, dataset_id, name)
+        for pk, uid, dataset_id, name in DatasetParadigm.objects.filter(
+            pk__in={row[4] for row in pairs}, dataset__project_id=study.project_id
+        ).values_list("pk", "uid", "dataset_id", "dataset__name")
+    }
+    places = {}
+    for pk, index, good, bad, paradigm_id in pairs:
+        if paradigm_id not in paradigms:
+            continue
+        uid, dataset_id, dataset_name = paradigms[paradigm_id]
+        places[str(pk)] = PairPlace(
             pair_id=stable_pair_id(uid, index),
             dataset_id=dataset_id,
             dataset=dataset_name,
@@ -402,8 +413,7 @@ def pair_places(study: Study, item_ids: Sequence[str]) -> dict[str, PairPlace]:
             sentence_bad=bad,
             url=reverse("datasets:pair_detail", args=[study.project_id, dataset_id, pk]),
         )
-        for pk, index, good, bad, uid, dataset_id, dataset_name in rows.iterator(chunk_size=2000)
-    }
+    return places
 
 
 def study_report(study: Study, rules: AnalysisRules | None = None) -> StudyReport:

@@ -226,6 +226,27 @@ def compare_delete(
         expect(page.locator(".item-count")).to_contain_text(f"{count} pair")
         expect(page.locator("#id_differs_from option:checked")).to_contain_text("Unigram baseline (zh)")
 
+    # SLOR: token frequencies of the tiny GPT-2's tokenizer, counted from a text by the worker
+    text = screenshots.parent / "frequencies-text.txt"
+    text.write_text("The cat sleeps.\nThe dogs bark.\n猫在睡觉。\n" * 50, encoding="utf-8")
+    page.goto(f"{base}/projects/{project_id}/scoring/models/")
+    page.select_option("#id_frequencies-language_model", label="tiny-gpt2")
+    page.set_input_files("#id_frequencies-file", str(text))
+    page.click("button:has-text('Store token frequencies')")
+    expect(page.locator(".messages")).to_contain_text(
+        "Reading “frequencies-text.txt” with the tokenizer of tiny-gpt2"
+    )
+    row = page.locator("tr.frequency-row[data-file='frequencies-text.txt']")
+    expect(row.locator(".job-status[data-status=done]")).to_be_visible(timeout=120_000)
+    expect(row).to_contain_text("distinct")
+    page.screenshot(path=screenshots / "scoring-token-frequencies.png", full_page=True)
+    page.goto(results + "?reduction=slor")
+    expect(page.locator("#id_reduction option:checked")).to_have_text("SLOR")
+    gpt2 = page.locator("tr.leaderboard-row", has_text="tiny-gpt2")
+    expect(gpt2.locator("td.accuracy")).to_have_text(re.compile(r"^\d+\.\d%$"))
+    expect(gpt2).not_to_contain_text(" of ")  # every pair counted
+    expect(page.locator(".unigram-note")).to_contain_text("token frequencies")
+
     page.goto(f"{base}/projects/{project_id}/scoring/")
     page.click("a:has-text('Baseline')")
     page.click("a.button:has-text('Delete…')")

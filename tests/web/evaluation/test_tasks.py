@@ -88,10 +88,22 @@ def test_settings_route_scoring_and_redelivery(
         monkeypatch.setenv(name, value)
     loaded = runpy.run_path(str(BASE_SETTINGS))
     assert loaded["SCORING_QUEUE"] == queue
-    assert loaded["CELERY_TASK_ROUTES"] == {"evaluation.*": {"queue": queue}}
+    assert loaded["CELERY_TASK_ROUTES"] == {
+        "evaluation.count_token_frequencies": {"queue": "cpu"},
+        "evaluation.*": {"queue": queue},
+    }
     if "REDIS_URL" in env:
         # Besides the socket timeouts that every Redis connection gets (tests/web/test_settings.py).
         transport = dict(loaded["CELERY_BROKER_TRANSPORT_OPTIONS"])
         transport.pop("socket_connect_timeout")
         transport.pop("socket_timeout")
         assert transport == options
+
+
+def test_counting_token_frequencies_keeps_to_the_cpu_queue() -> None:
+    """Counting needs a tokenizer, never a model: the GPU worker is left to score."""
+    from mpp_studio.celery import app
+
+    router = app.amqp.router
+    assert router.route({}, "evaluation.count_token_frequencies")["queue"].name == "cpu"
+    assert router.route({}, "evaluation.score_chunk")["queue"].name == "gpu"
