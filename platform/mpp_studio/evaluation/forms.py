@@ -276,7 +276,7 @@ class TokenFrequenciesForm(forms.Form):
     file = forms.FileField(
         label="File",
         help_text="A UTF-8 text like the model's training data (a sentence or paragraph a line), counted "
-        "with the model's tokenizer; or ZhoBLiMP's unigram/<tokenizer>.json (token id to frequency).",
+        "with the model's tokenizer; or ZhoBLiMP's unigram/&lt;tokenizer&gt;.json (token id to frequency).",
     )
 
     def __init__(self, *args: Any, models: list[LanguageModel], **kwargs: Any) -> None:

@@ -238,6 +238,7 @@ def compare_delete(
     )
     row = page.locator("tr.frequency-row[data-file='frequencies-text.txt']")
     expect(row.locator(".job-status[data-status=done]")).to_be_visible(timeout=120_000)
+    page.reload()  # the status polls itself; the counts are the page's
     expect(row).to_contain_text("distinct")
     page.screenshot(path=screenshots / "scoring-token-frequencies.png", full_page=True)
     page.goto(results + "?reduction=slor")
