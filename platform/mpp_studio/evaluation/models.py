@@ -80,6 +80,12 @@ class LanguageModel(BaseModel):
         dataset whose languages are unknown (none recorded) takes any model."""
         return self.kind != self.Kind.UNIGRAM or not languages or self.language in languages
 
+    def scores_paradigm(self, language: str) -> bool:
+        """Whether this model scores a paradigm in `language` (a unigram baseline only its own
+        language's; a paradigm of no recorded language takes any model): in a dataset of two
+        languages, each baseline scores its own language's paradigms."""
+        return self.scores_languages([language] if language else [])
+
     @classmethod
     def scores_languages_q(cls, languages: Collection[str], prefix: str = "") -> Q:
         """The query form of `scores_languages`, for the models at `prefix` (e.g.

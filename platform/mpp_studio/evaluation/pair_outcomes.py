@@ -108,6 +108,7 @@ class ParadigmSize:
     uid: str
     phenomenon: str
     n_pairs: int
+    language: str = ""
 
 
 def paradigm_sizes(dataset: Dataset, *, uid: str = "") -> list[ParadigmSize]:
@@ -117,7 +118,7 @@ def paradigm_sizes(dataset: Dataset, *, uid: str = "") -> list[ParadigmSize]:
     paradigms = dataset.paradigms.order_by("uid")
     if uid:
         paradigms = paradigms.filter(uid=uid)
-    rows = list(paradigms.values_list("pk", "uid", "phenomenon", "produced"))
+    rows = list(paradigms.values_list("pk", "uid", "phenomenon", "produced", "language"))
     if not counts_settled(dataset):
         counted = dict(
             Pair.objects.filter(paradigm_id__in=[row[0] for row in rows])
@@ -125,8 +126,19 @@ def paradigm_sizes(dataset: Dataset, *, uid: str = "") -> list[ParadigmSize]:
             .annotate(n=Count("pk"))
             .values_list("paradigm_id", "n")
         )
-        rows = [(pk, puid, phenomenon, counted.get(pk, 0)) for pk, puid, phenomenon, _ in rows]
-    return [ParadigmSize(pk, puid, phenomenon, int(n)) for pk, puid, phenomenon, n in rows if n > 0]
+        rows = [(pk, puid, phenomenon, counted.get(pk, 0), lang) for pk, puid, phenomenon, _, lang in rows]
+    return [
+        ParadigmSize(pk, puid, phenomenon, int(n), language)
+        for pk, puid, phenomenon, n, language in rows
+        if n > 0
+    ]
+
+
+def scored_paradigms(config: ScoreConfig, paradigms: Sequence[ParadigmSize]) -> list[ParadigmSize]:
+    """Return the paradigms a configuration scores: a unigram baseline its own language's
+    (`LanguageModel.scores_paradigm`), any other model all."""
+    model = config.language_model
+    return [p for p in paradigms if model.scores_paradigm(p.language)]
 
 
 def outcome_counts(

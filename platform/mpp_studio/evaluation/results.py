@@ -45,6 +45,7 @@ from mpp_studio.evaluation.pair_outcomes import (
     recorded_numbers,
     scored_pair,
     scored_pair_blocks,
+    scored_paradigms,
     sentence_value,
     with_outcome,
 )
@@ -125,7 +126,7 @@ def pair_report(
     is scored). Without resamples (`bootstrap` 0: Wilson intervals) the database counts the
     outcomes; resamples read every scored pair."""
     chosen = check_reduction(reduction)
-    paradigms = paradigm_sizes(dataset)
+    paradigms = scored_paradigms(config, paradigm_sizes(dataset))
     if bootstrap <= 0:
         return _counted(outcome_counts(config, paradigms, chosen, tie_tolerance), chosen, tie_tolerance)
     items = [
@@ -212,11 +213,11 @@ def leaderboard(
     chosen = list(configs) if configs is not None else list(dataset_configs(dataset=dataset))
     paradigms = paradigm_sizes(dataset)
     phenomena = sorted({p.phenomenon for p in paradigms})
-    n_pairs = sum(p.n_pairs for p in paradigms)
     rows = []
     for config in chosen:
+        own = scored_paradigms(config, paradigms)
         report = _counted(
-            outcome_counts(config, paradigms, chosen_reduction, tie_tolerance),
+            outcome_counts(config, own, chosen_reduction, tie_tolerance),
             chosen_reduction,
             tie_tolerance,
         )
@@ -227,7 +228,7 @@ def leaderboard(
                 method=config.method,
                 dtype=config.dtype,
                 n=report.overall.n if report else 0,
-                n_pairs=n_pairs,
+                n_pairs=sum(p.n_pairs for p in own),
                 accuracy=report.overall.accuracy if report else None,
                 correct=report.overall.correct if report else 0.0,
                 ties=report.overall.ties if report else 0,
@@ -274,13 +275,14 @@ def paradigm_table(
     report = pair_report(
         dataset, config, reduction=reduction, tie_tolerance=tie_tolerance, bootstrap=bootstrap
     )
-    return paradigm_rows(dataset, report)
+    return paradigm_rows(dataset, config, report)
 
 
-def paradigm_rows(dataset: Dataset, report: PairReport | None) -> list[ParadigmRow]:
-    """Return one row per paradigm of the dataset (by uid) with its cell of `report` (a page
-    that shows the report too counts the outcomes once)."""
-    counts = {p.uid: (p.phenomenon, p.n_pairs) for p in paradigm_sizes(dataset)}
+def paradigm_rows(dataset: Dataset, config: ScoreConfig, report: PairReport | None) -> list[ParadigmRow]:
+    """Return one row per paradigm of the dataset the configuration scores (a unigram baseline:
+    its language's), by uid, with its cell of `report` (a page that shows the report too counts
+    the outcomes once)."""
+    counts = {p.uid: (p.phenomenon, p.n_pairs) for p in scored_paradigms(config, paradigm_sizes(dataset))}
     rows = []
     for uid, (phenomenon, n_pairs) in sorted(counts.items()):
         cell = report.by_paradigm.get(uid) if report else None
@@ -427,7 +429,7 @@ def compare(
     for the intervals, drawn with `seed`)."""
     chosen = check_reduction(reduction)
     paradigms = paradigm_sizes(dataset)
-    outcomes = [outcome_by_pair(c, paradigms, chosen, tie_tolerance) for c in configs]
+    outcomes = [outcome_by_pair(c, scored_paradigms(c, paradigms), chosen, tie_tolerance) for c in configs]
 
     def row(uid: str, phenomenon: str, n_pairs: int, paradigm_ids: set[int]) -> ComparisonRow:
         per_config = [

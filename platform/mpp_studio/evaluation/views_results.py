@@ -138,7 +138,7 @@ def config_report_view(
     problems: list[str] = []
     reduction = _reduction(ResultsForm(request.GET), defaults.reduction, problems)
     report = results.pair_report(dataset, config, reduction=reduction, tie_tolerance=defaults.tie_tolerance)
-    paradigms = results.paradigm_rows(dataset, report)
+    paradigms = results.paradigm_rows(dataset, config, report)
     bliss = None
     if is_triplet_dataset(dataset):
         bliss = triplet_report(dataset, config, tie_tolerance=defaults.tie_tolerance)

@@ -331,10 +331,11 @@ def test_results_endpoints_answer_from_stored_scores(
 
     board = client.get(f"{root}leaderboard/?reduction=mean").json()
     [row] = board["rows"]
+    # the English word list scores the English paradigm of `generated`, not the Chinese one
     assert (row["accuracy"], row["n"], row["n_pairs"], row["complete"]) == (
         expected.overall.accuracy,
-        20,
-        20,
+        10,
+        10,
         True,
     )
     assert row["by_phenomenon"] == {k: v.accuracy for k, v in expected.by_phenomenon.items()}
@@ -365,7 +366,7 @@ def test_compare_and_learning_curve_endpoints(
     generated: object,
 ) -> None:
     zh = language_model_create(
-        project=project, name="zh words", kind="unigram", language="zh", series="s", step=1
+        project=project, name="more en words", kind="unigram", language="en", series="s", step=1
     )  # type: ignore[arg-type]
     run = make_run([unigram_en, zh], chunk_size=100)
     run_chunks(run)
@@ -375,9 +376,10 @@ def test_compare_and_learning_curve_endpoints(
     comparison = client.get(f"{root}compare/?configs={en_config.pk},{zh_config.pk}").json()
     assert [c["id"] for c in comparison["configs"]] == [en_config.pk, zh_config.pk]
     assert [r["uid"] for r in comparison["rows"]] == ["en_sv_agreement", "zh_classifier_noun"]
-    assert comparison["overall"]["n_common"] == 20
+    assert comparison["overall"]["n_common"] == 10  # the English paradigm: English word lists
+    assert comparison["overall"]["paired"]["n"] == 10
     curve = client.get(f"{root}learning-curve/?series=s").json()
-    assert [(p["step"], p["model"]["name"], p["n"]) for p in curve["points"]] == [(1, "zh words", 20)]
+    assert [(p["step"], p["model"]["name"], p["n"]) for p in curve["points"]] == [(1, "more en words", 10)]
 
 
 @pytest.mark.parametrize(
@@ -385,7 +387,6 @@ def test_compare_and_learning_curve_endpoints(
     [
         ("leaderboard/?reduction=max", "reduction", "unknown linking function 'max'"),
         ("leaderboard/?reduction=slln:alpha=2", "reduction", "slln: alpha must lie strictly between 0 and 1"),
-        ("leaderboard/?reduction=slor", "reduction", "it needs each sentence's unigram log-probability"),
         ("leaderboard/?tie_tolerance=-1", "tie_tolerance", "greater than or equal to 0"),
         ("configs/CONFIG/items/?outcome=maybe", "outcome", '"maybe" is not a valid choice.'),
         ("configs/CONFIG/items/?page=0", "page", "greater than or equal to 1"),

@@ -24,9 +24,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def config(make_run: Callable[..., ScoringRun], unigram_en: LanguageModel) -> object:
-    """The unigram baseline's configuration, every pair of `generated` scored."""
-    run = make_run([unigram_en])
+def config(make_run: Callable[..., ScoringRun], gpt2_model: LanguageModel) -> object:
+    """The tiny GPT-2's configuration, every pair of `generated` (English and Chinese) scored."""
+    run = make_run([gpt2_model])
     run_chunks(run)
     return run.configs.get()
 
@@ -68,7 +68,7 @@ def test_items_jsonl_carries_every_token(config: object, generated: object) -> N
     records = [json.loads(line) for line in lines]
     assert len(records) == 20 and all(line.endswith(b"\n") for line in lines)
     first = records[0]
-    assert first["model"] == "Unigram baseline (en)" and first["method"] == "unigram"
+    assert first["model"] == "tiny-gpt2" and first["method"] == "causal"
     assert first["good"]["text"] == first["sentence_good"]
     assert sum(first["good"]["logprobs"]) == pytest.approx(first["score_good"])
     assert len(first["good"]["tokens"]) == len(first["good"]["token_spans"]) == len(first["good"]["logprobs"])

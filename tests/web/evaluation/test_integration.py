@@ -216,7 +216,8 @@ run = ScoringRun.objects.get(pk=int(sys.argv[1]))
 config, dataset = run.configs.get(), run.datasets.get()
 stored = store_cases(config, dataset)
 same = []
-LINKINGS = ("sum", "mean", "bpt", "slln:alpha=0.5", "lognorm:beta=1", "penlp:alpha=0.8", "slor", "morcela")
+LINKINGS = ("sum", "mean", "bpt", "slln:alpha=0.5", "lognorm:beta=1", "penlp:alpha=0.8", "slor")
+LINKINGS += ("morcela:beta=0.5,gamma=4",)  # each written as the platform gives it back
 for reduction in LINKINGS:
     scored = results.scored_pairs(dataset, config, reduction=reduction)
     items = [p.pair_scores() for p in scored if p.outcome is not None]

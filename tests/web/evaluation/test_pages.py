@@ -464,7 +464,7 @@ def test_a_dataset_still_generating_cannot_be_scored_yet(
 def test_run_page_shows_progress_and_stops_polling_when_done(unigram_run: ScoringRun, viewer: object) -> None:
     project = unigram_run.project
     html = text_of(client_for(viewer).get(url("run_detail", project, unigram_run.pk)))
-    assert 'data-status="done"' in html and "40 of 40 sentences" in html
+    assert 'data-status="done"' in html and "20 of 20 sentences" in html  # the English pairs
     assert "hx-trigger" not in html  # finished: nothing polls
     assert "Cancel run" not in html
     assert "Agreement set: leaderboard and plots" in html
@@ -547,7 +547,9 @@ def test_results_pages_compare_by_a_linking_function_written_with_parameters(
     assert "reduction=penlp%3Aalpha%3D0.6" in html  # the configuration, items and download links
     assert "Accuracy by phenomenon on Agreement set (PenLP (alpha 0.6))" in html
     html = text_of(client_for(viewer).get(page + "?reduction=slor"))
-    assert "Cannot compare sentences by SLOR here" in html and "Showing sum." in html
+    assert '<option value="slor" selected>SLOR</option>' in html
+    assert "SLOR counts the pairs whose sentences have unigram log-probabilities" in html
+    assert '0<span class="meta"> of 10</span>' in html  # a word list has no tokenizer frequencies
 
 
 def test_leaderboard_sorts_by_a_phenomenon_and_reports_bad_query_values(
@@ -594,8 +596,10 @@ def test_comparison_shows_accuracies_difference_and_disagreements(
     a, b = config_of(unigram_run), config_of(hand_run)
     page = url("compare", hand_run.project, generated.pk)  # type: ignore[attr-defined]
     html = text_of(client_for(viewer).get(f"{page}?configs={a.pk}&configs={b.pk}&reduction=sum"))
-    unigram_items = item_rows(generated, a, page_size=500).items  # type: ignore[arg-type]
+    # the English word list scores the English paradigm only: the two share its 10 pairs
+    unigram_items = [i for i in item_rows(generated, a, page_size=500).items if i.outcome != "unscored"]  # type: ignore[arg-type]
     hand_items = {i.item_id: i.outcome for i in item_rows(generated, b, page_size=500).items}  # type: ignore[arg-type]
+    assert len(unigram_items) == 10
     differ = sum(1 for i in unigram_items if i.outcome != hand_items[i.item_id])
     overall = re.search(r'<tr class="comparison-overall">(.*?)</tr>', html, re.S)
     assert overall is not None
@@ -607,7 +611,7 @@ def test_comparison_shows_accuracies_difference_and_disagreements(
     listed = text_of(client_for(viewer).get(differing.replace("&amp;", "&")))
     assert f"{differ} pairs match, decided otherwise by {b.label}" in listed
     assert f'<option value="{b.pk}" selected>' in listed
-    unigram_accuracy = sum({"correct": 1.0, "tie": 0.5}.get(i.outcome, 0.0) for i in unigram_items) / 20
+    unigram_accuracy = sum({"correct": 1.0, "tie": 0.5}.get(i.outcome, 0.0) for i in unigram_items) / 10
     assert f"{100 * (0.5 - unigram_accuracy):+.1f} pts".replace("-", "−") in overall.group(1)
     assert len(re.findall(r'<tr class="comparison-row"', html)) == 2
 

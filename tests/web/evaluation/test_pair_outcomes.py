@@ -106,9 +106,9 @@ def test_resampled_intervals_read_the_pairs_and_seed_them(
 
 
 def test_a_chunk_records_each_of_its_pairs_once(
-    make_run: Callable[..., ScoringRun], unigram_en: LanguageModel, generated: object
+    make_run: Callable[..., ScoringRun], gpt2_model: LanguageModel, generated: object
 ) -> None:
-    run = make_run([unigram_en])
+    run = make_run([gpt2_model])
     run_chunks(run)
     config = run.configs.get()
     assert PairScore.objects.filter(config=config).count() == 20
@@ -125,11 +125,11 @@ def test_a_chunk_records_each_of_its_pairs_once(
 
 
 def test_a_second_dataset_counts_only_the_pairs_its_own_chunks_recorded(
-    make_run: Callable[..., ScoringRun], unigram_en: LanguageModel, generated: object
+    make_run: Callable[..., ScoringRun], gpt2_model: LanguageModel, generated: object
 ) -> None:
     """Results are what runs of the dataset have scored: before its chunk runs, a dataset shows
     its pairs unscored even where their sentences were stored for another dataset."""
-    run = make_run([unigram_en])
+    run = make_run([gpt2_model])
     config = run.configs.get()
     assert results.leaderboard(generated).rows[0].n == 0  # type: ignore[arg-type]
     assert results.item_rows(generated, config, outcome="unscored").total == 20  # type: ignore[arg-type]
@@ -170,7 +170,7 @@ def test_paradigm_sizes_come_from_the_kept_counts(generated: object) -> None:
 
 
 def test_the_migration_records_the_pairs_scored_before_it(
-    make_run: Callable[..., ScoringRun], unigram_en: LanguageModel, generated: object
+    make_run: Callable[..., ScoringRun], gpt2_model: LanguageModel, generated: object
 ) -> None:
     """Installs upgraded from before pair scores were kept get them from the chunks' pair keys
     and stored sentence scores (migration evaluation 0004), the same rows a chunk records."""
@@ -178,7 +178,7 @@ def test_the_migration_records_the_pairs_scored_before_it(
 
     from django.apps import apps
 
-    run = make_run([unigram_en])
+    run = make_run([gpt2_model])
     run_chunks(run)
     fields = ("config_id", "pair_id", "paradigm_id", "index", "good_sum", "good_mean", "good_tokens")
     recorded = sorted(PairScore.objects.values_list(*fields, "bad_sum", "bad_mean", "bad_tokens"))

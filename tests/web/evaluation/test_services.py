@@ -13,6 +13,7 @@ from mpp_studio.evaluation import scorer_cache
 from mpp_studio.evaluation.models import (
     LanguageModel,
     PairKey,
+    PairScore,
     ScoreConfig,
     ScoringChunk,
     ScoringRun,
@@ -165,21 +166,23 @@ def test_run_create_reuses_configurations_and_plans_chunks_per_configuration(
     assert config.fingerprint  # a local folder: its files are part of the key
     n_pairs = Pair.objects.filter(paradigm__dataset=generated).count()
     chunks = ScoringChunk.objects.filter(run=first)
-    assert chunks.count() == 2 * ((n_pairs * 2 + 7) // 8)
-    assert first.job.progress_total == 2 * 2 * n_pairs  # type: ignore[union-attr]
+    # the model scores all 20 pairs; the English word list the 10 of the English paradigm
+    assert chunks.filter(config=config).count() == (n_pairs * 2 + 7) // 8 == 5
+    assert chunks.exclude(config=config).count() == (n_pairs + 7) // 8 == 3
+    assert first.job.progress_total == 2 * n_pairs + n_pairs  # type: ignore[union-attr]
     assert first.job.kind == "scoring_run" and first.job.status == "queued"  # type: ignore[union-attr]
 
 
 def test_run_create_queues_one_task_per_chunk_on_commit(
     make_run: Callable[..., ScoringRun],
-    unigram_en: LanguageModel,
+    gpt2_model: LanguageModel,
     django_capture_on_commit_callbacks: Callable[..., object],
 ) -> None:
     with (
         mock.patch("mpp_studio.evaluation.tasks.score_chunk.delay") as delay,
         django_capture_on_commit_callbacks(execute=True),  # type: ignore[operator]
     ):
-        run = make_run([unigram_en], chunk_size=10)
+        run = make_run([gpt2_model], chunk_size=10)
     expected = [
         mock.call(run.pk, c.config_id, c.dataset_id, c.index)
         for c in ScoringChunk.objects.filter(run=run).order_by("config_id", "dataset_id", "index")
@@ -220,9 +223,9 @@ def test_chunk_sentences_are_distinct_with_word_spans(generated: object) -> None
 
 
 def test_a_run_scores_every_sentence_once_and_finishes(
-    make_run: Callable[..., ScoringRun], unigram_en: LanguageModel, generated: object
+    make_run: Callable[..., ScoringRun], gpt2_model: LanguageModel, generated: object
 ) -> None:
-    run = make_run([unigram_en], chunk_size=6)
+    run = make_run([gpt2_model], chunk_size=6)
     run_chunks(run)
     run.job.refresh_from_db()  # type: ignore[union-attr]
     config = run.configs.get()
@@ -236,12 +239,12 @@ def test_a_run_scores_every_sentence_once_and_finishes(
 
 
 def test_chunks_record_pair_keys_equal_to_those_computed_from_records(
-    make_run: Callable[..., ScoringRun], unigram_en: LanguageModel, generated: object
+    make_run: Callable[..., ScoringRun], gpt2_model: LanguageModel, generated: object
 ) -> None:
     computed = [(p.pair_id, p.good_key, p.bad_key) for p in dataset_pairs(generated)]  # type: ignore[arg-type]
     before = [(r.pair_id, r.good_key, r.bad_key) for r in dataset_pair_refs(generated)]  # type: ignore[arg-type]
     assert before == computed and not PairKey.objects.exists()  # no chunk ran: computed on the fly
-    run = make_run([unigram_en], chunk_size=6)
+    run = make_run([gpt2_model], chunk_size=6)
     run_chunks(run)
     recorded = list(PairKey.objects.order_by("pair_id").values_list("pair_id", "good_key", "bad_key"))
     assert recorded == sorted(computed)
@@ -447,9 +450,9 @@ def test_a_database_error_is_retried_without_counting_an_attempt(
 
 
 def test_the_scorer_stays_loaded_between_chunks(
-    make_run: Callable[..., ScoringRun], unigram_en: LanguageModel
+    make_run: Callable[..., ScoringRun], gpt2_model: LanguageModel
 ) -> None:
-    run = make_run([unigram_en], chunk_size=4)
+    run = make_run([gpt2_model], chunk_size=4)
     with mock.patch.object(scorer_cache, "load_scorer", wraps=load_scorer) as load:
         assert run_chunks(run) == 10
     assert load.call_count == 1
@@ -622,6 +625,41 @@ def test_a_unigram_baseline_scores_only_the_datasets_of_its_language(
     for dataset, language in ((english, "en"), (chinese, "zh")):
         configs = list(dataset_configs(dataset=dataset))  # type: ignore[arg-type]
         assert [c.language_model.language for c in configs] == [language]
+
+
+@pytest.mark.django_db
+def test_in_a_dataset_of_two_languages_each_baseline_scores_its_own_paradigms(
+    project: object, editor: object, generated: object
+) -> None:
+    """`generated` holds an English and a Chinese paradigm: the English word list scores the
+    English pairs only, the Chinese the Chinese, and each leaderboard row is complete."""
+    from mpp_studio.evaluation import results
+
+    run = run_create(
+        project=project,  # type: ignore[arg-type]
+        name="Baselines",
+        language_models=[],
+        datasets=[generated],  # type: ignore[list-item]
+        method="unigram",
+        created_by=editor,  # type: ignore[arg-type]
+    )
+    run_chunks(run)
+    scored = {
+        (config.language_model.language, uid)
+        for config, uid in (
+            (row.config, row.paradigm.uid)
+            for row in PairScore.objects.filter(config__runs=run).select_related(
+                "config__language_model", "paradigm"
+            )
+        )
+    }
+    assert scored == {("en", "en_sv_agreement"), ("zh", "zh_classifier_noun")}
+    board = results.leaderboard(generated)  # type: ignore[arg-type]
+    assert sorted((r.model_name, r.n, r.n_pairs, sorted(r.by_phenomenon)) for r in board.rows) == [
+        ("Unigram baseline (en)", 10, 10, ["subject_verb_agreement"]),
+        ("Unigram baseline (zh)", 10, 10, ["classifiers"]),
+    ]
+    assert run.job.progress_total == 40  # type: ignore[union-attr]  # two sentences a pair, 20 pairs once
 
 
 @pytest.mark.django_db

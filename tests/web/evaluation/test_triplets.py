@@ -153,12 +153,12 @@ def test_scoring_a_triplet_dataset_stores_its_three_sentences_once_each(
 
 def test_a_pairs_only_run_is_unchanged(
     make_run: Callable[..., ScoringRun],
-    unigram_en: LanguageModel,
+    gpt2_model: LanguageModel,
     generated: object,
     client: object,
     viewer: object,
 ) -> None:
-    run = make_run([unigram_en])
+    run = make_run([gpt2_model])
     run_chunks(run)
     pairs = list(dataset_pairs(generated))  # type: ignore[arg-type]
     assert all(p.artificial is None and p.artificial_key == "" for p in pairs)
@@ -309,7 +309,8 @@ def test_run_plot_uses_the_runs_minimal_pair_datasets_for_pair_accuracy(
     run = make_run([unigram_en], [generated, learner_set], chunk_size=60)
     run_chunks(run)
     run.job.refresh_from_db()  # type: ignore[union-attr]
-    assert f"Scored the 20 pairs and {N} triplets of 2 datasets" in run.job.message  # type: ignore[union-attr]
+    # the English word list scores the English paradigm of `generated` (10 pairs) and the triplets
+    assert f"Scored the 10 pairs and {N} triplets of 2 datasets" in run.job.message  # type: ignore[union-attr]
     client.force_login(viewer)  # type: ignore[attr-defined]
     page = client.get(f"/projects/{run.project_id}/scoring/runs/{run.pk}/").content.decode()  # type: ignore[attr-defined]
     assert "minimal-pair datasets (%)" in page and "corrected preferred to learner (%)" not in page

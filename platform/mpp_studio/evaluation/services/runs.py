@@ -31,7 +31,7 @@ from mpp_studio.evaluation.models import (
 )
 from mpp_studio.evaluation.selectors import dataset_languages
 from mpp_studio.evaluation.services.language_models import language_model_unigram_ensure
-from mpp_studio.evaluation.services.sentences import chunk_plan, sentences_per_pair
+from mpp_studio.evaluation.services.sentences import Range, chunk_plan, sentences_per_pair
 from mpp_studio.jobs.models import Job
 from mpp_studio.jobs.services import job_cancel, job_create
 from scoring.errors import ScoringError
@@ -173,6 +173,9 @@ def run_create(
     # Reading every pair for the plan takes seconds in a big dataset: before the transaction,
     # which holds the embedded database's write lock while it lasts.
     plans = {dataset.pk: chunk_plan(dataset, chunk_size) for dataset in chosen_datasets}
+    paradigm_languages = {
+        dataset.pk: dict(dataset.paradigms.values_list("pk", "language")) for dataset in chosen_datasets
+    }
     empty = [d.name for d in chosen_datasets if not plans[d.pk]]
     if empty:
         raise ValidationError({"datasets": [f"'{name}' has no pairs to score." for name in empty]})
@@ -211,12 +214,27 @@ def run_create(
             if config not in configs:
                 configs.append(config)
 
+        def plan(config: ScoreConfig, dataset: Dataset) -> list[tuple[list[Range], int]]:
+            """The dataset's chunks for a configuration: a unigram baseline scores only the
+            paradigms of its language, in a dataset of several."""
+            model = config.language_model
+            if not model.scores_languages(languages_of[dataset.pk]):
+                return []
+            if model.kind != LanguageModel.Kind.UNIGRAM or len(languages_of[dataset.pk]) < 2:
+                return plans[dataset.pk]
+            own = [
+                pk
+                for pk, language in paradigm_languages[dataset.pk].items()
+                if model.scores_paradigm(language)
+            ]
+            return chunk_plan(dataset, chunk_size, own)
+
+        chosen_plans = {(c.pk, d.pk): plan(c, d) for c in configs for d in chosen_datasets}
         total = sum(
             slots[dataset.pk] * count
             for config in configs
             for dataset in chosen_datasets
-            if config.language_model.scores_languages(languages_of[dataset.pk])
-            for _ranges, count in plans[dataset.pk]
+            for _ranges, count in chosen_plans[(config.pk, dataset.pk)]
         )
         job = job_create(
             project=project,
@@ -249,8 +267,7 @@ def run_create(
             )
             for config in configs
             for dataset in chosen_datasets
-            if config.language_model.scores_languages(languages_of[dataset.pk])
-            for index, (ranges, count) in enumerate(plans[dataset.pk])
+            for index, (ranges, count) in enumerate(chosen_plans[(config.pk, dataset.pk)])
         ]
         ScoringChunk.objects.bulk_create(chunks, batch_size=1_000)
 

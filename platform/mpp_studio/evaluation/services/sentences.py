@@ -12,7 +12,7 @@ whichever pairs, paradigms or datasets hold it.
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -276,19 +276,20 @@ def chunk_sentences(dataset: Dataset, ranges: Sequence[Range]) -> list[tuple[str
     return distinct_sentences(dataset_pairs(dataset, ranges=ranges))
 
 
-def chunk_plan(dataset: Dataset, chunk_size: int) -> list[tuple[list[Range], int]]:
-    """Split the dataset's pairs, in order, into chunks of at most `chunk_size` sentences (two
-    per pair, three per triplet; at least one pair per chunk). Return each chunk's ranges and
-    its pair count.
+def chunk_plan(
+    dataset: Dataset, chunk_size: int, paradigm_ids: Collection[int] | None = None
+) -> list[tuple[list[Range], int]]:
+    """Split the dataset's pairs (of the paradigms `paradigm_ids` only, when given), in order,
+    into chunks of at most `chunk_size` sentences (two per pair, three per triplet; at least
+    one pair per chunk). Return each chunk's ranges and its pair count.
 
     The plan depends only on the stored pairs and `chunk_size`, so it is the same every time.
     """
     pairs_per_chunk = max(1, chunk_size // sentences_per_pair(dataset))
-    rows = (
-        Pair.objects.filter(paradigm__dataset=dataset)
-        .order_by("paradigm__uid", "index")
-        .values_list("paradigm_id", "index")
-    )
+    pairs = Pair.objects.filter(paradigm__dataset=dataset)
+    if paradigm_ids is not None:
+        pairs = pairs.filter(paradigm_id__in=list(paradigm_ids))
+    rows = pairs.order_by("paradigm__uid", "index").values_list("paradigm_id", "index")
     chunks: list[tuple[list[Range], int]] = []
     ranges: list[Range] = []
     count = 0
