@@ -14,7 +14,7 @@ import orjson
 import pyarrow as pa  # type: ignore[import-untyped]  # pyarrow ships no type information
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
-from formats.pair_id import record_pair_id
+from formats.pair_id import pair_id_of_record
 
 ROW_GROUP = 2_000
 
@@ -64,7 +64,7 @@ def parquet_row(record: Mapping[str, object]) -> dict[str, object]:
         "UID": record.get("UID"),
         "phenomenon": record.get("phenomenon"),
         "pairID": record.get("pairID"),
-        "pair_id": record_pair_id(record) or None,
+        "pair_id": pair_id_of_record(record) or None,
         "item_id": record.get("item_id"),
         "language": record.get("language"),
         "words_good": record.get("words_good"),

@@ -10,7 +10,7 @@ import csv
 import io
 from collections.abc import Iterable, Iterator, Mapping
 
-from formats.pair_id import record_pair_id
+from formats.pair_id import pair_id_of_record
 from vocab.csv_cells import safe_row
 
 CSV_COLUMNS = (
@@ -56,7 +56,7 @@ def csv_row(record: Mapping[str, object]) -> list[str]:
         _text(record, "UID"),
         _text(record, "phenomenon"),
         _text(record, "pairID"),
-        record_pair_id(record),
+        pair_id_of_record(record),
         _text(record, "item_id"),
         _text(record, "language"),
         _text(record, "sentence_good"),

@@ -15,7 +15,7 @@ import pytest
 
 from formats.blimp import BASE_FIELDS, blimp_lines, lexically_identical, read_blimp
 from formats.hf import hf_folder_write
-from formats.pair_id import record_pair_id
+from formats.pair_id import pair_id_of_record
 from formats.parquet import SCHEMA
 from formats.table import CSV_COLUMNS, csv_text_lines
 from formats.zhoblimp import read_zhoblimp, zhoblimp_lines
@@ -331,4 +331,4 @@ def test_csv_and_parquet_give_each_pair_its_stable_id(
     hf_folder_write(records, tmp_path, "ids")
     table = pq.read_table(next((tmp_path / "data").glob("*.parquet")))
     assert table.column("pair_id").to_pylist()[0] == f"{records[0]['UID']}/{records[0]['pairID']}"
-    assert record_pair_id({"UID": "x"}) == "" and record_pair_id({"UID": "x", "pairID": 0}) == "x/0"
+    assert pair_id_of_record({"UID": "x"}) == "" and pair_id_of_record({"UID": "x", "pairID": 0}) == "x/0"

@@ -97,7 +97,8 @@ def scored_pair_stream(
     """Yield the dataset's pairs (or paradigm `uid`'s) in order with their scores under
     `config`, a block at a time (unscored pairs too, without scores)."""
     chosen = check_reduction(reduction)
-    yield from scored_pair_blocks(config, paradigm_sizes(dataset, uid=uid), chosen, tie_tolerance)
+    paradigms = scored_paradigms(config, paradigm_sizes(dataset, uid=uid))
+    yield from scored_pair_blocks(config, paradigms, chosen, tie_tolerance)
 
 
 def scored_pairs(
@@ -547,7 +548,7 @@ def item_rows(
     if not 1 <= page_size <= MAX_PAGE_SIZE:
         raise ResultsError(f"A page holds 1 to {MAX_PAGE_SIZE} items.")
     chosen_reduction = check_reduction(reduction)
-    paradigms = paradigm_sizes(dataset, uid=uid)
+    paradigms = scored_paradigms(config, paradigm_sizes(dataset, uid=uid))
     page = max(1, page)
     condition = _item_condition(config, outcome, search, chosen_reduction, tie_tolerance, differs_from)
     counts = _item_counts(

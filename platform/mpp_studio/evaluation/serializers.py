@@ -227,6 +227,7 @@ class TokenFrequenciesOutputSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_distinct_tokens(self, table: TokenFrequencyTable) -> int:
+        """Return how many token ids have a frequency."""
         return len(table.frequencies)
 
 

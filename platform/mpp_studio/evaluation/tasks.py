@@ -5,7 +5,6 @@ otherwise; CELERY_TASK_ROUTES in settings). The work is `services.score_chunk`, 
 twice: tasks are acknowledged late, and redelivered when their worker process dies.
 """
 
-from typing import Any
 
 from celery import shared_task
 
@@ -52,15 +51,33 @@ def score_chunk(self: ScoreChunkTask, run_id: int, config_id: int, dataset_id: i
         run(run_id=run_id, config_id=config_id, dataset_id=dataset_id, chunk_index=chunk_index)
 
 
+class CountTokenFrequenciesTask(GivingUpTask):
+    """Fails the table's job in words when the task gives up."""
+
+    give_up_arguments = ("table_id",)
+
+    def give_up_label(self, ids: dict[str, int]) -> str:
+        return f"token frequencies {ids['table_id']}"
+
+    def give_up(self, ids: dict[str, int], reason: str) -> None:
+        from mpp_studio.evaluation.services.token_frequencies import token_frequencies_give_up
+
+        token_frequencies_give_up(
+            table_id=ids["table_id"], message=f"the worker could not finish ({reason})."
+        )
+
+
 @shared_task(
     name="evaluation.count_token_frequencies",  # stable: queued messages name it
     bind=True,
+    base=CountTokenFrequenciesTask,
     acks_late=True,
+    reject_on_worker_lost=True,
     ignore_result=True,
     soft_time_limit=6 * 60 * 60,
     time_limit=6 * 60 * 60 + 300,
 )
-def count_token_frequencies(self: Any, table_id: int) -> None:
+def count_token_frequencies(self: CountTokenFrequenciesTask, table_id: int) -> None:
     """Make a tokenizer's token frequencies and fill the unigram log-probabilities of its pair
     scores (see services.token_frequencies.token_frequencies_make)."""
     from mpp_studio.evaluation.services.token_frequencies import token_frequencies_make

@@ -373,6 +373,7 @@ class PairPlace:
     url: str
 
     def to_dict(self) -> dict[str, object]:
+        """Return the fields an export adds to an item (no page address)."""
         return {
             "pair_id": self.pair_id,
             "dataset_id": self.dataset_id,

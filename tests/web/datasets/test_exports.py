@@ -191,3 +191,17 @@ def test_huggingface_datasets_loads_the_folder(
     assert plain.num_rows == 20
     info = datasets.DatasetInfo.from_dict(json.loads((folder / "dataset_info.json").read_text()))
     assert info.features == everything.features
+
+
+def test_csv_and_parquet_name_each_pair_as_scores_and_studies_do(generated: Dataset, tmp_path: Path) -> None:
+    """`pair_id` is the paradigm and the pair's number in the dataset, as per-item scores and
+    study analyses give it, even where a released file numbered its pairs otherwise."""
+    pair = Pair.objects.filter(paradigm__dataset=generated, paradigm__uid="en_sv_agreement", index=3).get()
+    pair.record = {**pair.record, "pairID": "77"}  # an imported file's own numbering
+    pair.save()
+    rows = list(csv.DictReader(io.StringIO("".join(csv_lines(generated)))))
+    assert [r["pair_id"] for r in rows[:5]] == [f"en_sv_agreement/{i}" for i in range(5)]
+    assert rows[3]["pairID"] == "77"
+    hf_folder_write(generated, tmp_path)
+    ids = pq.read_table(tmp_path / "data" / "en_sv_agreement.parquet").column("pair_id").to_pylist()
+    assert ids[3] == "en_sv_agreement/3"

@@ -171,3 +171,27 @@ def test_pages_offer_deletion_to_editors_only(
     assert model_link not in client_for(viewer).get(page("model_list", project)).content.decode()
     assert run_link not in client_for(viewer).get(page("run_detail", project, run_a.pk)).content.decode()
     assert client_for(viewer).get(run_link).status_code == 403
+
+
+def test_a_model_deleted_while_its_run_scores_leaves_the_other_models_going(
+    project: object,
+    editor: object,
+    make_run: Callable[..., ScoringRun],
+    unigram_en: LanguageModel,
+    gpt2_model: LanguageModel,
+) -> None:
+    from mpp_studio.evaluation.models import ScoringChunk
+    from mpp_studio.evaluation.services import language_model_delete, score_chunk
+
+    run = make_run([gpt2_model, unigram_en])
+    gone = list(
+        ScoringChunk.objects.filter(run=run, config__language_model=gpt2_model).values_list(
+            "config_id", "dataset_id", "index"
+        )
+    )
+    language_model_delete(model=gpt2_model)
+    for config_id, dataset_id, index in gone:  # the deleted model's queued tasks arrive
+        score_chunk(run_id=run.pk, config_id=config_id, dataset_id=dataset_id, chunk_index=index)
+    run_chunks(run)
+    run.job.refresh_from_db()  # type: ignore[union-attr]
+    assert run.job.status == "done"  # type: ignore[union-attr]

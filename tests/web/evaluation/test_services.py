@@ -725,3 +725,27 @@ def test_a_hub_model_is_checked_at_registration(project: object, stand_in_hub: d
         language_model_update(model=model, revision="v2")
     model.refresh_from_db()
     assert (model.revision, model.notes) == ("", "base model")
+
+
+@pytest.mark.django_db
+def test_a_baselines_items_and_downloads_are_its_own_languages_pairs(
+    project: object, editor: object, generated: object
+) -> None:
+    from mpp_studio.evaluation import results
+    from mpp_studio.evaluation.exports import items_csv_lines
+
+    run = run_create(
+        project=project,  # type: ignore[arg-type]
+        name="Baselines",
+        language_models=[],
+        datasets=[generated],  # type: ignore[list-item]
+        method="unigram",
+        created_by=editor,  # type: ignore[arg-type]
+    )
+    run_chunks(run)
+    chinese = ScoreConfig.objects.get(runs=run, language_model__language="zh")
+    page = results.item_rows(generated, chinese)  # type: ignore[arg-type]
+    assert page.total == 10 and {i.uid for i in page.items} == {"zh_classifier_noun"}
+    assert results.item_rows(generated, chinese, outcome="unscored").total == 0  # type: ignore[arg-type]
+    lines = list(items_csv_lines(generated, chinese))  # type: ignore[arg-type]
+    assert len(lines) == 11 and not any(b"en_sv_agreement" in line for line in lines)

@@ -17,6 +17,7 @@ from django.urls import reverse
 from mpp_studio.evaluation import results
 from mpp_studio.evaluation.models import (
     LanguageModel,
+    PairKey,
     PairScore,
     ScoringRun,
     SentenceScore,
@@ -228,3 +229,39 @@ def test_pages_and_api_store_and_list_frequencies(
     viewer_client = Client()
     assert viewer_client.login(username=viewer.username, password=PASSWORD)  # type: ignore[attr-defined]
     assert viewer_client.post(reverse("evaluation:frequencies_create", args=[project.pk])).status_code == 403  # type: ignore[attr-defined]
+
+
+def test_a_job_stopped_while_filling_finishes_when_run_again(
+    project: object, gpt2_model: LanguageModel, scored: ScoringRun
+) -> None:
+    table = make_table(project, gpt2_model, upload())
+    config = scored.configs.get()
+    rows = PairScore.objects.filter(config=config)
+    first = rows.order_by("pk").first()
+    assert first is not None
+    # the worker died after storing the frequencies and filling part of the rows
+    rows.filter(pk__gt=first.pk).update(good_unigram=None, bad_unigram=None)
+    Job.objects.filter(pk=table.job_id).update(status=Job.Status.RUNNING)
+    # a pair whose sentences are gone is passed over, never stopping the rows after it
+    PairKey.objects.filter(pair_id=rows.order_by("pk")[1].pair_id).delete()
+    token_frequencies_make(table_id=table.pk)
+    table.refresh_from_db()
+    assert table.job is not None and table.job.status == Job.Status.DONE
+    assert rows.filter(good_unigram__isnull=True).count() == 1
+    assert "the unigram log-probabilities of 18 pair scores of 1 configuration filled" in table.job.message
+
+
+def test_a_task_that_gives_up_fails_the_job_in_words(project: object, gpt2_model: LanguageModel) -> None:
+    from mpp_studio.evaluation.services.token_frequencies import token_frequencies_give_up
+
+    table = token_frequencies_create(
+        project=project, language_model=gpt2_model, upload=upload(), origin="text"
+    )  # type: ignore[arg-type]
+    token_frequencies_give_up(
+        table_id=table.pk, message="the worker could not finish (TimeLimitExceeded: 21600)."
+    )
+    table.refresh_from_db()
+    assert table.job is not None and table.job.status == Job.Status.FAILED
+    assert table.job.message.startswith(
+        "The token frequencies could not be made: the worker could not finish"
+    )

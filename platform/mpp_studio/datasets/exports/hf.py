@@ -30,7 +30,7 @@ __all__ = ["ROW_GROUP", "SCHEMA", "export_folder_name", "hf_folder_write", "hf_z
 
 def paradigm_parquet_write(paradigm: DatasetParadigm, path: Path) -> int:
     """Write a paradigm's pairs to a Parquet file, a row group at a time; return the row count."""
-    return parquet_write(paradigm_records(paradigm), path)
+    return parquet_write(paradigm_records(paradigm, with_pair_id=True), path)
 
 
 def hf_folder_write(dataset: Dataset, folder: Path) -> list[ParadigmFile]:

@@ -4,6 +4,7 @@ from collections.abc import Iterator, Mapping
 
 import orjson
 
+from formats.pair_id import pair_id
 from mpp_studio.datasets.models import Dataset, DatasetParadigm, Pair, PairReview
 
 READ_CHUNK = 2_000  # rows fetched per database round trip while streaming
@@ -73,23 +74,28 @@ def record_ordered(record: Mapping[str, object]) -> dict[str, object]:
     return out
 
 
-def paradigm_records(paradigm: DatasetParadigm) -> Iterator[dict[str, object]]:
+def paradigm_records(paradigm: DatasetParadigm, *, with_pair_id: bool = False) -> Iterator[dict[str, object]]:
     """Yield a paradigm's records in pair order, fetching a chunk of rows at a time; pairs a
-    person excluded (`services.curation`) are left out of every export."""
+    person excluded (`services.curation`) are left out of every export. `with_pair_id` adds
+    each pair's id as every page and score download gives it (`pair_id`: UID and the pair's
+    number in the dataset, `formats.pair_id`), for the CSV and Parquet exports."""
     rows = (
         Pair.objects.filter(paradigm=paradigm)
         .exclude(review__decision=PairReview.Decision.EXCLUDED)
         .order_by("index")
-        .values_list("record", flat=True)
+        .values_list("record", "index")
     )
-    for record in rows.iterator(chunk_size=READ_CHUNK):
-        yield record_ordered(record)
+    for record, index in rows.iterator(chunk_size=READ_CHUNK):
+        ordered = record_ordered(record)
+        if with_pair_id:
+            ordered["pair_id"] = pair_id(paradigm.uid, index)
+        yield ordered
 
 
-def dataset_records(dataset: Dataset) -> Iterator[dict[str, object]]:
+def dataset_records(dataset: Dataset, *, with_pair_id: bool = False) -> Iterator[dict[str, object]]:
     """Yield every record of the dataset, paradigm by paradigm (by uid), each in pair order."""
     for paradigm in dataset.paradigms.order_by("uid"):
-        yield from paradigm_records(paradigm)
+        yield from paradigm_records(paradigm, with_pair_id=with_pair_id)
 
 
 def jsonl_lines(dataset: Dataset) -> Iterator[bytes]:

@@ -14,4 +14,4 @@ __all__ = ["CSV_COLUMNS", "PART_SEPARATOR", "csv_lines", "csv_row"]
 
 def csv_lines(dataset: Dataset) -> Iterator[str]:
     """Yield the dataset as CSV text (UTF-8, a header line first), one pair per line."""
-    return csv_text_lines(dataset_records(dataset))
+    return csv_text_lines(dataset_records(dataset, with_pair_id=True))

@@ -301,6 +301,7 @@ class StoredScores:
 
     @property
     def any(self) -> bool:
+        """Whether anything would be removed."""
         return bool(self.configs or self.pair_scores)
 
 

@@ -68,6 +68,10 @@ def score_chunk(*, run_id: int, config_id: int, dataset_id: int, chunk_index: in
         .first()
     )
     if chunk is None:  # the run, one of its datasets or models was deleted meanwhile
+        if not ScoreConfig.objects.filter(pk=config_id).exists():
+            # a model deleted from the run (its chunks with it): the others go on
+            run_finish_if_complete(run_id=run_id)
+            return
         run_gone = ScoringRun.objects.filter(pk=run_id).values_list("job_id", flat=True).first()
         if run_gone is not None:
             job_fail(

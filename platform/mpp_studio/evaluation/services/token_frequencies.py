@@ -125,9 +125,12 @@ def token_frequencies_make(*, table_id: int) -> None:
     not what its origin says, or a tokenizer whose frequencies the project has already.
     """
     table = TokenFrequencyTable.objects.filter(pk=table_id).select_related("job").first()
-    if table is None or table.job_id is None or table.ready:
+    if table is None or table.job_id is None:
         return
     if not job_start(job_id=table.job_id, message=f"Loading the tokenizer of {table.tokenizer_source}."):
+        return  # cancelled, or ended
+    if table.ready:  # stored by an attempt that stopped while filling: fill what is left
+        _fill_and_finish(table, cached_tokenizer(table.tokenizer_source, table.tokenizer_revision))
         return
     try:
         tokenizer = cached_tokenizer(table.tokenizer_source, table.tokenizer_revision)
@@ -152,12 +155,18 @@ def token_frequencies_make(*, table_id: int) -> None:
     table.n_tokens = n_tokens
     table.save(update_fields=["tokenizer_key", "frequencies", "n_tokens", "updated_at"])
     uploads_discard([upload])
-    filled, configs = unigrams_apply(table)
-    counted = f"{n_tokens:,} tokens counted" if n_tokens is not None else "read"
+    _fill_and_finish(table, tokenizer)
+
+
+def _fill_and_finish(table: TokenFrequencyTable, tokenizer: Any) -> None:
+    """Fill the pair scores of the table's tokenizer and end its job, saying what was done."""
+    assert table.job_id is not None
+    filled, configs = unigrams_apply(table, tokenizer)
+    counted = f"{table.n_tokens:,} tokens counted" if table.n_tokens is not None else "read"
     plural = "s" if configs != 1 else ""
     job_finish(
         job_id=table.job_id,
-        message=f"{len(frequencies.probabilities):,} token frequencies stored ({counted}); the unigram "
+        message=f"{len(table.frequencies):,} token frequencies stored ({counted}); the unigram "
         f"log-probabilities of {filled:,} pair scores of {configs} configuration{plural} filled.",
     )
 
@@ -211,27 +220,37 @@ def cached_tokenizer(source: str, revision: str) -> Any:
     return load_tokenizer(source, revision)
 
 
+@transaction.atomic
 def config_tokenizer_key(config: ScoreConfig) -> str:
-    """Return the key of a causal configuration's tokenizer: the one its worker recorded, or,
-    for a configuration scored before keys were recorded, its tokenizer's (recorded then)."""
+    """Return the key of a scored causal configuration's tokenizer: the one its worker
+    recorded, or, for one scored before keys were recorded, its tokenizer's, then added to the
+    description the worker stored.
+
+    Raises:
+        ModelLoadError: when that tokenizer cannot be loaded any more.
+    """
     recorded = str((config.describe or {}).get("tokenizer_key", ""))
     if recorded:
         return recorded
     key = tokenizer_key(cached_tokenizer(config.source, config.revision).get_vocab())
-    ScoreConfig.objects.filter(pk=config.pk).update(
-        describe={**(config.describe or {}), "tokenizer_key": key}
-    )
+    rows = ScoreConfig.objects.select_for_update().filter(pk=config.pk)
+    current = rows.values_list("describe", flat=True).first()
+    rows.update(describe={**(current or {}), "tokenizer_key": key})
     return key
 
 
-def unigrams_apply(table: TokenFrequencyTable) -> tuple[int, int]:
+def unigrams_apply(table: TokenFrequencyTable, tokenizer: Any) -> tuple[int, int]:
     """Fill the unigram log-probabilities of every pair score recorded with a causal
-    configuration of the table's tokenizer in its project; return (pair scores filled,
-    configurations). A configuration whose tokenizer cannot be loaded any more is skipped."""
+    configuration of the table's tokenizer (`tokenizer`, loaded by the job: the same key is the
+    same vocabulary) in its project; return (pair scores filled, configurations). A
+    configuration never scored has nothing to fill (its chunks fill their own); one whose
+    tokenizer's key cannot be known any more is skipped."""
     filled = configs = 0
     frequencies = table_frequencies(table)
     causal = ScoreConfig.objects.filter(
-        language_model__project_id=table.project_id, method=ScoreConfig.Method.CAUSAL
+        language_model__project_id=table.project_id,
+        method=ScoreConfig.Method.CAUSAL,
+        pk__in=PairScore.objects.values("config_id"),
     ).order_by("pk")
     for config in causal:
         try:
@@ -241,7 +260,6 @@ def unigrams_apply(table: TokenFrequencyTable) -> tuple[int, int]:
             logger.warning("the tokenizer of configuration %s could not be loaded", config.pk)
             continue
         configs += 1
-        tokenizer = cached_tokenizer(config.source, config.revision)
         filled += pair_unigrams_fill(config, frequencies, tokenizer.convert_tokens_to_ids)
     return filled, configs
 
@@ -264,10 +282,12 @@ def pair_unigrams_fill(
     if pair_ids is not None:
         rows = rows.filter(pair_id__in=list(pair_ids))
     filled = 0
+    last = 0
     while True:
-        batch = list(rows.order_by("pk")[:FILL_BATCH])
+        batch = list(rows.filter(pk__gt=last).order_by("pk")[:FILL_BATCH])
         if not batch:
             return filled
+        last = batch[-1].pk
         keys = dict(
             (pair, (good, bad))
             for pair, good, bad in PairKey.objects.filter(pair_id__in=[r.pair_id for r in batch]).values_list(
@@ -289,9 +309,7 @@ def pair_unigrams_fill(
             row.bad_unigram = frequencies.log_prob(list(token_ids(list(tokens[bad]))))
             done.append(row)
         PairScore.objects.bulk_update(done, ["good_unigram", "bad_unigram"], batch_size=FILL_BATCH)
-        filled += len(done)
-        if len(done) < len(batch):  # rows whose sentences are gone: never ask for them again
-            return filled
+        filled += len(done)  # a row whose sentences are gone stays empty and is passed over
 
 
 def chunk_unigrams_fill(config: ScoreConfig, pair_ids: Sequence[int]) -> int:
@@ -312,6 +330,17 @@ def chunk_unigrams_fill(config: ScoreConfig, pair_ids: Sequence[int]) -> int:
         return 0
     tokenizer = cached_tokenizer(config.source, config.revision)
     return pair_unigrams_fill(config, table_frequencies(table), tokenizer.convert_tokens_to_ids, pair_ids)
+
+
+def token_frequencies_give_up(*, table_id: int, message: str) -> None:
+    """Fail the job of a table whose task gave up (retries spent, time limit, a worker error)
+    in words, and let go of its kept file when the frequencies were never stored."""
+    table = TokenFrequencyTable.objects.filter(pk=table_id).first()
+    if table is None or table.job_id is None:
+        return
+    job_fail(job_id=table.job_id, message=f"The token frequencies could not be made: {message}")
+    if table.upload and not table.ready:
+        uploads_discard([StoredUpload.from_dict(table.upload)])
 
 
 @transaction.atomic
