@@ -32,6 +32,7 @@ def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_d
 
     from mpp_studio.accounts.services import invitation_create
     from mpp_studio.datasets.services import dataset_create
+    from mpp_studio.evaluation.models import TokenFrequencyTable
     from mpp_studio.evaluation.services import language_model_unigram_ensure, run_create
     from mpp_studio.learner.services import run_create as triplet_run_create
     from mpp_studio.lexicon.services import Upload, vocabulary_import_upload
@@ -67,6 +68,9 @@ def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_d
         project=project, name="Matrix run", language_models=[model], datasets=[dataset], created_by=editor
     )
     config = scoring_run.configs.order_by("pk").first()
+    frequencies = TokenFrequencyTable.objects.create(
+        project=project, tokenizer_source="gpt2", origin="text", file_name="matrix.txt"
+    )
     corpus = upload(project, editor, DEMO_TSV, DEMO_META, name="Matrix learners").corpus
     triplet_run = triplet_run_create(corpus=corpus, dispatch=False, created_by=editor)
     triplet_dataset = make_triplet_dataset(project, per_type=2, name="Matrix triplets")
@@ -96,6 +100,7 @@ def build_world(*, project: Any, owner: Any, editor: Any, viewer: Any, library_d
         "paradigm_id": paradigm.pk,
         "job_id": dataset.job_id,
         "model_id": model.pk,
+        "table_id": frequencies.pk,
         "run_id": scoring_run.pk,
         "config_id": config.pk,
         "scoring_job_id": scoring_run.job_id,

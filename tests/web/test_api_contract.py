@@ -74,15 +74,23 @@ PATH_ARGUMENTS = {
 # exempt only for a 400 whose errors name nothing but the fields listed for it.
 P = "/api/projects/{project_id}"
 RULES_BEYOND_THE_SCHEMA = {
-    # the project's configuration ids (two or more to compare), checkpoint series
-    f"GET {P}/results/{{dataset_id}}/compare/": {"configs"},
+    # the project's configuration ids (two or more to compare), checkpoint series; and every
+    # `reduction`: a linking function whose parameters must be its own and in their ranges
+    # (slln's alpha in (0, 1), ...: scoring.linking), beyond the pattern the schema gives
+    f"GET {P}/results/{{dataset_id}}/leaderboard/": {"reduction"},
+    f"GET {P}/results/{{dataset_id}}/configs/{{config_id}}/paradigms/": {"reduction"},
+    f"GET {P}/results/{{dataset_id}}/configs/{{config_id}}/report/": {"reduction"},
+    f"GET {P}/results/{{dataset_id}}/configs/{{config_id}}/items/": {"reduction", "differs_from"},
+    f"GET {P}/results/{{dataset_id}}/compare/": {"configs", "reduction"},
     f"GET {P}/results/{{dataset_id}}/triplets/": {"configs"},
-    f"GET {P}/results/{{dataset_id}}/learning-curve/": {"series"},
+    f"GET {P}/results/{{dataset_id}}/learning-curve/": {"series", "reduction"},
     # items and triplets exports need `config` and csv/jsonl; triplet exports a triplet dataset
-    f"GET {P}/results/{{dataset_id}}/export/": {"config", "configs", "format", "what"},
+    f"GET {P}/results/{{dataset_id}}/export/": {"config", "configs", "format", "what", "reduction"},
+    # a causal model of the project, and a file of its kind (the job reads it)
+    f"POST {P}/token-frequencies/": {"language_model", "file"},
     # the project's template and dataset ids; a model unless the method is unigram
     f"POST {P}/datasets/": {"templates"},
-    f"POST {P}/scoring-runs/": {"datasets", "language_models"},
+    f"POST {P}/scoring-runs/": {"datasets", "language_models", "reduction"},
     # a name not taken; a source unless unigram (a folder must exist); a step needs a series;
     # the kind is fixed once scored; a series is a folder of checkpoints on the server
     f"POST {P}/language-models/": {"name", "source", "series"},

@@ -180,10 +180,14 @@ MATRIX: dict[str, dict[str, Any]] = {
     "projects/<id:project_id>/scoring/": {"GET": "viewer"},
     "projects/<id:project_id>/scoring/models/": {"GET": "viewer", "POST": "editor"},
     "projects/<id:project_id>/scoring/models/series/": {"POST": "editor"},
+    "projects/<id:project_id>/scoring/models/<id:model_id>/delete/": {"GET": "editor", "POST": "editor"},
+    "projects/<id:project_id>/scoring/models/frequencies/": {"POST": "editor"},
+    "projects/<id:project_id>/scoring/models/frequencies/<id:table_id>/delete/": {"POST": "editor"},
     "projects/<id:project_id>/scoring/runs/new/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/scoring/runs/<id:run_id>/": {"GET": "viewer"},
     "projects/<id:project_id>/scoring/runs/<id:run_id>/status/": {"GET": "viewer"},
     "projects/<id:project_id>/scoring/runs/<id:run_id>/cancel/": {"POST": "editor"},
+    "projects/<id:project_id>/scoring/runs/<id:run_id>/delete/": {"GET": "editor", "POST": "editor"},
     "projects/<id:project_id>/scoring/results/<id:dataset_id>/": {"GET": "viewer"},
     "projects/<id:project_id>/scoring/results/<id:dataset_id>/compare/": {"GET": "viewer"},
     "projects/<id:project_id>/scoring/results/<id:dataset_id>/learning-curve/": {"GET": "viewer"},
@@ -319,6 +323,8 @@ MATRIX: dict[str, dict[str, Any]] = {
         "PATCH": "editor",
         "DELETE": "editor",
     },
+    "api/projects/<id:project_id>/token-frequencies/": {"GET": "viewer", "POST": "editor"},
+    "api/projects/<id:project_id>/token-frequencies/<id:table_id>/": {"GET": "viewer", "DELETE": "editor"},
     "api/projects/<id:project_id>/scoring-runs/": {"GET": "viewer", "POST": "editor"},
     "api/projects/<id:project_id>/scoring-runs/<id:run_id>/": {"GET": "viewer", "DELETE": "editor"},
     "api/projects/<id:project_id>/scoring-runs/<id:run_id>/cancel/": {"POST": "editor"},
@@ -522,7 +528,9 @@ def send(client: Client, method: str, url: str, api: bool) -> Any:
     with savepoint:
         if method == "GET":
             response = client.get(url)
-        elif api and ("/import/" in url or url.endswith("/updates/")):  # uploads: an empty multipart form
+        elif api and (
+            "/import/" in url or url.endswith(("/updates/", "/token-frequencies/"))
+        ):  # uploads: an empty multipart form
             response = client.post(url, {})
         elif api:
             response = client.generic(method, url, "{}", content_type="application/json")

@@ -37,6 +37,14 @@ LINKING_HELP = (
 )
 
 
+# A linking function's key as the schema documents it; its parameters' names and ranges are
+# checked by scoring.linking (a 400 naming `reduction`).
+LINKING_PATTERN = (
+    r"^(sum|mean|bpt|slln|lognorm|penlp|slor|morcela)(:[a-z]+=[-+0-9.eE]+(,[a-z]+=[-+0-9.eE]+)*)?$"
+)
+
+
+@extend_schema_field({"type": "string", "pattern": LINKING_PATTERN, "maxLength": 100, "default": "sum"})
 class LinkingField(serializers.CharField):
     """A linking function's key (`linking_choice.read_linking`), given back in its full form
     (`slln` reads as `slln:alpha=0.5`)."""
@@ -204,7 +212,7 @@ class TokenFrequenciesInputSerializer(serializers.Serializer):
 
 
 class TokenFrequenciesOutputSerializer(serializers.ModelSerializer):
-    job = JobOutputSerializer(read_only=True)
+    job = JobOutputSerializer(read_only=True, allow_null=True)
     language_model = serializers.IntegerField(source="language_model_id", allow_null=True)
     distinct_tokens = serializers.SerializerMethodField()
 
