@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
+from mpp_studio.core.wording import count_of
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.datasets.selectors import dataset_list
 from mpp_studio.evaluation.forms import LanguageModelForm, RunForm, SeriesForm, TokenFrequenciesForm
@@ -337,19 +338,15 @@ def run_cancel_view(request: HttpRequest, project_id: int, run_id: int) -> HttpR
     return redirect("evaluation:run_detail", project_id=project.pk, run_id=run.pk)
 
 
-def _counted(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
-
-
 def _scores_said(configs: int, sentence_scores: int, pair_scores: int = 0) -> str:
     """Say the stored scores a deletion removed ("" for none)."""
     parts = []
     if configs:
         parts.append(
-            f"{_counted(configs, 'configuration')} with {_counted(sentence_scores, 'stored sentence score')}"
+            f"{count_of(configs, 'configuration')} with {count_of(sentence_scores, 'stored sentence score')}"
         )
     if pair_scores:
-        parts.append(f"{_counted(pair_scores, 'pair score')} of other configurations")
+        parts.append(f"{count_of(pair_scores, 'pair score')} of other configurations")
     return " and ".join(parts)
 
 

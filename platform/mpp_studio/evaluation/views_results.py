@@ -68,14 +68,15 @@ def _reduction(form: ResultsForm | CompareForm | ItemFilterForm, default: str, p
 def _results_context(
     request: HttpRequest, project: Project, dataset: Dataset, reduction: str, **extra: object
 ) -> dict[str, object]:
+    linking = read_linking(reduction)
     return page_context(
         request,
         project,
         dataset=dataset,
         reduction=reduction,
-        reduction_unit=read_linking(reduction).unit,
-        reduction_label=read_linking(reduction).label,
-        reduction_needs_unigram=read_linking(reduction).needs_unigram,
+        reduction_unit=linking.unit,
+        reduction_label=linking.label,
+        reduction_needs_unigram=linking.needs_unigram,
         reductions=linking_choices(reduction),
         **extra,
     )

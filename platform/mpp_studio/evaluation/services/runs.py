@@ -17,6 +17,7 @@ from django.db.models import QuerySet
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.accounts.users import RequestUser
+from mpp_studio.core.wording import count_of
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.evaluation.engine import DEFAULT_TOKEN_BUDGET
 from mpp_studio.evaluation.linking_choice import LinkingChoiceError, read_linking
@@ -241,7 +242,7 @@ def run_create(
             kind=JOB_KIND,
             created_by=created_by,
             total=total,
-            message=f"Waiting to score {total:,} sentences with {_plural(len(configs), 'configuration')}.",
+            message=f"Waiting to score {total:,} sentences with {count_of(len(configs), 'configuration')}.",
         )
         run = ScoringRun(
             project=project,
@@ -276,10 +277,6 @@ def run_create(
         for chunk in chunks:
             score_chunk_task.delay_on_commit(run.pk, chunk.config_id, chunk.dataset_id, chunk.index)
         return run
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def run_cancel(*, run: ScoringRun, user: RequestUser | None = None) -> bool:

@@ -22,6 +22,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import DatabaseError, transaction
 from django.db.models import F, Sum
 
+from mpp_studio.core.wording import count_of
 from mpp_studio.evaluation import scorer_cache
 from mpp_studio.evaluation.engine import config_settings
 from mpp_studio.evaluation.models import ScoreConfig, ScoringChunk, ScoringRun, SentenceScore
@@ -342,16 +343,12 @@ def run_finish_if_complete(*, run_id: int) -> None:
             triplets += count
         else:
             pairs += count
-    items = f"{pairs:,} pairs" if not triplets else f"{_plural(triplets, 'triplet')}"
+    items = f"{pairs:,} pairs" if not triplets else f"{count_of(triplets, 'triplet')}"
     if pairs and triplets:
-        items = f"{pairs:,} pairs and {_plural(triplets, 'triplet')}"
+        items = f"{pairs:,} pairs and {count_of(triplets, 'triplet')}"
     message = (
-        f"Scored the {items} of {_plural(n_datasets, 'dataset')} with "
-        f"{_plural(n_configs, 'configuration')} ({_plural(int(totals['scored'] or 0), 'sentence')} scored "
+        f"Scored the {items} of {count_of(n_datasets, 'dataset')} with "
+        f"{count_of(n_configs, 'configuration')} ({count_of(int(totals['scored'] or 0), 'sentence')} scored "
         "now; sentences scored before are reused)."
     )
     job_finish(job_id=run.job_id, message=" ".join([message, *notes]))
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
