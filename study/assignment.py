@@ -94,6 +94,17 @@ def least_filled_list(fills: Sequence[ListFill]) -> int:
     return min(fills, key=lambda f: (f.filled, f.list_index)).list_index
 
 
+class ListsFull(StudyError):
+    """Every list is at its quota: `for_now` when live leases hold some of the places (one may
+    free up when a participant abandons), else every place is a completed participation."""
+
+    def __init__(self, quota: int, for_now: bool) -> None:
+        held = "some are held by participants still working" if for_now else "all are completed"
+        super().__init__(f"Every list has its {quota} participants: {held}.")
+        self.quota = quota
+        self.for_now = for_now
+
+
 @dataclass(frozen=True, slots=True)
 class Assignment:
     """The list a participant works on, and whether it is their earlier lease resumed."""
@@ -103,12 +114,20 @@ class Assignment:
 
 
 def assign_list(
-    participant_id: str, n_lists: int, leases: Sequence[Lease], now: datetime, ttl: timedelta
+    participant_id: str,
+    n_lists: int,
+    leases: Sequence[Lease],
+    now: datetime,
+    ttl: timedelta,
+    quota: int | None = None,
 ) -> Assignment:
     """Return the participant's Assignment: the list of their own earlier lease if they have one
     (a reload resumes; so does a return after the lease expired, and the platform renews the
     lease, so their answers stay on one list), else the least-filled list. A participant who
-    completed, withdrew or returned the study is a StudyError: one participation per id."""
+    completed, withdrew or returned the study is a StudyError: one participation per id.
+
+    With a `quota` (participants per list), a new participant gets a list only while its
+    completed + active count is under the quota; ListsFull when no list is."""
     for lease in leases:
         if lease.participant_id != participant_id:
             continue
@@ -119,4 +138,13 @@ def assign_list(
                 "This participant withdrew from (or returned) the study and cannot take it again."
             )
         return Assignment(lease.list_index, resumed=True)
-    return Assignment(least_filled_list(list_fills(n_lists, leases, now, ttl)), resumed=False)
+    return Assignment(open_list(list_fills(n_lists, leases, now, ttl), quota), resumed=False)
+
+
+def open_list(fills: Sequence[ListFill], quota: int | None = None) -> int:
+    """Return the list the next new participant gets: the least-filled one, while its completed
+    + active count is under `quota` (no limit when None); ListsFull when no list has a place."""
+    chosen = least_filled_list(fills)
+    if quota is not None and fills[chosen].filled >= quota:
+        raise ListsFull(quota, for_now=any(fill.completed < quota for fill in fills))
+    return chosen

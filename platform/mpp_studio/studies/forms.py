@@ -10,8 +10,25 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.studies.models import Study
 from mpp_studio.studies.selectors import dataset_choices
 from mpp_studio.studies.services import DESIGN_FIELDS
+from mpp_studio.studies.tokens import TOKEN_MAX_AGE
 
 MAX_SEED = 2**62
+# The most lists a design may have: the engine deals the items over a list per number, so a
+# number in the billions would fill the server's memory before it could say the lists are empty.
+MAX_LISTS = 1000
+# The longest a participant holds a place in their list: their link lasts no longer (and a
+# longer time overflows the server's date arithmetic).
+MAX_LEASE_MINUTES = TOKEN_MAX_AGE // 60
+# The settings that take a whole number of at least 1 (the others at least 0).
+AT_LEAST_ONE = (
+    "items_per_paradigm",
+    "n_lists",
+    "target_responses",
+    "replication",
+    "lease_ttl_minutes",
+    "quota_per_list",
+)
+MAX_QUOTA = 1_000_000
 
 
 class DatasetChoiceField(forms.ModelMultipleChoiceField):
@@ -33,8 +50,8 @@ class StudyForm(forms.ModelForm):
         max_length=500,
         assume_scheme="https",
         label="Prolific completion URL (optional)",
-        help_text="When set, finished participants are sent there instead of seeing the code, e.g. "
-        "https://app.prolific.com/submissions/complete?cc=CODE.",
+        help_text="Where finished participants go, with the completion code added as cc= when "
+        "the address has none. Empty with a STUDY_ID: Prolific's own completion address.",
     )
 
     class Meta:
@@ -58,6 +75,7 @@ class StudyForm(forms.ModelForm):
             "consent_text",
             "consent_version",
             "lease_ttl_minutes",
+            "quota_per_list",
             "completion_code",
             "prolific_completion_url",
             "prolific_study_id",
@@ -76,6 +94,7 @@ class StudyForm(forms.ModelForm):
             "language": "Interface language",
             "consent_text": "Consent text",
             "lease_ttl_minutes": "Time to finish (minutes)",
+            "quota_per_list": "Participants per list (optional)",
             "prolific_completion_url": "Prolific completion URL (optional)",
             "prolific_study_id": "Prolific STUDY_ID (optional)",
         }
@@ -102,9 +121,12 @@ class StudyForm(forms.ModelForm):
             "lease_ttl_minutes": "A participant who has not finished by then no longer holds a place "
             "in their list (they may still come back and finish).",
             "completion_code": "Shown to participants once their last answer is saved.",
-            "prolific_completion_url": "When set, finished participants are sent there instead of "
-            "seeing the code, e.g. https://app.prolific.com/submissions/complete?cc=CODE.",
-            "prolific_study_id": "When set, a participant arriving with another STUDY_ID is turned away.",
+            "quota_per_list": "Nobody new starts a list that has this many participants (completed or "
+            "working); once every list has this many completed, the study closes itself. Empty: "
+            "responses per item / lists per item.",
+            "prolific_study_id": "When set, only participants arriving from this Prolific study start: "
+            "anyone without it or with another STUDY_ID is turned away on the first page. Try the "
+            "study with its preview link.",
         }
         widgets: ClassVar[dict[str, forms.Widget]] = {
             "instructions": forms.Textarea(attrs={"rows": 5}),
@@ -117,7 +139,10 @@ class StudyForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         cast(DatasetChoiceField, self.fields["datasets"]).queryset = dataset_choices(project=project)
         self.fields["seed"].validators += [MinValueValidator(0), MaxValueValidator(MAX_SEED)]
-        for name in ("items_per_paradigm", "n_lists", "target_responses", "replication", "lease_ttl_minutes"):
+        self.fields["n_lists"].validators.append(MaxValueValidator(MAX_LISTS))
+        self.fields["lease_ttl_minutes"].validators.append(MaxValueValidator(MAX_LEASE_MINUTES))
+        self.fields["quota_per_list"].validators.append(MaxValueValidator(MAX_QUOTA))
+        for name in AT_LEAST_ONE:
             self.fields[name].validators.append(MinValueValidator(1))
             self.fields[name].widget.attrs["min"] = 1
         self.frozen = frozen

@@ -57,6 +57,22 @@ UI: dict[str, dict[str, str]] = {
         "busy_consent_kept": "The server was busy for a moment. Your consent is kept: press the "
         "button again to begin.",
         "trial_label": "Sentence {n}",
+        "prolific_only": "This study takes its participants through Prolific. Please open it "
+        "from the study's page on Prolific.",
+        "prolific_only_title": "Please start on Prolific",
+        "wrong_study_id_title": "Please start on Prolific",
+        "started_elsewhere": "This Prolific ID has already started this study in another "
+        "browser or Prolific session. Please continue where you started; if you cannot, "
+        "write to the researcher through Prolific.",
+        "started_elsewhere_title": "Already started",
+        "full": "This study has all the participants it needs and is now closed. Thank you for "
+        "your interest.",
+        "full_title": "The study is full",
+        "full_for_now": "Every place in this study is taken by participants working right now. "
+        "A place may free up later: please try again in a while.",
+        "full_for_now_title": "No place free right now",
+        "not_open_title": "Not open",
+        "not_found_title": "No such study",
     },
     "zh": {
         "study": "研究",
@@ -104,6 +120,19 @@ UI: dict[str, dict[str, str]] = {
         "busy": "服务器繁忙，请稍后再试；你的回答已保存。",
         "busy_consent_kept": "服务器刚才繁忙。你的同意已保留，请再按一次按钮开始。",
         "trial_label": "句子 {n}",
+        "prolific_only": "本研究通过 Prolific 招募参与者。请从 Prolific 上的研究页面打开。",
+        "prolific_only_title": "请从 Prolific 开始",
+        "wrong_study_id_title": "请从 Prolific 开始",
+        "started_elsewhere": "此 Prolific ID 已在另一个浏览器或 Prolific 会话中开始了本研究。"
+        "请在开始的地方继续；如果无法继续，请通过 Prolific 联系研究者。",
+        "started_elsewhere_title": "已经开始",
+        "full": "本研究的参与者已满，现已关闭。感谢你的关注。",
+        "full_title": "研究已满",
+        "full_for_now": "本研究的所有名额目前都被正在作答的参与者占用。"
+        "稍后可能会有名额空出，请过一会儿再试。",
+        "full_for_now_title": "暂无空余名额",
+        "not_open_title": "未开放",
+        "not_found_title": "没有这个研究",
     },
 }
 

@@ -7,8 +7,9 @@ participant's participation, and every answer they give.
   `ParticipantSchedule.to_dict()`, gold answers included: it never leaves the server), consent
   and timestamps. Participants are identified by `token_id` (random, also the engine's
   participant id) and, when they come from Prolific, by `pid_hash` (an HMAC of the PID with a
-  server secret, one participation per PID and study); the raw PID is kept only in
-  `prolific_pid`, for payment reconciliation, and never belongs in an export.
+  server secret, one participation per PID and study). The raw PID is never stored: a
+  researcher reconciles payments by pasting Prolific's IDs, which are hashed the same way
+  (`services.prolific_reconciliation`).
 - `Response`: one answer to one trial, unique per (participation, trial_index), so a resent
   answer changes nothing.
 
@@ -104,6 +105,9 @@ class Study(BaseModel):
 
     # Running it.
     lease_ttl_minutes = models.PositiveIntegerField(default=60)
+    # Participants each list takes (None: the design's target responses / replication); once
+    # every list has that many completed, the study closes itself.
+    quota_per_list = models.PositiveIntegerField(null=True, blank=True)
     completion_code = models.CharField(max_length=100, default=new_completion_code)
     prolific_completion_url = models.URLField(max_length=500, blank=True)
     prolific_study_id = models.CharField(
@@ -152,8 +156,9 @@ class Participation(models.Model):
     `token_id` is the participant's random id: the engine's participant id (their `seed` and
     trial order derive from it), the key of analyses and exports, and part of their signed
     token. `pid_hash` is HMAC-SHA256(server secret, PROLIFIC_PID) (null without a PID), unique
-    per study; `prolific_pid` the raw PID, for payment reconciliation only. `study_id_param`
-    and `session_id_param` are the STUDY_ID and SESSION_ID the participant arrived with.
+    per study; `session_hash` the HMAC of the SESSION_ID it started with (Prolific's one
+    submission): a PID may resume from another browser only with that same session.
+    `study_id_param` is the STUDY_ID the participant arrived with (the study's, not theirs).
 
     `schedule` is `ParticipantSchedule.to_dict()` (its `seed` is the participant's seed): every
     trial with its gold answer, paradigm and kind; only `Trial.public_view()` is ever sent to the browser.
@@ -175,9 +180,8 @@ class Participation(models.Model):
     list_index = models.PositiveIntegerField()  # 0-based list of the design
     token_id = models.CharField(max_length=64, unique=True, default=new_token_id)
     pid_hash = models.CharField(max_length=64, null=True, blank=True)
-    prolific_pid = models.CharField(max_length=100, blank=True)  # payment reconciliation only
+    session_hash = models.CharField(max_length=64, blank=True)
     study_id_param = models.CharField(max_length=100, blank=True)
-    session_id_param = models.CharField(max_length=100, blank=True)
     schedule = models.JSONField()
     trial_count = models.PositiveIntegerField()
     consent_version = models.CharField(max_length=50)

@@ -38,11 +38,15 @@ from mpp_studio.studies.models import Participation, Study
 from mpp_studio.studies.selectors import study_by_slug
 from mpp_studio.studies.services import (
     ParticipantProblem,
+    completion_url,
     next_trial_index,
     participation_of_pid,
     participation_seen,
     participation_start,
     participation_withdraw,
+    pid_hash,
+    places_problem,
+    prolific_study_id_problem,
     response_save,
     schedule_of,
 )
@@ -54,6 +58,12 @@ from mpp_studio.studies.tokens import (
 )
 
 PARAMS = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
+MAX_ANSWER_BYTES = 4096  # an answer is a few numbers; anything longer is not one
+
+
+def _no_constant(name: str) -> object:
+    """Refuse NaN and Infinity, which Python's JSON reader takes and JSON does not have."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _context(study: Study | None, **extra: object) -> dict[str, object]:
@@ -61,11 +71,19 @@ def _context(study: Study | None, **extra: object) -> dict[str, object]:
     return {"study": study, "lang": language, "t": ui_strings(language), **extra}
 
 
+# Problems that going back to the study's start cannot mend (its link would loop).
+FINAL_PROBLEMS = frozenset(
+    {"not_open", "prolific_only", "wrong_study_id", "started_elsewhere", "full", "full_for_now"}
+)
+
+
 def _problem_page(request: HttpRequest, study: Study | None, problem: ParticipantProblem) -> HttpResponse:
     strings = ui_strings(study.language if study is not None else "en")
     message = strings.get(problem.code, strings["error_title"])
-    restart = reverse("studies_public:start", args=[study.slug]) if study is not None else ""
-    context = _context(study, message=message, detail=problem.detail, restart_url=restart)
+    linked = study is not None and problem.code not in FINAL_PROBLEMS
+    restart_url = reverse("studies_public:start", args=[study.slug]) if linked and study is not None else ""
+    title = strings.get(f"{problem.code}_title", strings["error_title"])
+    context = _context(study, message=message, title=title, detail=problem.detail, restart_url=restart_url)
     status = problem.status if problem.status >= 400 else 400
     response = render(request, "studies/participant/problem.html", context, status=status)
     if status == 503:
@@ -86,9 +104,11 @@ def _json_problem(study: Study, problem: ParticipantProblem) -> JsonResponse:
 
 def _study_or_page(request: HttpRequest, slug: str) -> Study | HttpResponse:
     study = study_by_slug(slug)
-    if study is None or study.status == Study.Status.DRAFT:
-        code = "not_found" if study is None else "not_open"
-        return _problem_page(request, None, ParticipantProblem(code, 404))
+    if study is None:
+        return _problem_page(request, None, ParticipantProblem("not_found", 404))
+    if study.status == Study.Status.DRAFT:
+        # In the study's own language; the researcher tries a draft with its preview link.
+        return _problem_page(request, study, ParticipantProblem("not_open", 404))
     return study
 
 
@@ -97,8 +117,9 @@ def _run_url(study: Study, participation: Participation) -> str:
 
 
 def _done_page(request: HttpRequest, study: Study, participation: Participation) -> HttpResponse:
-    if study.prolific_completion_url:
-        return redirect(study.prolific_completion_url)
+    prolific = completion_url(study)
+    if prolific:
+        return redirect(prolific)
     context = _context(study, participation=participation, token=participant_token(participation))
     return render(request, "studies/participant/done.html", context)
 
@@ -133,9 +154,10 @@ def with_participation(json_answer: bool) -> Callable[[Handler], Handler]:
             study = study_by_slug(slug)
             if study is None or study.status == Study.Status.DRAFT:
                 problem = ParticipantProblem("not_found" if study is None else "not_open", 404)
+                language = study.language if study is not None else "en"
                 if json_answer:
-                    return JsonResponse({"error": ui_strings("en")[problem.code]}, status=404)
-                return _problem_page(request, None, problem)
+                    return JsonResponse({"error": ui_strings(language)[problem.code]}, status=404)
+                return _problem_page(request, study, problem)
             try:
                 participation = participation_from_token(study=study, token=token)
                 wait = _participant_wait(request, participation, view.__name__)
@@ -155,6 +177,8 @@ def with_participation(json_answer: bool) -> Callable[[Handler], Handler]:
             except ParticipantProblem as problem:
                 if json_answer:
                     return _json_problem(study, problem)
+                if problem.code == "withdrawn_text":
+                    return _withdrawn_page(request, study)
                 return _problem_page(request, study, problem)
 
         return wrapped
@@ -165,8 +189,12 @@ def with_participation(json_answer: bool) -> Callable[[Handler], Handler]:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def start_view(request: HttpRequest, slug: str) -> HttpResponseBase:
-    """GET: the consent page (or straight back to one's own session when this browser has one);
-    POST: consent given, create or resume the participation and go to its trials."""
+    """GET: the consent page (or straight back to one's own session when this browser holds its
+    token, or when the Prolific ID comes back from the Prolific session it started in); POST:
+    consent given, create or resume the participation and go to its trials.
+
+    A Prolific ID alone never opens a participation: anyone may know it. Who cannot start is
+    told so on landing (wrong or missing STUDY_ID, closed, full), before reading the consent."""
     found = _study_or_page(request, slug)
     if isinstance(found, HttpResponse):
         return found
@@ -179,16 +207,17 @@ def start_view(request: HttpRequest, slug: str) -> HttpResponseBase:
     source = request.POST if request.method == "POST" else request.GET
     params = {name: str(source.get(name, "") or "").strip()[:100] for name in PARAMS}
     try:
-        if study.prolific_study_id and params["STUDY_ID"] and params["STUDY_ID"] != study.prolific_study_id:
-            raise ParticipantProblem("wrong_study_id", 403)
+        wrong_link = prolific_study_id_problem(study, params["STUDY_ID"])
+        if wrong_link is not None:
+            raise wrong_link
         if request.method == "GET":
             resumed = _resume_from_cookie(request, study, params["PROLIFIC_PID"])
             if resumed is not None:
                 return resumed
             returning = participation_of_pid(study=study, prolific_pid=params["PROLIFIC_PID"])
             if returning is not None:
-                # A PID that has consented before (another browser, a closed tab): no second
-                # consent; resumed, or told it is done or withdrawn.
+                # A PID that has consented before (another browser, a closed tab): resumed with
+                # no second consent when it comes from the same Prolific session, else refused.
                 participation = participation_start(
                     study=study,
                     prolific_pid=params["PROLIFIC_PID"],
@@ -201,6 +230,9 @@ def start_view(request: HttpRequest, slug: str) -> HttpResponseBase:
                 return response
             if not study.is_open:
                 raise ParticipantProblem("not_open", 403)
+            no_place = places_problem(study=study)
+            if no_place is not None:
+                raise no_place
             return render(request, "studies/participant/consent.html", _context(study, params=params))
         if source.get("consent") != "yes":
             context = _context(study, params=params, consent_error=True)
@@ -224,6 +256,8 @@ def start_view(request: HttpRequest, slug: str) -> HttpResponseBase:
     except ParticipantProblem as problem:
         if problem.code == "already_done":
             return _already_done(request, study)
+        if problem.code == "withdrawn_text":
+            return _withdrawn_page(request, study)
         return _problem_page(request, study, problem)
     response = redirect(_run_url(study, participation))
     _set_cookie(request, response, study, participation)
@@ -232,6 +266,11 @@ def start_view(request: HttpRequest, slug: str) -> HttpResponseBase:
 
 def _already_done(request: HttpRequest, study: Study) -> HttpResponse:
     return render(request, "studies/participant/already_done.html", _context(study))
+
+
+def _withdrawn_page(request: HttpRequest, study: Study) -> HttpResponse:
+    """The page a withdrawn participant sees on any return: they withdrew, nothing to do."""
+    return render(request, "studies/participant/withdrawn.html", _context(study), status=403)
 
 
 def _set_cookie(
@@ -260,7 +299,7 @@ def _resume_from_cookie(request: HttpRequest, study: Study, pid: str) -> HttpRes
         return None
     if participation.status == Participation.Status.WITHDRAWN:
         return None
-    if pid and participation.prolific_pid != pid:
+    if pid and participation.pid_hash != pid_hash(pid):
         return None
     if participation.status == Participation.Status.COMPLETED:
         return _already_done(request, study)
@@ -354,9 +393,12 @@ def trial_view(request: HttpRequest, study: Study, participation: Participation)
 def answer_view(request: HttpRequest, study: Study, participation: Participation) -> HttpResponseBase:
     """JSON: save an answer ({trial_index, choice, confidence, rt_ms}); 201 when new, 200 with
     the saved answer when the trial had been answered; then the next trial (or done)."""
+    if len(request.body) > MAX_ANSWER_BYTES:
+        raise ParticipantProblem("error_title", 400, f"the answer is longer than {MAX_ANSWER_BYTES} bytes")
     try:
-        payload = json.loads(request.body.decode("utf-8") or "{}")
-    except (UnicodeDecodeError, ValueError):
+        payload = json.loads(request.body.decode("utf-8") or "{}", parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        # RecursionError: JSON nested thousands of levels deep.
         raise ParticipantProblem("error_title", 400, "the answer is not JSON") from None
     if not isinstance(payload, dict):
         raise ParticipantProblem("error_title", 400, "the answer is not a JSON object")

@@ -11,11 +11,13 @@ participant's answers. The signed participant token is made and read in `tokens.
 """
 
 import dataclasses
+import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeGuard
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -29,7 +31,7 @@ from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.datasets.selectors import is_triplet_dataset
 from mpp_studio.studies.i18n import DEFAULT_CONSENT, DEFAULT_INSTRUCTIONS
 from mpp_studio.studies.models import Participation, Response, Study
-from study.assignment import Lease, assign_list
+from study.assignment import Lease, ListsFull, assign_list, list_fills, open_list
 from study.design import DesignSettings, StudyDesign, build_design, practice_items
 from study.errors import StudyError
 from study.items import StudyItem, item_from_pair_record, item_from_triplet_record
@@ -38,6 +40,7 @@ from study.order import ParticipantSchedule, Trial, build_schedule
 CONFIDENCE_LEVELS = (1, 2, 3)
 MAX_RT_MS = 24 * 60 * 60 * 1000  # longer than a day is no response time
 PID_SALT = "mpp_studio.studies.prolific_pid"
+SESSION_SALT = "mpp_studio.studies.prolific_session"  # migration 0004 hashes with the same salt
 SEEN_EVERY = timedelta(minutes=1)  # how often reads refresh a participation's last_seen_at
 LOCK_ATTEMPTS = 6  # tries of a write SQLite refused as locked (waits 0.05 s, 0.1 s, ... between)
 # The record keys a study item is made from (the last pair key: the good sentence's fillers).
@@ -67,6 +70,7 @@ TEXT_FIELDS = (
     "completion_code",
     "prolific_completion_url",
     "prolific_study_id",
+    "quota_per_list",
 )
 
 
@@ -290,6 +294,23 @@ def study_design(study: Study) -> StudyDesign:
         raise ValidationError(str(error)) from None
 
 
+PROLIFIC_COMPLETE = "https://app.prolific.com/submissions/complete"
+
+
+def completion_url(study: Study) -> str:
+    """Return where a participant who completed goes: the study's completion URL with its
+    completion code as `cc` (added when the URL has none), or Prolific's completion URL with the
+    code for a study run on Prolific (it has a STUDY_ID); "" shows the code on our page."""
+    base = study.prolific_completion_url.strip()
+    if not base and not study.prolific_study_id:
+        return ""
+    parts = urlsplit(base or PROLIFIC_COMPLETE)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "cc" or v]
+    if not any(k == "cc" for k, _ in query):
+        query.append(("cc", study.completion_code))
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
 def study_open(*, study: Study) -> Study:
     """Open the study to participants (from draft or closed) and return it; its design is
     frozen from now on."""
@@ -324,6 +345,21 @@ def pid_hash(pid: str) -> str:
     return salted_hmac(PID_SALT, pid.strip(), algorithm="sha256").hexdigest()
 
 
+def session_hash(session_id: str) -> str:
+    """Return the HMAC-SHA256 of a Prolific SESSION_ID ("" without one): the proof a PID
+    needs to resume its participation from a browser that does not hold its token."""
+    session_id = session_id.strip()[:100]
+    if not session_id:
+        return ""
+    return salted_hmac(SESSION_SALT, session_id, algorithm="sha256").hexdigest()
+
+
+def same_session(participation: Participation, session_id: str) -> bool:
+    """Return True when `session_id` is the SESSION_ID the participation started with (never
+    when it started without one: a Prolific ID alone is not a secret and proves nothing)."""
+    return bool(participation.session_hash) and session_hash(session_id) == participation.session_hash
+
+
 def lease_ttl(study: Study) -> timedelta:
     """Return how long a started participation holds its list slot."""
     return timedelta(minutes=max(1, int(study.lease_ttl_minutes)))
@@ -348,7 +384,11 @@ def _leases(study: Study) -> list[Lease]:
     ]
 
 
-def _resume(participation: Participation, now: datetime) -> Participation:
+def _resume(participation: Participation, session_id: str, now: datetime) -> Participation:
+    if not same_session(participation, session_id):
+        # Anyone may know a Prolific ID; only its own Prolific session (or the browser holding
+        # its token, see participant_views) may take the participation up again.
+        raise ParticipantProblem("started_elsewhere", 403)
     if participation.status == Participation.Status.COMPLETED:
         raise ParticipantProblem("already_done", 200)
     if participation.status == Participation.Status.WITHDRAWN:
@@ -359,6 +399,67 @@ def _resume(participation: Participation, now: datetime) -> Participation:
     participation.last_seen_at = now
     participation.save(update_fields=["status", "lease_started_at", "last_seen_at"])
     return participation
+
+
+def prolific_study_id_problem(study: Study, study_id: str) -> ParticipantProblem | None:
+    """Return the problem with the STUDY_ID a participant arrived with (None when fine): a study
+    with a Prolific STUDY_ID takes only participants who come from that Prolific study
+    ("prolific_only" without one, "wrong_study_id" with another). Checked on landing, before
+    anyone reads the consent, and again when they start."""
+    if not study.prolific_study_id:
+        return None
+    given = study_id.strip()[:100]
+    if not given:
+        return ParticipantProblem("prolific_only", 403)
+    if given != study.prolific_study_id:
+        return ParticipantProblem("wrong_study_id", 403)
+    return None
+
+
+def list_quota(study: Study, design: StudyDesign) -> int:
+    """Return how many participants each list takes: the study's own quota when set, else the
+    design's participants per list (target responses / replication)."""
+    return int(study.quota_per_list or design.participants_per_list())
+
+
+def _close_full(study: Study, now: datetime) -> None:
+    """Close a study whose every list has reached its quota of completed participations."""
+    Study.objects.filter(pk=study.pk, status=Study.Status.OPEN).update(
+        status=Study.Status.CLOSED, closed_at=now, updated_at=now
+    )
+    study.status, study.closed_at = Study.Status.CLOSED, now
+
+
+def close_when_full(*, study: Study, now: datetime | None = None) -> bool:
+    """Close the study when every list has its quota of completed participations (auto-close);
+    return True when it closed it."""
+    now = now or timezone.now()
+    if not study.is_open or not study.design:
+        return False
+    design = study_design(study)
+    quota = list_quota(study, design)
+    fills = list_fills(len(design.lists), _leases(study), now, lease_ttl(study))
+    if all(fill.completed >= quota for fill in fills):
+        _close_full(study, now)
+        return True
+    return False
+
+
+def places_problem(*, study: Study, now: datetime | None = None) -> ParticipantProblem | None:
+    """Return why nobody new can start the open study now ("full" when every list has its quota
+    of completed participations, "full_for_now" when participants still working hold the last
+    places), or None when there is a place: checked on landing, so nobody reads the consent of
+    a study that has no place for them. Reads only; starting re-checks inside its lock."""
+    if not study.design:
+        return None
+    now = now or timezone.now()
+    design = study_design(study)
+    try:
+        fills = list_fills(len(design.lists), _leases(study), now, lease_ttl(study))
+        open_list(fills, list_quota(study, design))
+    except ListsFull as full:
+        return ParticipantProblem("full_for_now" if full.for_now else "full", 403)
+    return None
 
 
 def participation_of_pid(*, study: Study, prolific_pid: str) -> Participation | None:
@@ -380,23 +481,27 @@ def participation_start(
     now: datetime | None = None,
 ) -> Participation:
     """Return the participation of a participant who has just consented: their own earlier one
-    when their PROLIFIC_PID has one (resumed, its lease renewed), else a new one on the
-    least-filled list (completed + live leases) with its schedule built.
+    when their PROLIFIC_PID has one and they come from the same Prolific SESSION_ID (resumed,
+    its lease renewed), else a new one on the least-filled list under its quota (completed +
+    live leases) with its schedule built.
 
     Starts of one study are serialised (the study row is written first inside the transaction,
     which locks it in PostgreSQL and takes SQLite's write lock), so concurrent starts see each
     other's leases and lists stay balanced.
 
     Raises:
-        ParticipantProblem: the study is a draft, or closed to new participants, STUDY_ID
-            differs from the configured one, the consent version is not the current one, or the
-            PID completed or withdrew.
+        ParticipantProblem: the study is a draft, or closed to new participants, or full
+            (every list at its quota: "full"; places held by people still working:
+            "full_for_now"), STUDY_ID is missing or differs from the configured one, the
+            consent version is not the current one, the PID started in another session
+            ("started_elsewhere"), or it completed or withdrew.
     """
     now = now or timezone.now()
     if study.is_draft:
         raise ParticipantProblem("not_open", 403)
-    if study.prolific_study_id and study_id.strip() != study.prolific_study_id:
-        raise ParticipantProblem("wrong_study_id", 403)
+    study_id_problem = prolific_study_id_problem(study, study_id)
+    if study_id_problem is not None:
+        raise study_id_problem
     pid = prolific_pid.strip()[:100]
     earlier = participation_of_pid(study=study, prolific_pid=pid)
     # A returning PID resumes under the consent it gave; a new one must consent to the current text.
@@ -406,7 +511,11 @@ def participation_start(
     hashed = pid_hash(pid) if pid else None
     for attempt in range(LOCK_ATTEMPTS):
         try:
-            return _start_locked(study, design, hashed, pid, study_id, session_id, consent_version, now)
+            return _start_locked(study, design, hashed, study_id, session_id, consent_version, now)
+        except ParticipantProblem as problem:
+            if problem.code == "full":  # every list has its completes: the study closes itself
+                close_when_full(study=study, now=now)
+            raise
         except OperationalError as error:
             # SQLite answers "database is locked" when a writer waited longer than its timeout
             # (many starts at once); wait a little and try again. Other databases wait on the lock.
@@ -420,7 +529,6 @@ def _start_locked(
     study: Study,
     design: StudyDesign,
     hashed: str | None,
-    pid: str,
     study_id: str,
     session_id: str,
     consent_version: str,
@@ -433,25 +541,32 @@ def _start_locked(
             if hashed is not None:
                 existing = Participation.objects.filter(study=study, pid_hash=hashed).first()
                 if existing is not None:
-                    return _resume(existing, now)
+                    return _resume(existing, session_id, now)
             if not study.is_open:  # closed: those who started may come back, nobody new starts
                 raise ParticipantProblem("not_open", 403)
             mark_abandoned(study=study, now=now)
             participation = Participation(
                 study=study,
                 pid_hash=hashed,
-                prolific_pid=pid,
+                session_hash=session_hash(session_id),
                 study_id_param=study_id.strip()[:100],
-                session_id_param=session_id.strip()[:100],
                 consent_version=consent_version,
                 consented_at=now,
                 started_at=now,
                 lease_started_at=now,
                 last_seen_at=now,
             )
-            assignment = assign_list(
-                participation.token_id, len(design.lists), _leases(study), now, lease_ttl(study)
-            )
+            try:
+                assignment = assign_list(
+                    participation.token_id,
+                    len(design.lists),
+                    _leases(study),
+                    now,
+                    lease_ttl(study),
+                    quota=list_quota(study, design),
+                )
+            except ListsFull as full:
+                raise ParticipantProblem("full_for_now" if full.for_now else "full", 403) from None
             schedule = build_schedule(design, assignment.list_index, participation.token_id)
             participation.list_index = assignment.list_index
             participation.schedule = schedule.to_dict()
@@ -463,7 +578,7 @@ def _start_locked(
         existing = Participation.objects.filter(study=study, pid_hash=hashed).first()
         if hashed is None or existing is None:
             raise
-        return _resume(existing, now)
+        return _resume(existing, session_id, now)
 
 
 def schedule_of(participation: Participation) -> ParticipantSchedule:
@@ -520,7 +635,11 @@ def _check_answer(trial: Trial, payload: Mapping[str, object]) -> tuple[int, lis
 
 
 def _rt(value: object) -> int | None:
+    """Return a response time in whole milliseconds, clamped to 0..MAX_RT_MS (None when the
+    client sent no number, or NaN or an infinity)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     return max(0, min(int(value), MAX_RT_MS))
 
@@ -592,6 +711,8 @@ def response_save(
         participation.refresh_from_db()
         return SaveOutcome(response, False, _feedback(participation, response), _is_complete(participation))
     participation.refresh_from_db()
+    if _is_complete(participation):
+        close_when_full(study=participation.study, now=now)
     return SaveOutcome(response, True, _feedback(participation, response), _is_complete(participation))
 
 
@@ -613,8 +734,9 @@ def participation_seen(*, participation: Participation, now: datetime | None = N
 
 
 def participation_withdraw(*, participation: Participation, now: datetime | None = None) -> Participation:
-    """Withdraw the participant: delete every response, forget the raw PID and URL parameters
-    (the PID hash stays, so the same person cannot start again), mark it withdrawn; return it."""
+    """Withdraw the participant: delete every response, forget the STUDY_ID they came with (the
+    PID and session hashes stay, so the same person cannot start again and is told they
+    withdrew), mark it withdrawn; return it."""
     now = now or timezone.now()
     with transaction.atomic():
         # The row first: an answer being saved waits for this transaction, then sees the status.
@@ -623,17 +745,13 @@ def participation_withdraw(*, participation: Participation, now: datetime | None
         participation.status = Participation.Status.WITHDRAWN
         participation.withdrawn_at = now
         participation.completed_at = None
-        participation.prolific_pid = ""
         participation.study_id_param = ""
-        participation.session_id_param = ""
         participation.save(
             update_fields=[
                 "status",
                 "withdrawn_at",
                 "completed_at",
-                "prolific_pid",
                 "study_id_param",
-                "session_id_param",
             ]
         )
     return participation

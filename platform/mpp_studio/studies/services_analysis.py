@@ -55,6 +55,11 @@ def validation_publish(*, study: Study, report: StudyReport | None = None) -> li
     return written
 
 
+# What a re-validation does not copy: it is a new Prolific study, with its own STUDY_ID,
+# completion code and completion URL (the model's defaults: blank, a fresh code, blank).
+NEW_RUN_FIELDS = ("name", "prolific_study_id", "completion_code", "prolific_completion_url")
+
+
 def revalidation_create(
     *,
     study: Study,
@@ -93,7 +98,7 @@ def revalidation_create(
         revalidation_of=study,
         paradigm_filter=wanted,
         analysis_rules=study.analysis_rules,
-        **{k: getattr(study, k) for k in (*DESIGN_FIELDS, *TEXT_FIELDS) if k != "name"},
+        **{k: getattr(study, k) for k in (*DESIGN_FIELDS, *TEXT_FIELDS) if k not in NEW_RUN_FIELDS},
     )
     study_design_store(copy, items)
     with transaction.atomic():

@@ -40,7 +40,12 @@ def main() -> None:
 
     def one(pid: str) -> str:
         try:
-            participation_start(study=study, prolific_pid=pid, consent_version=study.consent_version)
+            participation_start(
+                study=study,
+                prolific_pid=pid,
+                session_id=f"session-{pid}",
+                consent_version=study.consent_version,
+            )
             return ""
         except Exception as error:  # reported, not raised: the parent test names it
             return f"{pid}: {type(error).__name__}: {error}"

@@ -210,7 +210,8 @@ def start(study: Any, pid: str = "", **params: str) -> Any:
         study=study,
         prolific_pid=pid,
         study_id=params.get("study_id", ""),
-        session_id=params.get("session_id", ""),
+        # A Prolific participant's return comes from the same Prolific session.
+        session_id=params.get("session_id", f"session-{pid}" if pid else ""),
         consent_version=study.consent_version,
     )
 

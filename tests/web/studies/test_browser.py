@@ -57,7 +57,7 @@ def test_participant_completes_a_study_on_a_phone_and_resumes_after_a_reload(
     screenshots: Path,
 ) -> None:
     from mpp_studio.studies.models import Participation, Response
-    from mpp_studio.studies.services import schedule_of
+    from mpp_studio.studies.services import pid_hash, schedule_of
 
     study = make_study(
         project, [pair_dataset], items_per_paradigm=2, n_lists=1, catch_per_list=1, practice_items=1
@@ -73,7 +73,7 @@ def test_participant_completes_a_study_on_a_phone_and_resumes_after_a_reload(
 
     expect(page.locator("#instructions h1")).to_have_text("Instructions")
     participation = Participation.objects.get(study=study)
-    assert participation.prolific_pid == "5f00aa11bb22"
+    assert participation.pid_hash == pid_hash("5f00aa11bb22")
     schedule = schedule_of(participation)
     total = len(schedule.trials)
     assert total == 1 + 6 + 1  # practice, 3 paradigms x 2 items, one catch trial

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from mpp_studio.studies.models import Participation, Response, Study
-from mpp_studio.studies.services import schedule_of
+from mpp_studio.studies.services import pid_hash, schedule_of, session_hash
 from mpp_studio.studies.tokens import TOKEN_SALT, cookie_name, participant_token, participation_from_token
 from tests.web.studies.conftest import PAIR_PARADIGMS, gold_answer
 
@@ -92,7 +92,7 @@ def joined(client: Client, study: Study, pid: str = "PID-1") -> tuple[Participat
     response = consent(client, study, PROLIFIC_PID=pid, STUDY_ID="S", SESSION_ID="X")
     assert response.status_code == 302
     token = session_token(response)
-    return Participation.objects.get(study=study, prolific_pid=pid), urls(study, token)
+    return Participation.objects.get(study=study, pid_hash=pid_hash(pid)), urls(study, token)
 
 
 def test_consent_page_then_session(study: Study) -> None:
@@ -111,10 +111,10 @@ def test_consent_page_then_session(study: Study) -> None:
     response = consent(client, study, PROLIFIC_PID="abc", STUDY_ID="S1", SESSION_ID="X1")
     assert response.status_code == 302
     participation = Participation.objects.get()
-    assert (participation.prolific_pid, participation.study_id_param, participation.session_id_param) == (
-        "abc",
+    assert (participation.pid_hash, participation.study_id_param, participation.session_hash) == (
+        pid_hash("abc"),
         "S1",
-        "X1",
+        session_hash("X1"),
     )
     token = session_token(response)
     assert response.cookies[cookie_name(study)].value == token
@@ -157,7 +157,7 @@ def test_trials_answers_and_completion(study: Study) -> None:
     assert participation.status == "completed"
     # The same PID later: already done, no second participation.
     other = Client()
-    page = consent(other, study, PROLIFIC_PID="PID-1", STUDY_ID="S")
+    page = consent(other, study, PROLIFIC_PID="PID-1", STUDY_ID="S", SESSION_ID="X")
     assert page.status_code == 200
     assert "already completed" in page.content.decode()
     assert Participation.objects.count() == 1
@@ -195,9 +195,9 @@ def test_reload_resumes_at_the_first_unanswered_trial(study: Study) -> None:
     fresh = Client()  # a closed tab, a new browser: the URL alone resumes
     assert fresh.get(u["run"]).status_code == 200
     assert fresh.get(u["trial"]).json()["trial"]["trial_index"] == 3
-    # Returning with the same PID from the study link resumes the same participation.
+    # Returning with the same PID and Prolific session from the study link resumes it.
     third = Client()
-    response = consent(third, study, PROLIFIC_PID="PID-1", STUDY_ID="S")
+    response = consent(third, study, PROLIFIC_PID="PID-1", STUDY_ID="S", SESSION_ID="X")
     assert third.get(urls(study, session_token(response))["trial"]).json()["number"] == 4
 
 
@@ -451,18 +451,19 @@ def test_a_returning_pid_skips_consent(study: Study) -> None:
     participation, u = joined(Client(), study, "BACK")
     post_json(Client(), u["answer"], gold_answer(participation, 0))
     other_browser = Client()
-    back = other_browser.get(start_url(study, PROLIFIC_PID="BACK", STUDY_ID="S"))
+    back = other_browser.get(start_url(study, PROLIFIC_PID="BACK", STUDY_ID="S", SESSION_ID="X"))
     assert back.status_code == 302
     assert owner_of(study, back["Location"]) == participation
     assert other_browser.get(urls(study, session_token(back))["trial"]).json()["number"] == 2
     assert Participation.objects.count() == 1
     for index in range(1, participation.trial_count):
         post_json(Client(), u["answer"], gold_answer(participation, index))
-    done = Client().get(start_url(study, PROLIFIC_PID="BACK"))
+    done = Client().get(start_url(study, PROLIFIC_PID="BACK", SESSION_ID="X"))
     assert done.status_code == 200
     assert "already completed" in done.content.decode()
     _, gone_urls = joined(Client(), study, "GONE")
     Client().post(gone_urls["withdraw"])
-    refused = Client().get(start_url(study, PROLIFIC_PID="GONE"))
+    refused = Client().get(start_url(study, PROLIFIC_PID="GONE", SESSION_ID="X"))
     assert refused.status_code == 403
     assert "deleted" in refused.content.decode()
+    assert "restart-link" not in refused.content.decode()  # nothing to loop back to

@@ -12,6 +12,7 @@ from django.test import Client, override_settings
 
 from mpp_studio.core import ratelimit
 from mpp_studio.studies.models import Participation, Response, Study
+from mpp_studio.studies.services import pid_hash
 from tests.web.studies.conftest import gold_answer
 from tests.web.studies.test_participant import consent, joined, post_json
 
@@ -46,7 +47,7 @@ def test_consents_are_limited_per_address_then_recover(study: Study, clock: Cloc
     assert limited.status_code == 429
     assert limited["Retry-After"] == "60"
     assert "Please wait 1 minute and try again" in limited.content.decode()
-    assert not Participation.objects.filter(prolific_pid="P9").exists()
+    assert not Participation.objects.filter(pid_hash=pid_hash("P9")).exists()
     # The consent page itself (GET) is never limited; another address is not limited.
     assert client.get(f"/s/{study.slug}/?PROLIFIC_PID=P9").status_code == 200
     other = Client(REMOTE_ADDR="198.51.100.99")
@@ -59,6 +60,7 @@ def test_consents_are_limited_per_address_then_recover(study: Study, clock: Cloc
 
 def test_a_classroom_behind_one_address_can_all_start(study: Study, clock: Clock) -> None:
     """The default consent limit lets 200 participants behind one NAT start in the same minute."""
+    Study.objects.filter(pk=study.pk).update(quota_per_list=100)  # places for all 200
     for number in range(200):
         response = consent(Client(REMOTE_ADDR=ADDRESS), study, PROLIFIC_PID=f"N{number}", STUDY_ID="S")
         assert response.status_code == 302, number

@@ -11,6 +11,7 @@ from django.test import Client, override_settings
 
 from mpp_studio.core import ratelimit
 from mpp_studio.studies.models import Response, Study
+from mpp_studio.studies.services import pid_hash
 from tests.web.conftest import PASSWORD
 from tests.web.studies.conftest import gold_answer
 from tests.web.studies.test_participant import joined, post_json
@@ -48,7 +49,7 @@ def test_participants_go_on_while_redis_is_down(
         for index in range(2):  # over the 1/m answer limit: not counted either
             assert post_json(client, urls["answer"], gold_answer(first, index)).status_code == 201
     assert Response.objects.filter(participation=first).count() == 2
-    assert second.prolific_pid == "R2"
+    assert second.pid_hash == pid_hash("R2")
     assert "rate limit study_start not applied: the cache is unreachable" in caplog.text
 
 

@@ -19,6 +19,7 @@ from mpp_studio.studies.services import (
     pid_hash,
     response_save,
     schedule_of,
+    session_hash,
     study_close,
     study_update,
 )
@@ -171,6 +172,8 @@ def test_lists_fill_evenly_and_abandoned_leases_free_their_slot(study: Study) ->
 
 
 def test_many_starts_stay_balanced(study: Study) -> None:
+    study.quota_per_list = 100  # places for all 200
+    study.save(update_fields=["quota_per_list"])
     people = [start(study, f"P{i:03d}") for i in range(200)]
     counts = Counter(p.list_index for p in people)
     assert counts == {0: 100, 1: 100}
@@ -199,7 +202,9 @@ def test_one_participation_per_pid_resumes_it(study: Study) -> None:
     stored = Participation.objects.get(pk=first.pk)
     assert stored.pid_hash == pid_hash("5f0c1e2d3b4a") != "5f0c1e2d3b4a"
     assert len(stored.pid_hash) == 64
-    assert stored.prolific_pid == "5f0c1e2d3b4a"
+    # The raw PID is stored nowhere: no column of the row holds it.
+    row = Participation.objects.filter(pk=first.pk).values().get()
+    assert "5f0c1e2d3b4a" not in repr(row)
 
 
 def test_a_returning_pid_after_expiry_keeps_its_list_and_answers(study: Study) -> None:
@@ -232,7 +237,8 @@ def test_study_id_must_match_when_configured(study: Study) -> None:
     with pytest.raises(ParticipantProblem):
         start(study, "PID1")  # missing counts as different
     ok = start(study, "PID1", study_id="STUDY-A", session_id="SESSION-9")
-    assert (ok.study_id_param, ok.session_id_param) == ("STUDY-A", "SESSION-9")
+    assert ok.study_id_param == "STUDY-A"
+    assert ok.session_hash == session_hash("SESSION-9") != "SESSION-9"
 
 
 def test_consent_version_must_be_the_current_one(study: Study) -> None:
@@ -359,7 +365,7 @@ def test_withdraw_deletes_responses_and_the_pid_cannot_return(study: Study) -> N
     p.refresh_from_db()
     assert p.status == Participation.Status.WITHDRAWN
     assert p.withdrawn_at is not None
-    assert (p.prolific_pid, p.session_id_param) == ("", "")
+    assert p.study_id_param == ""
     assert not Response.objects.filter(participation=p).exists()
     assert Response.objects.filter(participation=keep).count() == 1
     with pytest.raises(ParticipantProblem):
@@ -410,7 +416,7 @@ def test_a_start_sqlite_refused_as_locked_is_tried_again(
 
     monkeypatch.setattr(services, "_start_locked", flaky)
     monkeypatch.setattr(services.time, "sleep", lambda seconds: None)
-    assert start(study, "RETRY").prolific_pid == "RETRY"
+    assert start(study, "RETRY").pid_hash == pid_hash("RETRY")
     assert len(calls) == 3
     monkeypatch.setattr(
         services, "_start_locked", lambda *a: (_ for _ in ()).throw(OperationalError("disk I/O"))

@@ -1,0 +1,211 @@
+"""What a paid Prolific run needs from the participant pages: a Prolific ID alone opens nobody's
+session, a malformed answer is a 400 and never a 500, no raw Prolific ID is stored, STUDY_ID is
+checked on landing, quotas close a full study, and finishing goes to Prolific with the code."""
+
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.utils import timezone
+
+from mpp_studio.studies.models import Participation, Response, Study
+from mpp_studio.studies.services import completion_url, pid_hash
+from mpp_studio.studies.tokens import cookie_name
+from tests.web.studies.conftest import gold_answer, start
+from tests.web.studies.test_participant import consent, joined, owner_of, post_json, start_url
+
+pytestmark = pytest.mark.django_db
+
+
+def _answer_all(participation: Participation, client: Client, answer_url: str) -> None:
+    for index in range(participation.trial_count):
+        assert post_json(client, answer_url, gold_answer(participation, index)).status_code in (200, 201)
+
+
+# -- 1. Knowing a Prolific ID is not enough -----------------------------------------------------
+
+
+def test_a_known_prolific_id_does_not_open_the_victims_session(study: Study) -> None:
+    victim_browser = Client()
+    victim, u = joined(victim_browser, study, "VICTIM")
+    assert post_json(victim_browser, u["answer"], gold_answer(victim, 0)).status_code == 201
+
+    attacker = Client()
+    landing = attacker.get(start_url(study, PROLIFIC_PID="VICTIM", STUDY_ID="S"))
+    assert landing.status_code == 403
+    assert "already started this study in another browser" in landing.content.decode()
+    assert cookie_name(study) not in landing.cookies
+    assert "/run/" not in landing.content.decode()
+    # Consenting as the victim does not hand over the session either.
+    posted = consent(attacker, study, PROLIFIC_PID="VICTIM", STUDY_ID="S", SESSION_ID="GUESS")
+    assert posted.status_code == 403
+    assert cookie_name(study) not in posted.cookies
+    assert Participation.objects.filter(study=study).count() == 1
+
+    # The victim goes on as if nothing happened; their answer is theirs alone.
+    victim.refresh_from_db()
+    assert victim.status == Participation.Status.ACTIVE
+    assert list(Response.objects.filter(participation=victim).values_list("trial_index", flat=True)) == [0]
+    assert victim_browser.get(u["trial"]).json()["number"] == 2
+    # From their own Prolific session they may continue in another browser.
+    other_device = Client()
+    back = other_device.get(start_url(study, PROLIFIC_PID="VICTIM", STUDY_ID="S", SESSION_ID="X"))
+    assert back.status_code == 302
+    assert owner_of(study, back["Location"]) == victim
+
+
+def test_a_cookie_of_another_pid_is_not_a_way_in(study: Study) -> None:
+    browser = Client()
+    joined(browser, study, "MINE")
+    # The same browser, now arriving as someone else, is not sent to its own session.
+    other = browser.get(start_url(study, PROLIFIC_PID="THEIRS", STUDY_ID="S", SESSION_ID="Y"))
+    assert other.status_code == 200  # the consent page for the new PID
+    assert 'name="PROLIFIC_PID" value="THEIRS"' in other.content.decode()
+
+
+# -- 2. Malformed answers ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity"])
+def test_a_non_finite_response_time_is_a_400(study: Study, number: str) -> None:
+    client = Client()
+    participation, u = joined(client, study)
+    body = json.dumps(gold_answer(participation, 0)).replace("1500", number)
+    answer = client.post(u["answer"], body, content_type="application/json")
+    assert answer.status_code == 400
+    assert "not JSON" in answer.json()["error"]
+    assert not Response.objects.filter(participation=participation).exists()
+
+
+def test_deeply_nested_or_huge_answers_are_a_400(study: Study) -> None:
+    client = Client()
+    participation, u = joined(client, study)
+    nested = "[" * 100_000 + "]" * 100_000
+    deep = client.post(u["answer"], nested, content_type="application/json")
+    assert deep.status_code == 400
+    padded = dict(gold_answer(participation, 0), note="x" * 10_000)
+    huge = post_json(client, u["answer"], padded)
+    assert huge.status_code == 400
+    assert "4096 bytes" in huge.json()["error"]
+    assert not Response.objects.filter(participation=participation).exists()
+    assert post_json(client, u["answer"], gold_answer(participation, 0)).status_code == 201
+
+
+# -- 3. No raw Prolific ID ---------------------------------------------------------------------
+
+
+def test_no_table_holds_the_raw_prolific_id_or_session(study: Study) -> None:
+    client = Client()
+    participation, u = joined(client, study, "5f00RAWPID77")
+    _answer_all(participation, client, u["answer"])
+    with connection.cursor() as cursor:
+        for table in ("studies_participation", "studies_response", "studies_study"):
+            cursor.execute(f"SELECT * FROM {table}")
+            assert "5f00RAWPID77" not in repr(cursor.fetchall()), table
+    participation.refresh_from_db()
+    assert participation.pid_hash == pid_hash("5f00RAWPID77")
+
+
+# -- 4. STUDY_ID on landing --------------------------------------------------------------------
+
+
+def test_a_prolific_study_turns_away_on_landing_who_did_not_come_from_it(study: Study) -> None:
+    study.prolific_study_id = "PROLIFIC-STUDY"
+    study.save()
+    missing = Client().get(start_url(study, PROLIFIC_PID="p"))
+    assert missing.status_code == 403
+    html = missing.content.decode()
+    assert "open it from the study&#x27;s page on Prolific" in html
+    assert "consent-form" not in html and "restart-link" not in html
+    wrong = Client().get(start_url(study, PROLIFIC_PID="p", STUDY_ID="OTHER"))
+    assert wrong.status_code == 403
+    assert "consent-form" not in wrong.content.decode()
+    assert consent(Client(), study, PROLIFIC_PID="p").status_code == 403
+    assert not Participation.objects.exists()
+    right = Client().get(start_url(study, PROLIFIC_PID="p", STUDY_ID="PROLIFIC-STUDY", SESSION_ID="s"))
+    assert right.status_code == 200 and "consent-form" in right.content.decode()
+
+
+def test_a_draft_link_speaks_the_studys_language(project: Any, pair_dataset: Any, make_study: Any) -> None:
+    draft = make_study(project, [pair_dataset], language="zh", opened=False)
+    page = Client().get(start_url(draft))
+    assert page.status_code == 404
+    assert '<html lang="zh">' in page.content.decode()
+    assert "本研究目前未开放" in page.content.decode()
+
+
+# -- 8. Quotas, auto-close, completion ---------------------------------------------------------
+
+
+def test_a_full_study_closes_itself_and_turns_the_next_away(study: Study) -> None:
+    study.quota_per_list = 1
+    study.save()
+    for pid in ("Q1", "Q2"):  # two lists, one place each
+        client = Client()
+        participation, u = joined(client, study, pid)
+        _answer_all(participation, client, u["answer"])
+    study.refresh_from_db()
+    assert study.status == Study.Status.CLOSED
+    assert study.closed_at is not None
+    late = Client().get(start_url(study, PROLIFIC_PID="Q3", STUDY_ID="S"))
+    assert late.status_code == 403
+    assert Participation.objects.filter(study=study).count() == 2
+
+
+def test_places_held_by_people_working_free_up_when_their_time_runs_out(study: Study) -> None:
+    study.quota_per_list = 1
+    study.save()
+    first, second = start(study, "W1"), start(study, "W2")
+    assert {first.list_index, second.list_index} == {0, 1}
+    landing = Client().get(start_url(study, PROLIFIC_PID="W3"))
+    assert landing.status_code == 403
+    assert "taken by participants working right now" in landing.content.decode()
+    assert consent(Client(), study, PROLIFIC_PID="W3").status_code == 403
+    study.refresh_from_db()
+    assert study.status == Study.Status.OPEN  # not full of completes: it stays open
+    Participation.objects.filter(pk=first.pk).update(lease_started_at=timezone.now() - timedelta(hours=2))
+    third = start(study, "W3")
+    assert third.list_index == first.list_index
+
+
+def test_the_default_quota_is_the_designs_participants_per_list(study: Study) -> None:
+    # 5 responses per item, each item in 1 list: 5 participants per list, 10 in all.
+    people = [start(study, f"D{i}") for i in range(10)]
+    assert sorted(p.list_index for p in people).count(0) == 5
+    with pytest.raises(Exception) as refused:
+        start(study, "D10")
+    assert getattr(refused.value, "code", "") == "full_for_now"
+
+
+def test_finishing_goes_to_prolific_with_the_code(study: Study) -> None:
+    study.prolific_study_id = "S"
+    study.completion_code = "C0DE42"
+    study.save()
+    assert completion_url(study) == "https://app.prolific.com/submissions/complete?cc=C0DE42"
+    study.prolific_completion_url = "https://app.prolific.com/submissions/complete"
+    assert completion_url(study) == "https://app.prolific.com/submissions/complete?cc=C0DE42"
+    study.prolific_completion_url = "https://example.org/done?cc=OWN&x=1"
+    assert completion_url(study) == "https://example.org/done?cc=OWN&x=1"
+    study.prolific_completion_url = ""
+    study.save()
+    client = Client()
+    participation, u = joined(client, study)
+    _answer_all(participation, client, u["answer"])
+    done = client.get(u["done"])
+    assert done.status_code == 302
+    assert done["Location"] == "https://app.prolific.com/submissions/complete?cc=C0DE42"
+
+
+def test_a_withdrawn_participants_return_says_so_without_a_loop(study: Study) -> None:
+    client = Client()
+    _, u = joined(client, study, "LEFT")
+    client.post(u["withdraw"])
+    for url in (u["run"], u["done"]):
+        page = Client().get(url)
+        assert page.status_code == 403
+        html = page.content.decode()
+        assert "You have withdrawn" in html
+        assert "Something went wrong" not in html and "restart-link" not in html
