@@ -6,6 +6,10 @@ target number of responses per item needs. `StudyDesign.to_dict()` is what the p
 Lists are a partition (Latin-square style): each item goes in exactly `replication` lists, and
 every list holds floor or ceil of k * replication / n items of each paradigm, so a participant
 sees every paradigm and no paradigm is over-represented in one list.
+
+A rating study (task "rating", a Likert scale, or "magnitude", magnitude estimation) shows one
+sentence per trial: each list holds an item as its good or its bad sentence
+(`StudyList.conditions`), never both, dealt by `study.rating_lists.build_rating_lists`.
 """
 
 from __future__ import annotations
@@ -26,12 +30,17 @@ from study.catch import (
 )
 from study.errors import StudyError
 from study.items import StudyItem
+from study.rating_lists import CONDITIONS, Condition, build_rating_lists
+from study.rating_scale import MAX_MAGNITUDE, MAX_SCALE_POINTS, MIN_SCALE_POINTS, RatingScale
 from study.seeds import derive_seed
 
 FORMAT = "mpp-study-design"
 FORMAT_VERSION = 1
 
 TripletTask = Literal["pairwise", "rank3"]
+DesignTask = Literal["2afc", "rating", "magnitude"]
+DESIGN_TASKS: tuple[DesignTask, ...] = ("2afc", "rating", "magnitude")
+TASK_NAMES = {"2afc": "forced choice", "rating": "acceptability rating", "magnitude": "magnitude estimation"}
 # The 2AFC comparisons a triplet can give; the first named sentence is the expected answer
 # (for learner-artificial that is BLiSS's hypothesis that learner errors sound more natural,
 # not a grammaticality label).
@@ -50,10 +59,17 @@ class DesignSettings:
     catch_per_list: catch trials in each list.
     catch_method: how generated catch trials scramble a sentence ("shuffle" or "reverse").
     catch_min_units: the fewest words (characters for CJK) a sentence needs to be scrambled.
-    task: "2afc" (which sounds more natural); pairs are always shown this way.
+    task: "2afc" (which of two sounds more natural; the default), "rating" (each sentence rated
+      alone on a Likert scale) or "magnitude" (each sentence given a number relative to a
+      reference sentence). Rating and magnitude take minimal pairs only, and need at least
+      2 x replication lists (an item's good and bad sentences go to different lists).
     confidence: ask for a confidence rating after each choice.
     triplet_task: "pairwise" (a 2AFC trial per comparison) or "rank3" (rank the three).
     comparisons: for "pairwise", which of COMPARISONS each triplet gives.
+    scale_points: the points of the rating scale (2 to 11; task "rating" only).
+    reference_sentence: the reference (modulus) sentence shown with every magnitude trial
+      (required for task "magnitude").
+    reference_value: the number the reference sentence is worth (task "magnitude").
     """
 
     seed: int
@@ -64,10 +80,13 @@ class DesignSettings:
     catch_per_list: int = 2
     catch_method: CatchMethod = "shuffle"
     catch_min_units: int = 4
-    task: Literal["2afc"] = "2afc"
+    task: DesignTask = "2afc"
     confidence: bool = False
     triplet_task: TripletTask = "pairwise"
     comparisons: tuple[str, ...] = COMPARISONS
+    scale_points: int = 7
+    reference_sentence: str = ""
+    reference_value: int = 100
 
     def __post_init__(self) -> None:
         for name, value, least in (
@@ -92,8 +111,9 @@ class DesignSettings:
                 f"The catch-trial method must be one of {', '.join(CATCH_METHODS)}, "
                 f"not {self.catch_method!r}."
             )
-        if self.task != "2afc":
-            raise StudyError(f"The task must be '2afc', not {self.task!r}.")
+        if self.task not in DESIGN_TASKS:
+            raise StudyError(f"The task must be one of {', '.join(DESIGN_TASKS)}, not {self.task!r}.")
+        self._check_rating()
         if self.triplet_task not in ("pairwise", "rank3"):
             raise StudyError(f"The triplet task must be 'pairwise' or 'rank3', not {self.triplet_task!r}.")
         unknown = [c for c in self.comparisons if c not in COMPARISONS]
@@ -102,6 +122,56 @@ class DesignSettings:
                 f"Triplet comparisons must be distinct names from {', '.join(COMPARISONS)}; "
                 f"got {', '.join(self.comparisons) or 'none'}."
             )
+
+    def _check_rating(self) -> None:
+        """Check the settings of rating and magnitude estimation (the scale, the reference
+        sentence and value, and enough lists to keep an item's two sentences apart)."""
+        points = self.scale_points
+        if (
+            not isinstance(points, int)
+            or isinstance(points, bool)
+            or not MIN_SCALE_POINTS <= points <= MAX_SCALE_POINTS
+        ):
+            raise StudyError(
+                f"The rating scale has {MIN_SCALE_POINTS} to {MAX_SCALE_POINTS} points, got {points!r}."
+            )
+        value = self.reference_value
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_MAGNITUDE:
+            raise StudyError(
+                f"The reference sentence's value must be a whole number from 1 to {MAX_MAGNITUDE:,.0f}, "
+                f"got {value!r}."
+            )
+        if not isinstance(self.reference_sentence, str):
+            raise StudyError(f"The reference sentence must be text, got {self.reference_sentence!r}.")
+        if self.task == "magnitude" and not self.reference_sentence.strip():
+            raise StudyError(
+                "Magnitude estimation needs a reference sentence, shown with every trial, that "
+                "participants compare each sentence with."
+            )
+        if self.task != "2afc" and self.n_lists < 2 * self.replication:
+            raise StudyError(
+                f"In {TASK_NAMES[self.task]} each participant sees only one sentence of a pair, so "
+                f"an item's good and bad sentences go to different lists: with replication "
+                f"{self.replication} the study needs at least {2 * self.replication} lists, not "
+                f"{self.n_lists}."
+            )
+
+    @property
+    def rated(self) -> bool:
+        """Return True for a study whose sentences are rated one at a time (rating, magnitude)."""
+        return self.task != "2afc"
+
+    def rating_scale(self) -> RatingScale:
+        """Return the RatingScale of a rating or magnitude estimation study.
+
+        Raises:
+            StudyError: for a 2AFC study (its answers are choices, not ratings).
+        """
+        if self.task == "rating":
+            return RatingScale("rating", self.scale_points)
+        if self.task == "magnitude":
+            return RatingScale("magnitude", reference_value=self.reference_value)
+        raise StudyError("A forced-choice (2AFC) study has no rating scale: its answers are choices.")
 
     def to_dict(self) -> dict[str, Any]:
         """Return the settings as JSON-ready data (`from_dict` reads them back)."""
@@ -118,6 +188,9 @@ class DesignSettings:
             "confidence": self.confidence,
             "triplet_task": self.triplet_task,
             "comparisons": list(self.comparisons),
+            "scale_points": self.scale_points,
+            "reference_sentence": self.reference_sentence,
+            "reference_value": self.reference_value,
         }
 
     @classmethod
@@ -137,6 +210,9 @@ class DesignSettings:
                 confidence=bool(data.get("confidence", False)),
                 triplet_task=data.get("triplet_task", "pairwise"),
                 comparisons=tuple(data.get("comparisons", COMPARISONS)),
+                scale_points=data.get("scale_points", 7),
+                reference_sentence=data.get("reference_sentence", ""),
+                reference_value=data.get("reference_value", 100),
             )
         except KeyError as missing:
             raise StudyError(f"The stored design settings have no {missing.args[0]!r} field.") from None
@@ -183,19 +259,41 @@ class ParadigmSample:
 @dataclass(frozen=True, slots=True)
 class StudyList:
     """One list: the experimental items it shows (ids, in the order dealt; each participant's
-    order is drawn by `order.build_schedule`) and its catch trials."""
+    order is drawn by `order.build_schedule`) and its catch trials.
+
+    `conditions` is empty in a 2AFC study; in a rating study it says, for each entry of
+    `item_ids`, which sentence of the pair the list shows: "good" or "bad"."""
 
     index: int
     item_ids: tuple[str, ...]
     catch: tuple[CatchTrial, ...] = ()
+    conditions: tuple[Condition, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.conditions and len(self.conditions) != len(self.item_ids):
+            raise StudyError(
+                f"List {self.index + 1} has {len(self.item_ids)} items but {len(self.conditions)} "
+                "conditions (one per item: 'good' or 'bad')."
+            )
+        wrong = [c for c in self.conditions if c not in CONDITIONS]
+        if wrong:
+            raise StudyError(f"List {self.index + 1}: a condition is 'good' or 'bad', not {wrong[0]!r}.")
+
+    def entries(self) -> tuple[tuple[str, str], ...]:
+        """Return (item id, condition) for each entry: the condition is "" in a 2AFC study."""
+        conditions: Sequence[str] = self.conditions or [""] * len(self.item_ids)
+        return tuple(zip(self.item_ids, conditions, strict=True))
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the list as JSON-ready data."""
-        return {
+        """Return the list as JSON-ready data (`conditions` only in a rating study)."""
+        data: dict[str, Any] = {
             "index": self.index,
             "item_ids": list(self.item_ids),
             "catch": [c.to_dict() for c in self.catch],
         }
+        if self.conditions:
+            data["conditions"] = list(self.conditions)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> StudyList:
@@ -204,6 +302,7 @@ class StudyList:
             index=int(data["index"]),
             item_ids=tuple(str(i) for i in data["item_ids"]),
             catch=tuple(CatchTrial.from_dict(c) for c in data.get("catch") or ()),
+            conditions=tuple(data.get("conditions") or ()),
         )
 
 
@@ -214,11 +313,15 @@ class BalanceReport:
     counts[paradigm][list index] is the number of that paradigm's items in that list;
     spread[paradigm] the max-min difference over lists; list_sizes the experimental items per
     list; balanced is True when every spread, and the spread of list sizes, is at most 1.
+    In a rating study good[paradigm][list index] and bad[...] split counts by the sentence
+    shown (empty dicts in a 2AFC study).
     """
 
     counts: dict[str, tuple[int, ...]]
     spread: dict[str, int]
     list_sizes: tuple[int, ...]
+    good: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    bad: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def max_spread(self) -> int:
@@ -226,20 +329,44 @@ class BalanceReport:
         return max(self.spread.values(), default=0)
 
     @property
+    def max_condition_gap(self) -> int:
+        """Return, in a rating study, the largest |good - bad| of any paradigm in any list, and
+        of any whole list (0 in a 2AFC study)."""
+        gaps = [abs(g - b) for p in self.good for g, b in zip(self.good[p], self.bad[p], strict=True)]
+        lists = len(self.list_sizes)
+        for index in range(lists if self.good else 0):
+            goods = sum(self.good[p][index] for p in self.good)
+            bads = sum(self.bad[p][index] for p in self.bad)
+            gaps.append(abs(goods - bads))
+        return max(gaps, default=0)
+
+    @property
     def balanced(self) -> bool:
-        """Return True when no paradigm and no list size differs by more than 1 between lists."""
+        """Return True when no paradigm and no list size differs by more than 1 between lists
+        and, in a rating study, every list holds as many good as bad sentences of each paradigm
+        (within 1)."""
         sizes = self.list_sizes
-        return self.max_spread <= 1 and (not sizes or max(sizes) - min(sizes) <= 1)
+        return (
+            self.max_spread <= 1
+            and (not sizes or max(sizes) - min(sizes) <= 1)
+            and self.max_condition_gap <= 1
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the report as JSON-ready data, for the design page."""
-        return {
+        """Return the report as JSON-ready data, for the design page (a rating study adds the
+        good and bad sentences per paradigm per list and the largest gap between them)."""
+        data: dict[str, Any] = {
             "counts": {p: list(c) for p, c in self.counts.items()},
             "spread": dict(self.spread),
             "list_sizes": list(self.list_sizes),
             "max_spread": self.max_spread,
             "balanced": self.balanced,
         }
+        if self.good:
+            data["good"] = {p: list(c) for p, c in self.good.items()}
+            data["bad"] = {p: list(c) for p, c in self.bad.items()}
+            data["max_condition_gap"] = self.max_condition_gap
+        return data
 
 
 @dataclass(frozen=True)
@@ -280,12 +407,18 @@ class StudyDesign:
         """Return the experimental items of list `list_index` (0-based)."""
         return tuple(self._by_id[i] for i in self.lists[list_index].item_ids)
 
+    def list_entries(self, list_index: int) -> tuple[tuple[StudyItem, str], ...]:
+        """Return (item, condition) for each experimental entry of list `list_index` (0-based):
+        the condition is "good" or "bad" in a rating study, "" in a 2AFC study."""
+        return tuple((self._by_id[i], c) for i, c in self.lists[list_index].entries())
+
     def balance(self) -> BalanceReport:
         """Return the balance report: items per paradigm per list and the max-min differences."""
         return balance_report(self.items, self.lists)
 
     def participants_per_list(self) -> int:
-        """Return the participants each list needs: ceil(target responses / replication)."""
+        """Return the participants each list needs: ceil(target responses / replication) (in a
+        rating study the target counts the ratings of each of an item's two sentences)."""
         return math.ceil(self.settings.target_responses / self.settings.replication)
 
     def participants_needed(self) -> int:
@@ -446,17 +579,26 @@ def build_lists(
 
 
 def balance_report(items: Sequence[StudyItem], lists: Sequence[StudyList]) -> BalanceReport:
-    """Return the BalanceReport of `lists`: each paradigm's item count per list and spread."""
+    """Return the BalanceReport of `lists`: each paradigm's item count per list and spread, and
+    in a rating study (lists with conditions) the good and bad sentences per paradigm per list."""
     paradigm_of = {i.item_id: i.paradigm for i in items}
     paradigms = sorted({i.paradigm for i in items})
     counts = {p: [0] * len(lists) for p in paradigms}
+    rated = any(s.conditions for s in lists)
+    by_condition: dict[str, dict[str, list[int]]] = (
+        {c: {p: [0] * len(lists) for p in paradigms} for c in CONDITIONS} if rated else {}
+    )
     for position, study_list in enumerate(lists):
-        for item_id in study_list.item_ids:
+        for item_id, condition in study_list.entries():
             counts[paradigm_of[item_id]][position] += 1
+            if condition:
+                by_condition[condition][paradigm_of[item_id]][position] += 1
     return BalanceReport(
         counts={p: tuple(c) for p, c in counts.items()},
         spread={p: (max(c) - min(c)) if c else 0 for p, c in counts.items()},
         list_sizes=tuple(len(s.item_ids) for s in lists),
+        good={p: tuple(c) for p, c in by_condition.get("good", {}).items()},
+        bad={p: tuple(c) for p, c in by_condition.get("bad", {}).items()},
     )
 
 
@@ -517,6 +659,25 @@ def _catch_for_lists(
     return result
 
 
+def _check_pairs_only(
+    settings: DesignSettings,
+    items: Sequence[StudyItem],
+    practice: Sequence[StudyItem],
+    fillers: Sequence[StudyItem],
+) -> None:
+    """Raise a StudyError naming the first item, practice item or filler that is not a minimal
+    pair: rating and magnitude estimation rate a pair's good and bad sentences one at a time."""
+    for what, group in (("item", items), ("practice item", practice), ("filler", fillers)):
+        triplets = [i.item_id for i in group if i.kind != "pair"]
+        if triplets:
+            raise StudyError(
+                f"{TASK_NAMES[settings.task].capitalize()} works on minimal pairs only, but "
+                f"{len(triplets)} {what}{'s are' if len(triplets) > 1 else ' is a'} learner "
+                f"triplet{'s' if len(triplets) > 1 else ''} (first: {triplets[0]!r}); use forced "
+                "choice (2AFC) for triplets."
+            )
+
+
 def build_design(
     items: Iterable[StudyItem],
     settings: DesignSettings,
@@ -526,15 +687,32 @@ def build_design(
     catch_pairs: Sequence[Sequence[str]] = (),
 ) -> StudyDesign:
     """Return the StudyDesign of `items` under `settings`: k items sampled per paradigm, dealt
-    over the lists (see `build_lists`), each list given `catch_per_list` catch trials
-    (hand-written `catch_pairs` first, then scrambles of the study's good sentences).
-    Practice items and fillers are shown in every list and are not sampled."""
+    over the lists (see `build_lists`; in a rating study `rating_lists.build_rating_lists`,
+    each item's good and bad sentences in different lists), each list given `catch_per_list`
+    catch trials (hand-written `catch_pairs` first, then scrambles of the study's good
+    sentences; in a rating study only the scramble is shown, to be rated low). Practice items
+    and fillers are shown in every list and are not sampled (in a rating study each gives two
+    trials, its good and its bad sentence).
+
+    Raises:
+        StudyError: no items, ids used twice, lists left empty, too few catch trials, or (rating
+            and magnitude) an item, practice item or filler that is not a minimal pair.
+    """
     items = list(items)
     if not items:
         raise StudyError("The study has no items: choose at least one dataset with pairs or triplets.")
     _check_unique([*items, *practice, *fillers], "items, practice items and fillers")
+    if settings.rated:
+        _check_pairs_only(settings, items, practice, fillers)
     sampled, sampling = sample_items(items, settings.items_per_paradigm, settings.seed)
-    dealt = build_lists(sampled, settings.n_lists, settings.seed, settings.replication)
+    conditions: tuple[tuple[Condition, ...], ...]
+    if settings.rated:
+        rated = build_rating_lists(sampled, settings.n_lists, settings.seed, settings.replication)
+        dealt = tuple(ids for ids, _ in rated)
+        conditions = tuple(c for _, c in rated)
+    else:
+        dealt = build_lists(sampled, settings.n_lists, settings.seed, settings.replication)
+        conditions = tuple(() for _ in dealt)
     empty = [str(i + 1) for i, ids in enumerate(dealt) if not ids]
     if empty:
         raise StudyError(
@@ -542,7 +720,7 @@ def build_design(
             f"(list {', '.join(empty)} would be empty): ask for fewer lists or more items per paradigm."
         )
     catch = _catch_for_lists(settings, dealt, sampled, fillers, catch_pairs)
-    lists = tuple(StudyList(i, ids, catch[i]) for i, ids in enumerate(dealt))
+    lists = tuple(StudyList(i, ids, catch[i], conditions[i]) for i, ids in enumerate(dealt))
     return StudyDesign(
         settings=settings,
         items=sampled,

@@ -5,6 +5,12 @@ payment decision. Prolific allows a submission to be rejected (not paid) only af
 failed fair attention checks, while an analysis may rightly exclude on stricter grounds (one
 failed catch trial, answering too fast, always choosing the same side). Nothing here says who is
 paid; the platform records that on its own.
+
+Rating studies (Likert or magnitude estimation) go through the same rules with `exclude_raters`:
+each rating counts as correct when `RatingScale.agrees` says it lies on the side of the midpoint
+its sentence is expected at, so a catch trial's scramble rated at or above the midpoint is a
+failed catch (and a filler's good sentence rated at or below it a wrong filler). Ratings have no
+sides, so the position-bias rule never applies to them.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from study.agreement import Judgement, ParticipantInfo, as_dict
+from study.errors import StudyError
+from study.rating_scale import RatingJudgement, RatingScale
 
 REASON_INCOMPLETE = "incomplete"
 REASON_CATCH = "catch_trials"
@@ -242,3 +250,60 @@ def exclude_participants(
         flow=_flow("", checks, rules),
         flow_by_list=tuple(_flow(list_id, lists[list_id], rules) for list_id in sorted(lists)),
     )
+
+
+def rating_checks(ratings: Iterable[RatingJudgement], scale: RatingScale) -> list[Judgement]:
+    """Return each rating as the Judgement the exclusion rules read: correct when the rating
+    agrees with the end its sentence is expected at (`RatingScale.agrees`: a good sentence
+    above the midpoint, a bad or scrambled one below it; the midpoint agrees with neither), no
+    side chosen, and the trial's kind and response time.
+
+    Raises:
+        StudyError: for a rating that is not a valid answer on `scale`, naming it.
+    """
+    out = []
+    for rating in ratings:
+        try:
+            correct = scale.agrees(rating.expected, rating.value)
+        except StudyError as error:
+            raise StudyError(
+                f"Participant {rating.participant_id!r}, item {rating.item_id!r}: {error}"
+            ) from None
+        out.append(
+            Judgement(
+                item_id=rating.item_id,
+                participant_id=rating.participant_id,
+                correct=correct,
+                paradigm=rating.paradigm,
+                phenomenon=rating.phenomenon,
+                rt_ms=rating.rt_ms,
+                chose_left=None,
+                is_catch=rating.kind == "catch",
+                is_practice=rating.kind == "practice",
+                is_filler=rating.kind == "filler",
+            )
+        )
+    return out
+
+
+def exclude_raters(
+    ratings: Iterable[RatingJudgement],
+    scale: RatingScale,
+    rules: ExclusionRules | None = None,
+    participants: Iterable[ParticipantInfo] = (),
+) -> ExclusionResult:
+    """Return the exclusion checks and flow of a rating study, as `exclude_participants` does for
+    2AFC, each rating judged by `rating_checks` (catch trials: the scramble rated below the
+    midpoint; `items_correct`: experimental ratings on their sentence's expected side). A
+    participant with no `ParticipantInfo` takes the list of their ratings.
+
+    Raises:
+        StudyError: for a rating that is not a valid answer on `scale`.
+    """
+    ratings = list(ratings)
+    infos = {p.participant_id: p for p in participants}
+    for rating in ratings:
+        infos.setdefault(
+            rating.participant_id, ParticipantInfo(rating.participant_id, list_id=rating.list_id)
+        )
+    return exclude_participants(rating_checks(ratings, scale), rules, infos.values())

@@ -7,6 +7,12 @@ fillers shuffled so that no two neighbouring trials come from the same paradigm 
 counts allow it; then the catch trials placed in spread-out gaps (never first, never next to
 each other while there are enough trials between which to put them).
 
+Rating studies (task "rating" or "magnitude") show one sentence per trial: the list's items each
+as the sentence the list holds (good or bad), fillers and practice items as two trials each (their
+good and their bad sentence; practice in the researcher's order, its two sentences shuffled), and
+each catch trial as its scrambled sentence alone, expected at the low end. The order and the catch
+spacing are the same as for 2AFC; there are no sides.
+
 Sides: in each kind of 2AFC trial (practice, experimental, filler, catch) half the acceptable
 sentences are on the left and half on the right, and over the whole session the left count is
 within one of half. A rank3 trial shows its three sentences in a shuffled order, drawn from
@@ -26,10 +32,11 @@ from typing import Any, Literal
 from study.design import StudyDesign
 from study.errors import StudyError
 from study.items import StudyItem
+from study.rating_scale import RatingJudgement, expected_end, validate_rating
 from study.seeds import participant_seed
 
 TrialKind = Literal["experimental", "catch", "practice", "filler"]
-TaskName = Literal["2afc", "rank3"]
+TaskName = Literal["2afc", "rank3", "rating", "magnitude"]
 CATCH_PARADIGM = "catch"  # the paradigm a catch trial counts as when neighbours are compared
 
 
@@ -44,6 +51,12 @@ class Trial:
       artificial); empty for 2AFC.
     roles: the role of each displayed sentence ("good"/"bad", "corrected"/"learner"/"artificial").
     comparison: for a triplet's pairwise trial, e.g. "corrected-learner"; "" otherwise.
+    expected: for a rating or magnitude trial (one sentence, gold_index None), the end of the
+      scale its sentence is expected at: "high" (good) or "low" (bad, or a catch scramble);
+      "" otherwise. `rating_scale.rating_agrees(trial, value)` says whether an answer agrees.
+    scale_points: the points of a rating trial's scale (0 for other trials).
+    reference_sentence, reference_value: what a magnitude trial's sentence is compared with
+      ("" and 0 for other trials).
     """
 
     trial_index: int
@@ -58,6 +71,15 @@ class Trial:
     phenomenon: str
     comparison: str = ""
     confidence: bool = False
+    expected: str = ""
+    scale_points: int = 0
+    reference_sentence: str = ""
+    reference_value: int = 0
+
+    @property
+    def rated(self) -> bool:
+        """Return True for a trial that takes a rating (task "rating" or "magnitude")."""
+        return self.task in ("rating", "magnitude")
 
     @property
     def analysed(self) -> bool:
@@ -79,17 +101,49 @@ class Trial:
 
     def public_view(self) -> dict[str, Any]:
         """Return what the browser may see of this trial: its index, task, sentences in display
-        order and whether to ask for confidence. No gold, no paradigm, no item id, no kind."""
-        return {
+        order and whether to ask for confidence; a rating trial adds `scale_points`, a magnitude
+        trial `reference_sentence` and `reference_value`. No gold, no expected end, no role, no
+        paradigm, no item id, no kind."""
+        view: dict[str, Any] = {
             "trial_index": self.trial_index,
             "task": self.task,
             "sentences": list(self.sentences),
             "confidence": self.confidence,
         }
+        if self.task == "rating":
+            view["scale_points"] = self.scale_points
+        elif self.task == "magnitude":
+            view["reference_sentence"] = self.reference_sentence
+            view["reference_value"] = self.reference_value
+        return view
+
+    def rating_judgement(
+        self, participant_id: str, value: object, list_id: str = "", rt_ms: float | None = None
+    ) -> RatingJudgement:
+        """Return the RatingJudgement of the answer `value` to this rating or magnitude trial
+        (what `study.exclusion.exclude_raters` and `study.ratings` read).
+
+        Raises:
+            StudyError: for an invalid answer or a trial that is not rated.
+        """
+        number = validate_rating(self, value)
+        return RatingJudgement(
+            participant_id=str(participant_id),
+            item_id=self.item_id,
+            paradigm=self.paradigm,
+            phenomenon=self.phenomenon,
+            role="good" if self.roles == ("good",) else "bad",
+            kind=self.kind,
+            value=number,
+            list_id=list_id,
+            rt_ms=rt_ms,
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the whole trial (gold included: server side only) as JSON-ready data."""
-        return {
+        """Return the whole trial (gold included: server side only) as JSON-ready data; a rating
+        or magnitude trial adds `expected`, `scale_points`, `reference_sentence` and
+        `reference_value`."""
+        data: dict[str, Any] = {
             "trial_index": self.trial_index,
             "item_id": self.item_id,
             "kind": self.kind,
@@ -103,6 +157,12 @@ class Trial:
             "comparison": self.comparison,
             "confidence": self.confidence,
         }
+        if self.rated:
+            data["expected"] = self.expected
+            data["scale_points"] = self.scale_points
+            data["reference_sentence"] = self.reference_sentence
+            data["reference_value"] = self.reference_value
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Trial:
@@ -121,6 +181,10 @@ class Trial:
             phenomenon=str(data.get("phenomenon", "")),
             comparison=str(data.get("comparison", "")),
             confidence=bool(data.get("confidence", False)),
+            expected=str(data.get("expected", "")),
+            scale_points=int(data.get("scale_points", 0)),
+            reference_sentence=str(data.get("reference_sentence", "")),
+            reference_value=int(data.get("reference_value", 0)),
         )
 
 
@@ -171,12 +235,38 @@ class _Unit:
     phenomenon: str
     comparison: str = ""
     words: frozenset[str] = frozenset()
+    expected: str = ""
 
 
-def _item_units(item: StudyItem, kind: TrialKind, design: StudyDesign) -> list[_Unit]:
+def _rating_units(item: StudyItem, kind: TrialKind, design: StudyDesign, roles: Sequence[str]) -> list[_Unit]:
+    """Return one rating trial per role in `roles` ("good", "bad") of a pair. A trial's words
+    include its item (marked), so spread_order keeps an item's two sentences apart."""
+    task: TaskName = "magnitude" if design.settings.task == "magnitude" else "rating"
+    words = frozenset(word for _, word in item.words) | {f"\x00item:{item.item_id}"}
+    by_role = dict(zip(item.roles, item.sentences, strict=True))
+    return [
+        _Unit(
+            item.item_id,
+            kind,
+            task,
+            (by_role[role],),
+            (role,),
+            item.paradigm,
+            item.phenomenon,
+            words=words,
+            expected=expected_end(role),
+        )
+        for role in roles
+    ]
+
+
+def _item_units(item: StudyItem, kind: TrialKind, design: StudyDesign, condition: str = "") -> list[_Unit]:
     """Return the trials one item gives: one for a pair or a rank3 triplet, one per comparison
-    for a pairwise triplet."""
+    for a pairwise triplet; in a rating study one for a list entry (its `condition`, the
+    sentence the list holds) and two (good, bad) for a practice item or filler."""
     settings = design.settings
+    if settings.rated:
+        return _rating_units(item, kind, design, (condition,) if condition else ("good", "bad"))
     words = frozenset(word for _, word in item.words)
     base = (item.paradigm, item.phenomenon)
     if item.kind == "pair":
@@ -315,13 +405,20 @@ def build_schedule(design: StudyDesign, list_index: int, participant_id: str) ->
     rng = random.Random(seed)
     study_list = design.lists[list_index]
 
-    practice = [u for item in design.practice for u in _item_units(item, "practice", design)]
-    main = [u for item in design.list_items(list_index) for u in _item_units(item, "experimental", design)]
-    main += [u for item in design.fillers for u in _item_units(item, "filler", design)]
-    catch = [
-        _Unit(c.catch_id, "catch", "2afc", (c.good, c.bad), ("good", "bad"), CATCH_PARADIGM, "")
-        for c in study_list.catch
+    settings = design.settings
+    practice = []
+    for item in design.practice:
+        units = _item_units(item, "practice", design)
+        if settings.rated:
+            rng.shuffle(units)  # a practice item's good sentence is not always first
+        practice.extend(units)
+    main = [
+        u
+        for item, condition in design.list_entries(list_index)
+        for u in _item_units(item, "experimental", design, condition)
     ]
+    main += [u for item in design.fillers for u in _item_units(item, "filler", design)]
+    catch = [_catch_unit(c.catch_id, c.good, c.bad, design) for c in study_list.catch]
 
     arranged = [main[i] for i in spread_order([u.paradigm for u in main], rng, [u.words for u in main])]
     rng.shuffle(catch)
@@ -343,6 +440,8 @@ def build_schedule(design: StudyDesign, list_index: int, participant_id: str) ->
             roles = tuple(unit.roles[s] for s in display)
             gold_index: int | None = None
             ranking = tuple(display.index(stored) for stored in range(3))
+        elif unit.task in ("rating", "magnitude"):
+            sentences, roles, gold_index, ranking = unit.sentences, unit.roles, None, ()
         else:
             sentences = unit.sentences if left else unit.sentences[::-1]
             roles = unit.roles if left else unit.roles[::-1]
@@ -360,10 +459,35 @@ def build_schedule(design: StudyDesign, list_index: int, participant_id: str) ->
                 paradigm=unit.paradigm,
                 phenomenon=unit.phenomenon,
                 comparison=unit.comparison,
-                confidence=design.settings.confidence,
+                confidence=settings.confidence,
+                **_rating_fields(unit, design),
             )
         )
     return ParticipantSchedule(str(participant_id), list_index, seed, tuple(trials))
+
+
+def _catch_unit(catch_id: str, good: str, bad: str, design: StudyDesign) -> _Unit:
+    """Return a catch trial: a 2AFC choice between its sentences, or in a rating study its
+    scrambled sentence alone, expected at the low end."""
+    if design.settings.task == "magnitude":
+        return _Unit(catch_id, "catch", "magnitude", (bad,), ("bad",), CATCH_PARADIGM, "", expected="low")
+    if design.settings.task == "rating":
+        return _Unit(catch_id, "catch", "rating", (bad,), ("bad",), CATCH_PARADIGM, "", expected="low")
+    return _Unit(catch_id, "catch", "2afc", (good, bad), ("good", "bad"), CATCH_PARADIGM, "")
+
+
+def _rating_fields(unit: _Unit, design: StudyDesign) -> dict[str, Any]:
+    """Return the Trial fields of a rating or magnitude trial (none for other trials)."""
+    settings = design.settings
+    if unit.task == "rating":
+        return {"expected": unit.expected, "scale_points": settings.scale_points}
+    if unit.task == "magnitude":
+        return {
+            "expected": unit.expected,
+            "reference_sentence": settings.reference_sentence,
+            "reference_value": settings.reference_value,
+        }
+    return {}
 
 
 def trial_counts(design: StudyDesign) -> tuple[int, ...]:
@@ -374,6 +498,6 @@ def trial_counts(design: StudyDesign) -> tuple[int, ...]:
     return tuple(
         fixed
         + len(s.catch)
-        + sum(len(_item_units(design.item(i), "experimental", design)) for i in s.item_ids)
+        + sum(len(_item_units(design.item(i), "experimental", design, c)) for i, c in s.entries())
         for s in design.lists
     )
