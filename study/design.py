@@ -392,6 +392,11 @@ class StudyDesign:
                 )
             by_id[item.item_id] = item
         for study_list in self.lists:
+            if self.settings.rated and study_list.item_ids and not study_list.conditions:
+                raise StudyError(
+                    f"List {study_list.index + 1} of this {TASK_NAMES[self.settings.task]} study does "
+                    "not say which sentence of each pair it shows (its 'conditions' are missing)."
+                )
             for item_id in study_list.item_ids:
                 if item_id not in by_id:
                     raise StudyError(
