@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Literal, overload
 
 from scoring.stats import bootstrap_ci, holm, json_float, wilson_interval
+from study.items import item_sort_key
 
 TieRule = Literal["half", "fail"]
 TIE_RULES: tuple[TieRule, ...] = ("half", "fail")
@@ -336,7 +337,9 @@ def agreement_with_gold(
     by_item: dict[str, list[Judgement]] = defaultdict(list)
     for response in responses:
         by_item[response.item_id].append(response)
-    items = tuple(_item(item_id, by_item[item_id], tie, confidence) for item_id in sorted(by_item))
+    items = tuple(
+        _item(item_id, by_item[item_id], tie, confidence) for item_id in sorted(by_item, key=item_sort_key)
+    )
     if not items:
         return GoldAgreement(tie=tie)
     intervals = _Intervals(confidence, bootstrap_resamples, seed)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from study.agreement import GroupAgreement, ItemAgreement, ItemInfo, WordUse, as_dict
+from study.items import item_sort_key
 
 ParadigmMetric = Literal["micro", "macro", "majority_share"]
 PARADIGM_METRICS: tuple[ParadigmMetric, ...] = ("micro", "macro", "majority_share")
@@ -305,7 +306,7 @@ def word_agreement(
         correct = sum(i.correct for i in pooled)
         n = sum(i.n for i in pooled)
         shrunk = (correct + a0) / (n + strength)  # n >= 1: only items with responses
-        disagreeing = tuple(sorted(i.item_id for i in pooled if i.disagrees))
+        disagreeing = tuple(sorted((i.item_id for i in pooled if i.disagrees), key=item_sort_key))
         paradigms = tuple(sorted({i.paradigm for i in pooled}))
         flagged = (
             len(disagreeing) >= settings.min_disagreeing_items and shrunk < settings.word_threshold - _EPSILON
@@ -325,7 +326,7 @@ def word_agreement(
                 position=position,
                 word=word,
                 paradigms=paradigms,
-                item_ids=tuple(sorted(i.item_id for i in pooled)),
+                item_ids=tuple(sorted((i.item_id for i in pooled), key=item_sort_key)),
                 disagreeing_item_ids=disagreeing,
                 correct=correct,
                 n=n,

@@ -4,6 +4,7 @@ traced back to the generator."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -15,6 +16,14 @@ ItemKind = Literal["pair", "triplet"]
 # The sentences of an item, in stored order. The first is always the acceptable one.
 PAIR_ROLES: tuple[str, str] = ("good", "bad")
 TRIPLET_ROLES: tuple[str, str, str] = ("corrected", "learner", "artificial")
+
+
+def item_sort_key(item_id: str) -> tuple[tuple[int, int, str], ...]:
+    """Return the key that sorts item ids as a reader counts: digits by their value, so "227"
+    comes before "1022" and "catch-1-2" before "catch-1-10"."""
+    return tuple(
+        (1, int(part), "") if part.isdigit() else (0, 0, part) for part in re.split(r"(\d+)", item_id) if part
+    )
 
 
 @dataclass(frozen=True, slots=True)

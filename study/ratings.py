@@ -45,6 +45,7 @@ from scoring.stats import holm
 from study.agreement import ParticipantInfo, one_sided_binomial
 from study.errors import StudyError
 from study.exclusion import ExclusionRules, exclude_raters
+from study.items import item_sort_key
 from study.rating_results import (
     ITEM_GOOD_LOW,
     ITEM_NO_DIFFERENCE,
@@ -216,7 +217,7 @@ def _items(
         zs[(rating.item_id, rating.role)].append(z[index])
         raws[(rating.item_id, rating.role)].append(values[index])
     out = []
-    for item_id in sorted(labels):
+    for item_id in sorted(labels, key=item_sort_key):
         good, bad = zs.get((item_id, "good"), []), zs.get((item_id, "bad"), [])
         good_z = statistics.fmean(good) if good else None
         bad_z = statistics.fmean(bad) if bad else None

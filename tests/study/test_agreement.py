@@ -15,6 +15,7 @@ from study.agreement import (
     majority_credit,
     one_sided_binomial,
 )
+from study.items import item_sort_key
 from tests.study.tiny_study import tiny_judgements
 
 ANALYSED = frozenset({"p1", "p2", "p3"})
@@ -206,3 +207,10 @@ def test_item_dict_is_complete() -> None:
     row = gold.items[0].to_dict()
     assert row["correct"] == 2 and row["n"] == 3 and row["disagrees"] is False
     assert math.isclose(float(row["accuracy"]), 2 / 3)  # type: ignore[arg-type]
+
+
+def test_items_are_listed_in_the_order_a_reader_counts() -> None:
+    judgements = [j for item in ("2380", "227", "1128", "1022") for j in _responses(item, 1, 1)]
+    result = agreement_with_gold(judgements)
+    assert [i.item_id for i in result.items] == ["227", "1022", "1128", "2380"]
+    assert sorted(["catch-1-10", "catch-1-2", "x"], key=item_sort_key) == ["catch-1-2", "catch-1-10", "x"]

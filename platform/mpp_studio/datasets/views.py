@@ -46,6 +46,7 @@ from mpp_studio.datasets.services import (
 )
 from mpp_studio.datasets.services.curation import pair_review_clear, pair_review_set
 from mpp_studio.datasets.services.written_pairs import written_pair_add
+from mpp_studio.datasets.validation_summary import read_validation
 from mpp_studio.paradigms.models import Template
 
 PAIRS_PER_PAGE = 50
@@ -149,9 +150,12 @@ def _detail_context(request: HttpRequest, project: Project, dataset: Dataset) ->
 @login_required
 @require_GET
 def dataset_detail(request: HttpRequest, project_id: int, dataset_id: int) -> HttpResponse:
+    """A dataset: its facts, generation status, paradigms, exports and published validation."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     dataset = dataset_get(project=project, dataset_id=dataset_id)
-    return render(request, "datasets/detail.html", _detail_context(request, project, dataset))
+    context = _detail_context(request, project, dataset)
+    context["validation"] = read_validation(dataset.validation)
+    return render(request, "datasets/detail.html", context)
 
 
 @login_required

@@ -187,12 +187,23 @@ def test_publish_and_revalidate_from_the_page(study: Study, pair_dataset: Any, e
     assert "Validation summary published to the card of “Agreement pairs”" in done.content.decode()
     pair_dataset.refresh_from_db()
     assert pair_dataset.validation["study_id"] == study.pk
+    # The dataset's own page shows what was published, linked back to the study.
+    page = client.get(f"/projects/{study.project_id}/datasets/{pair_dataset.pk}/").content.decode()
+    assert 'class="card dataset-validation"' in page
+    assert f'href="/projects/{study.project_id}/studies/{study.pk}/"' in page
+    assert f'data-uid="{FLAGGED}"' in page and "no (below the rule)" in page
+    study.prolific_study_id, study.completion_code = "PROLIFIC-1", "OLDCODE1"
+    study.prolific_completion_url = "https://app.prolific.com/submissions/complete?cc=OLDCODE1"
+    study.save()
     made = client.post(
         url("study_revalidate", study), {"paradigms": [FLAGGED], "datasets": [str(pair_dataset.pk)]}
     )
     new = Study.objects.get(revalidation_of=study)
     assert made.status_code == 302 and made["Location"].endswith(f"/studies/{new.pk}/")
     assert new.paradigm_filter == [FLAGGED] and new.is_draft
+    # A re-validation is a new Prolific study: its own STUDY_ID, completion code and URL.
+    assert new.prolific_study_id == "" and new.prolific_completion_url == ""
+    assert new.completion_code != "OLDCODE1" and len(new.completion_code) == 8
     refused = client.post(url("study_revalidate", study), {"paradigms": []}, follow=True)
     assert "Choose at least one paradigm" in refused.content.decode()
 

@@ -14,6 +14,7 @@ from formats.record import record_pair_id
 from formats.uid_files import uid_file_stem
 from mpp_studio.datasets.models import Dataset, DatasetParadigm
 from mpp_studio.datasets.selectors_curation import excluded_counts, excluded_reviews, review_counts
+from mpp_studio.datasets.validation_summary import read_validation
 
 DATA_FOLDER = "data"
 # The card lists this many excluded pairs and says how many more there are.
@@ -250,66 +251,38 @@ def _imported_section(dataset: Dataset, files: Sequence[ParadigmFile], total: in
     return lines
 
 
-def _share(value: object) -> str:
-    """Return a share as a percentage with one decimal ("87.5%"), or "–" when missing."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{value * 100:.1f}%"
-    return "–"
-
-
 def validation_section(validation: object) -> list[str]:
-    """Return the card's "Human validation" section from `Dataset.validation` (empty when none).
-
-    The summary is written by a validation study (the studies app; this app never imports it):
-    `study`, `date`, `rule` {name, metric, threshold, tie}, `participants` {started, analysed,
-    excluded}, `individual_accuracy`, `aggregate_accuracy`, and `paradigms`, each with `uid`,
-    `n_items`, `n_responses`, `micro`, `wilson_low`, `wilson_high`, `majority_accuracy` and
-    `included` (kept by the rule).
-    """
-    if not isinstance(validation, dict) or not validation.get("paradigms"):
+    """Return the card's "Human validation" section from `Dataset.validation` (empty when none;
+    `validation_summary.read_validation` reads it, for the dataset page too)."""
+    summary = read_validation(validation)
+    if summary is None:
         return []
-    rule_found, people_found = validation.get("rule"), validation.get("participants")
-    rule = rule_found if isinstance(rule_found, dict) else {}
-    people = people_found if isinstance(people_found, dict) else {}
-    metric = "micro accuracy" if rule.get("metric") == "micro" else "share of items the majority got right"
-    threshold = rule.get("threshold")
-    rule_text = f"{rule.get('name') or 'threshold'}: {metric} at least {_share(threshold)}"
-    tie = "half" if rule.get("tie") == "half" else "a failure"
     lines = [
         "",
         "## Human validation",
         "",
-        f"Native speakers judged these pairs in the validation study “{_cell(validation.get('study', ''))}” "
-        f"(published {_cell(validation.get('date', ''))}): "
-        f"{people.get('analysed', 0)} participants analysed, "
-        f"{people.get('excluded', 0)} excluded by the study's rules. Individual accuracy "
-        f"{_share(validation.get('individual_accuracy'))}, aggregate (majority-vote) accuracy "
-        f"{_share(validation.get('aggregate_accuracy'))}; a tie counts as {tie}. "
-        f"Inclusion rule ({_cell(rule_text)}).",
+        f"Native speakers judged these pairs in the validation study “{_cell(summary.study)}” "
+        f"(published {_cell(summary.date)}): "
+        f"{summary.analysed} participants analysed, "
+        f"{summary.excluded} excluded by the study's rules. Individual accuracy "
+        f"{summary.individual_accuracy}, aggregate (majority-vote) accuracy "
+        f"{summary.aggregate_accuracy}; a tie counts as {summary.tie}. "
+        f"Inclusion rule ({_cell(summary.rule_text)}).",
         "",
         "| UID | Items | Responses | Micro accuracy | 95% Wilson interval | Majority accuracy | Included |",
         "|---|---|---|---|---|---|---|",
     ]
-    for row in validation["paradigms"]:
-        if not isinstance(row, dict):
-            continue
-        interval = f"{_share(row.get('wilson_low'))} – {_share(row.get('wilson_high'))}"
-        lines.append(
-            "| "
-            + " | ".join(
-                _cell(v)
-                for v in (
-                    row.get("uid", ""),
-                    row.get("n_items", ""),
-                    row.get("n_responses", ""),
-                    _share(row.get("micro")),
-                    interval,
-                    _share(row.get("majority_accuracy")),
-                    "yes" if row.get("included") else "no (below the rule)",
-                )
-            )
-            + " |"
+    for row in summary.paradigms:
+        cells = (
+            row.uid,
+            row.n_items,
+            row.n_responses,
+            row.micro,
+            row.interval,
+            row.majority,
+            "yes" if row.included else "no (below the rule)",
         )
+        lines.append("| " + " | ".join(_cell(v) for v in cells) + " |")
     return lines
 
 
