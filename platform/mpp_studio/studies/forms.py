@@ -69,6 +69,10 @@ class StudyForm(forms.ModelForm):
             "filler_pairs",
             "task",
             "confidence",
+            "scale_points",
+            "scale_labels",
+            "reference_sentence",
+            "reference_value",
             "seed",
             "language",
             "instructions",
@@ -91,6 +95,10 @@ class StudyForm(forms.ModelForm):
             "filler_pairs": "Filler items (optional)",
             "task": "Task",
             "confidence": "Ask for a confidence rating after each choice",
+            "scale_points": "Rating scale: points",
+            "scale_labels": "Rating scale: labels (optional)",
+            "reference_sentence": "Magnitude estimation: reference sentence",
+            "reference_value": "Magnitude estimation: the reference sentence's number",
             "language": "Interface language",
             "consent_text": "Consent text",
             "lease_ttl_minutes": "Time to finish (minutes)",
@@ -113,7 +121,14 @@ class StudyForm(forms.ModelForm):
             "first; the rest are scrambles of the study's own good sentences.",
             "filler_pairs": "One a line: the expected sentence, a vertical bar |, the other. Shown in every "
             "list among the items, so participants do not see only the tested contrast; not analysed.",
-            "task": "Triplets: two-sentence choices give one trial per comparison.",
+            "task": "Triplets: two-sentence choices give one trial per comparison. Ratings show one "
+            "sentence at a time, and no participant sees both sentences of a pair (each list holds "
+            "half the pairs' good sentences and half their bad ones): they need at least 2 lists.",
+            "scale_points": "Rating studies: 2 to 11 points (7 is usual).",
+            "scale_labels": "One a line: the two ends of the scale (lowest first), or one per point. "
+            "Empty: “Very unnatural” and “Very natural” in the study's language.",
+            "reference_sentence": "Magnitude estimation: shown above every sentence, worth the number "
+            "below; pick a sentence of middling naturalness.",
             "seed": "Every random choice of the design derives from it.",
             "instructions": "In the study's language. Empty: a default text.",
             "consent_text": "In the study's language. Empty: a default text.",
@@ -132,6 +147,8 @@ class StudyForm(forms.ModelForm):
             "instructions": forms.Textarea(attrs={"rows": 5}),
             "consent_text": forms.Textarea(attrs={"rows": 5}),
             "catch_pairs": forms.Textarea(attrs={"rows": 3}),
+            "scale_labels": forms.Textarea(attrs={"rows": 2}),
+            "reference_sentence": forms.Textarea(attrs={"rows": 2}),
             "filler_pairs": forms.Textarea(attrs={"rows": 3}),
         }
 
@@ -142,6 +159,10 @@ class StudyForm(forms.ModelForm):
         self.fields["n_lists"].validators.append(MaxValueValidator(MAX_LISTS))
         self.fields["lease_ttl_minutes"].validators.append(MaxValueValidator(MAX_LEASE_MINUTES))
         self.fields["quota_per_list"].validators.append(MaxValueValidator(MAX_QUOTA))
+        self.fields["scale_points"].validators += [MinValueValidator(2), MaxValueValidator(11)]
+        self.fields["reference_value"].validators += [MinValueValidator(1), MaxValueValidator(1_000_000)]
+        for name in ("scale_points", "reference_value"):
+            self.fields[name].required = False
         for name in AT_LEAST_ONE:
             self.fields[name].validators.append(MinValueValidator(1))
             self.fields[name].widget.attrs["min"] = 1
@@ -151,6 +172,18 @@ class StudyForm(forms.ModelForm):
             for name in ("datasets", *DESIGN_FIELDS, "consent_version"):
                 self.fields[name].disabled = True
                 self.fields[name].required = False
+
+    def _or_default(self, name: str) -> int:
+        """Return a rating setting, or the model's default when the field was left empty (only
+        rating studies use it, so other studies' forms need not fill it)."""
+        value = self.cleaned_data.get(name)
+        return int(value) if value is not None else int(Study._meta.get_field(name).get_default())
+
+    def clean_scale_points(self) -> int:
+        return self._or_default("scale_points")
+
+    def clean_reference_value(self) -> int:
+        return self._or_default("reference_value")
 
     def clean_completion_code(self) -> str:
         code = str(self.cleaned_data.get("completion_code") or "").strip()

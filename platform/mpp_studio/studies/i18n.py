@@ -57,6 +57,17 @@ UI: dict[str, dict[str, str]] = {
         "busy_consent_kept": "The server was busy for a moment. Your consent is kept: press the "
         "button again to begin.",
         "trial_label": "Sentence {n}",
+        "question_rating": "How natural does this sentence sound?",
+        "question_magnitude": "How natural is this sentence, compared with the reference sentence?",
+        "scale_low": "Very unnatural",
+        "scale_high": "Very natural",
+        "scale_point": "{n} of {points}",
+        "magnitude_reference": "Reference sentence, worth {value}:",
+        "magnitude_label": "Your number for the sentence above",
+        "magnitude_hint": "Twice as natural as the reference: twice its number; half as natural: half.",
+        "magnitude_invalid": "Write a number greater than 0 (up to 1,000,000).",
+        "feedback_high": "Most people find this sentence natural: a high rating.",
+        "feedback_low": "Most people find this sentence unnatural: a low rating.",
         "prolific_only": "This study takes its participants through Prolific. Please open it "
         "from the study's page on Prolific.",
         "prolific_only_title": "Please start on Prolific",
@@ -120,6 +131,17 @@ UI: dict[str, dict[str, str]] = {
         "busy": "服务器繁忙，请稍后再试；你的回答已保存。",
         "busy_consent_kept": "服务器刚才繁忙。你的同意已保留，请再按一次按钮开始。",
         "trial_label": "句子 {n}",
+        "question_rating": "这个句子听起来有多自然？",
+        "question_magnitude": "与参照句相比，这个句子有多自然？",
+        "scale_low": "非常不自然",
+        "scale_high": "非常自然",
+        "scale_point": "{n} / {points}",
+        "magnitude_reference": "参照句，分值为 {value}：",
+        "magnitude_label": "你给上面这个句子的分数",
+        "magnitude_hint": "如果比参照句自然一倍，就写两倍的分数；如果只有一半自然，就写一半。",
+        "magnitude_invalid": "请写一个大于 0 的数（最多 1,000,000）。",
+        "feedback_high": "大多数人觉得这个句子自然：评分较高。",
+        "feedback_low": "大多数人觉得这个句子不自然：评分较低。",
         "prolific_only": "本研究通过 Prolific 招募参与者。请从 Prolific 上的研究页面打开。",
         "prolific_only_title": "请从 Prolific 开始",
         "wrong_study_id_title": "请从 Prolific 开始",
@@ -143,6 +165,26 @@ DEFAULT_INSTRUCTIONS = {
     "the link again to continue where you stopped.",
     "zh": "每个页面上有两个句子。请以母语者的语感，选择听起来更自然的那一个。没有时间限制，"
     "凭第一感觉作答即可。你的回答会随时保存；如果关闭了页面，再次打开链接即可从中断处继续。",
+}
+
+DEFAULT_RATING_INSTRUCTIONS = {
+    "en": "On each screen you see one sentence. Rate how natural it sounds to you as a native "
+    "speaker, from the lowest point (very unnatural) to the highest (very natural). Use the whole "
+    "scale, and go with your first impression; there is no time limit. Your answers are saved as "
+    "you go; if you close the page, open the link again to continue where you stopped.",
+    "zh": "每个页面上有一个句子。请以母语者的语感，为它听起来有多自然打分：最低分表示非常不自然，"
+    "最高分表示非常自然。请使用整个量表，凭第一感觉作答，没有时间限制。你的回答会随时保存；"
+    "如果关闭了页面，再次打开链接即可从中断处继续。",
+}
+
+DEFAULT_MAGNITUDE_INSTRUCTIONS = {
+    "en": "On each screen you see a reference sentence with a number, and a new sentence. Give the "
+    "new sentence a number that says how natural it sounds compared with the reference: twice as "
+    "natural, twice the number; half as natural, half the number. Any number above 0 will do. "
+    "Your answers are saved as you go; if you close the page, open the link again to continue.",
+    "zh": "每个页面上有一个带分数的参照句和一个新句子。请给新句子一个分数，表示它与参照句相比有多自然："
+    "自然一倍就写两倍的分数，只有一半自然就写一半的分数。任何大于 0 的数都可以。你的回答会随时保存；"
+    "如果关闭了页面，再次打开链接即可继续。",
 }
 
 DEFAULT_CONSENT = {

@@ -67,9 +67,12 @@ class Study(BaseModel):
         CLOSED = "closed", "Closed"
 
     class Task(models.TextChoices):
-        # Pairs are always two-alternative; triplets give one 2AFC trial per comparison.
+        # Triplets give one 2AFC trial per comparison (or a ranking). A rating study shows one
+        # sentence at a time, a pair's good and bad sentence in different lists.
         TWO_AFC = "2afc", "Which sounds more natural (two sentences)"
         RANK3 = "rank3", "Rank three sentences (learner triplets only)"
+        RATING = "rating", "Rate one sentence on a scale (acceptability rating; pairs only)"
+        MAGNITUDE = "magnitude", "Magnitude estimation against a reference sentence (pairs only)"
 
     class Language(models.TextChoices):
         EN = "en", "English"
@@ -94,6 +97,13 @@ class Study(BaseModel):
     filler_pairs = models.TextField(blank=True)
     task = models.CharField(max_length=10, choices=Task.choices, default=Task.TWO_AFC)
     confidence = models.BooleanField(default=False)
+    # Acceptability ratings: the points of the Likert scale and its labels (one a line: two for
+    # the ends, or one per point; empty: the language's defaults), or magnitude estimation's
+    # reference sentence and the number it is worth.
+    scale_points = models.PositiveSmallIntegerField(default=7)
+    scale_labels = models.TextField(blank=True)
+    reference_sentence = models.TextField(blank=True)
+    reference_value = models.PositiveIntegerField(default=100)
     design_settings = models.JSONField(default=dict, blank=True)  # DesignSettings.to_dict()
     design = models.JSONField(default=dict, blank=True)  # StudyDesign.to_dict(); {} until built
 
@@ -214,7 +224,8 @@ class Response(models.Model):
     """One answer: to trial `trial_index` of the participation's schedule.
 
     `choice` is the displayed index (0 = left/top) of the sentence chosen; for a rank3 trial
-    it is the first of `ranking` (the displayed indices, best first; empty for 2AFC).
+    it is the first of `ranking` (the displayed indices, best first; empty for 2AFC); None for
+    a rating or magnitude trial, whose answer is `rating` (the scale point, or the number).
     `confidence` is 1..3 when the study asks for it. `rt_ms` is the client's response time
     (from the trial being shown to the answer), `received_at` the server's clock.
 
@@ -224,7 +235,9 @@ class Response(models.Model):
     is `item_id`, or `item_id#comparison` when it has one), `trial_kind` (experimental,
     catch, practice, filler) and `correct` (the answer equals the gold answer: the gold index
     for 2AFC, the gold ranking for rank3; for a "learner-artificial" comparison the expected
-    answer is the learner sentence, BLiSS's hypothesis, not a grammaticality label).
+    answer is the learner sentence, BLiSS's hypothesis, not a grammaticality label; for a
+    rating, it is on the side of the midpoint its sentence is expected at,
+    `study.rating_scale.rating_agrees`).
     Everything else about the trial (sentences as shown, roles, paradigm, phenomenon) is
     `participation.schedule["trials"][trial_index]`.
     """
@@ -234,8 +247,9 @@ class Response(models.Model):
     item_id = models.CharField(max_length=200)
     comparison = models.CharField(max_length=40, blank=True)
     trial_kind = models.CharField(max_length=20)
-    choice = models.PositiveSmallIntegerField()
+    choice = models.PositiveSmallIntegerField(null=True, blank=True)
     ranking = models.JSONField(default=list, blank=True)
+    rating = models.FloatField(null=True, blank=True)
     confidence = models.PositiveSmallIntegerField(null=True, blank=True)
     correct = models.BooleanField()
     rt_ms = models.PositiveIntegerField(null=True, blank=True)

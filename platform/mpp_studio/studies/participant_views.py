@@ -48,6 +48,7 @@ from mpp_studio.studies.services import (
     places_problem,
     prolific_study_id_problem,
     response_save,
+    scale_labels_of,
     schedule_of,
 )
 from mpp_studio.studies.tokens import (
@@ -56,6 +57,7 @@ from mpp_studio.studies.tokens import (
     participant_token,
     participation_from_token,
 )
+from study.order import Trial
 
 PARAMS = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
 MAX_ANSWER_BYTES = 4096  # an answer is a few numbers; anything longer is not one
@@ -344,6 +346,15 @@ def run_view(request: HttpRequest, study: Study, participation: Participation) -
             "waiting",
             "save_failed",
             "trial_label",
+            "question_rating",
+            "question_magnitude",
+            "scale_point",
+            "magnitude_reference",
+            "magnitude_label",
+            "magnitude_hint",
+            "magnitude_invalid",
+            "feedback_high",
+            "feedback_low",
         )
     }
     context = _context(
@@ -351,11 +362,25 @@ def run_view(request: HttpRequest, study: Study, participation: Participation) -
         participation=participation,
         token=token,
         first=next_trial_index(participation) == 0,
-        config={"urls": urls, "strings": client_strings, "lang": study.language},
+        config={
+            "urls": urls,
+            "strings": client_strings,
+            "lang": study.language,
+            "scale_labels": scale_labels_of(study) if study.task == Study.Task.RATING else [],
+        },
     )
     response = render(request, "studies/participant/run.html", context)
     _set_cookie(request, response, study, participation)
     return response
+
+
+def practice_feedback(trial: Trial, agreed: bool) -> dict[str, str]:
+    """Return what a practice answer's reply adds: "feedback" (right or wrong) and, for a rated
+    trial, the end of the scale most people put its sentence at (told after the answer only)."""
+    feedback = {"feedback": "right" if agreed else "wrong"}
+    if trial.rated:
+        feedback["expected"] = trial.expected
+    return feedback
 
 
 def _trial_payload(participation: Participation, index: int | None) -> dict[str, Any]:
@@ -408,13 +433,14 @@ def answer_view(request: HttpRequest, study: Study, participation: Participation
         "saved": {
             "trial_index": saved.trial_index,
             "choice": saved.ranking if saved.ranking else saved.choice,
+            "rating": saved.rating,
             "confidence": saved.confidence,
         },
         "created": outcome.created,
         "next": _trial_payload(participation, next_trial_index(participation)),
     }
     if outcome.feedback is not None:
-        body["feedback"] = "right" if outcome.feedback else "wrong"
+        body.update(practice_feedback(schedule_of(participation).trials[saved.trial_index], outcome.feedback))
     if outcome.completed:
         body["done_url"] = reverse("studies_public:done", args=[study.slug, participant_token(participation)])
     return JsonResponse(body, status=201 if outcome.created else 200)

@@ -25,6 +25,7 @@ RESPONSE_COLUMNS = (
     "choice",
     "chosen_role",
     "ranking",
+    "rating",
     "confidence",
     "correct",
     "hypothesis",
@@ -42,7 +43,8 @@ def response_rows(report: StudyReport) -> Iterator[dict[str, object]]:
     for row in report.data.rows:
         trial, response = row.trial, row.response
         ranking = [int(i) for i in response.ranking or ()]
-        chosen = trial.roles[response.choice] if 0 <= response.choice < len(trial.roles) else ""
+        choice = response.choice
+        chosen = trial.roles[choice] if choice is not None and 0 <= choice < len(trial.roles) else ""
         hypothesis = ""
         if trial.comparison == HYPOTHESIS:
             hypothesis = "chose_learner" if response.choice == trial.gold_index else "chose_artificial"
@@ -58,9 +60,10 @@ def response_rows(report: StudyReport) -> Iterator[dict[str, object]]:
             "kind": trial.kind,
             "comparison": trial.comparison,
             "displayed_order": "|".join(trial.roles),
-            "choice": response.choice,
+            "choice": "" if choice is None else choice,
             "chosen_role": chosen,
             "ranking": "|".join(trial.roles[i] for i in ranking if 0 <= i < len(trial.roles)),
+            "rating": "" if response.rating is None else response.rating,
             "confidence": response.confidence if response.confidence is not None else "",
             # The learner-artificial comparison has no gold answer: its "correct" is left empty.
             "correct": "" if trial.comparison == HYPOTHESIS else response.correct,

@@ -29,13 +29,20 @@ from mpp_studio.accounts.models import Project
 from mpp_studio.core.database_outage import is_database_busy
 from mpp_studio.datasets.models import Dataset, Pair
 from mpp_studio.datasets.selectors import is_triplet_dataset
-from mpp_studio.studies.i18n import DEFAULT_CONSENT, DEFAULT_INSTRUCTIONS
+from mpp_studio.studies.i18n import (
+    DEFAULT_CONSENT,
+    DEFAULT_INSTRUCTIONS,
+    DEFAULT_MAGNITUDE_INSTRUCTIONS,
+    DEFAULT_RATING_INSTRUCTIONS,
+    ui_strings,
+)
 from mpp_studio.studies.models import Participation, Response, Study
 from study.assignment import Lease, ListsFull, assign_list, list_fills, open_list
 from study.design import DesignSettings, StudyDesign, build_design, practice_items
 from study.errors import StudyError
 from study.items import StudyItem, item_from_pair_record, item_from_triplet_record
 from study.order import ParticipantSchedule, Trial, build_schedule
+from study.rating_scale import rating_agrees, validate_rating
 
 CONFIDENCE_LEVELS = (1, 2, 3)
 MAX_RT_MS = 24 * 60 * 60 * 1000  # longer than a day is no response time
@@ -59,7 +66,12 @@ DESIGN_FIELDS = (
     "filler_pairs",
     "task",
     "confidence",
+    "scale_points",
+    "scale_labels",
+    "reference_sentence",
+    "reference_value",
 )
+RATED_TASKS = ("rating", "magnitude")  # Study.Task values that rate one sentence at a time
 TEXT_FIELDS = (
     "name",
     "language",
@@ -140,6 +152,7 @@ def dataset_items(datasets: Iterable[Dataset]) -> list[StudyItem]:
 
 def design_settings_of(study: Study) -> DesignSettings:
     """Return the engine's DesignSettings of the study's fields (a StudyError if invalid)."""
+    rated = study.task in RATED_TASKS
     return DesignSettings(
         seed=int(study.seed),
         items_per_paradigm=int(study.items_per_paradigm),
@@ -147,10 +160,32 @@ def design_settings_of(study: Study) -> DesignSettings:
         target_responses=int(study.target_responses),
         replication=int(study.replication),
         catch_per_list=int(study.catch_per_list),
-        task="2afc",
+        task=study.task if rated else "2afc",  # type: ignore[arg-type]  # one of RATED_TASKS
         confidence=bool(study.confidence),
         triplet_task="rank3" if study.task == Study.Task.RANK3 else "pairwise",
+        scale_points=int(study.scale_points),
+        reference_sentence=study.reference_sentence.strip() if study.task == Study.Task.MAGNITUDE else "",
+        reference_value=int(study.reference_value),
     )
+
+
+def scale_labels_of(study: Study) -> list[str]:
+    """Return the labels of a rating study's scale: the researcher's (one a line: the two ends,
+    or one per point) or the study language's two ends. A ValidationError on `scale_labels`
+    when the count fits neither."""
+    written = [line.strip() for line in study.scale_labels.splitlines() if line.strip()]
+    if not written:
+        strings = ui_strings(study.language)
+        return [strings["scale_low"], strings["scale_high"]]
+    points = int(study.scale_points)
+    if len(written) not in (2, points):
+        raise ValidationError(
+            {
+                "scale_labels": f"Write 2 labels (the two ends of the scale) or {points} (one per point), "
+                f"one a line; there are {len(written)}."
+            }
+        )
+    return written
 
 
 def parse_catch_pairs(text: str, field: str = "catch_pairs") -> list[tuple[str, str]]:
@@ -191,6 +226,18 @@ def study_build_design(study: Study, datasets: Sequence[Dataset]) -> StudyDesign
         raise ValidationError(
             {"task": "Ranking three sentences needs learner triplet datasets only; pairs have two sentences."}
         )
+    if study.task in RATED_TASKS and triplet_sets:
+        raise ValidationError(
+            {
+                "task": "Rating one sentence at a time takes pair datasets only; choose pairs, or a two-sentence task."
+            }
+        )
+    if study.task in RATED_TASKS:
+        scale_labels_of(study)
+    if study.task == Study.Task.MAGNITUDE and not study.reference_sentence.strip():
+        raise ValidationError(
+            {"reference_sentence": "Magnitude estimation needs a reference sentence to compare with."}
+        )
     items = dataset_items(datasets)
     if study.paradigm_filter:  # a re-validation study keeps to the paradigms it was made for
         items = [i for i in items if i.paradigm in set(study.paradigm_filter)]
@@ -228,7 +275,11 @@ def study_design_store(study: Study, items: Sequence[StudyItem]) -> StudyDesign:
 def _fill_texts(study: Study) -> None:
     language = study.language if study.language in DEFAULT_INSTRUCTIONS else "en"
     if not study.instructions.strip():
-        study.instructions = DEFAULT_INSTRUCTIONS[language]
+        defaults = {
+            Study.Task.RATING: DEFAULT_RATING_INSTRUCTIONS,
+            Study.Task.MAGNITUDE: DEFAULT_MAGNITUDE_INSTRUCTIONS,
+        }.get(study.task, DEFAULT_INSTRUCTIONS)  # type: ignore[call-overload]  # a Task value
+        study.instructions = defaults[language]
     if not study.consent_text.strip():
         study.consent_text = DEFAULT_CONSENT[language]
 
@@ -613,25 +664,51 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_answer(trial: Trial, payload: Mapping[str, object]) -> tuple[int, list[int], int | None, bool]:
-    """Return (choice, ranking, confidence, correct) of a posted answer, or a ParticipantProblem."""
-    raw = payload.get("choice")
-    if trial.task == "rank3":
-        if not isinstance(raw, list) or sorted(raw) != [0, 1, 2] or not all(_is_int(v) for v in raw):
-            raise ParticipantProblem("error_title", 400, "choice must rank the three sentences: [2, 0, 1]")
-        ranking = [int(v) for v in raw]
-        choice, correct = ranking[0], tuple(ranking) == tuple(trial.gold_ranking)
-    else:
-        if not _is_int(raw) or raw not in (0, 1):
-            raise ParticipantProblem("error_title", 400, "choice must be 0 or 1")
-        choice, ranking, correct = int(raw), [], int(raw) == trial.gold_index
+@dataclass(frozen=True, slots=True)
+class CheckedAnswer:
+    """A posted answer, checked against its trial: the displayed index chosen (None for a
+    rating), the ranking (rank3), the rating (rating and magnitude trials), the confidence and
+    whether it agrees with the expected answer."""
+
+    choice: int | None
+    ranking: list[int]
+    rating: float | None
+    confidence: int | None
+    correct: bool
+
+
+def answer_check(trial: Trial, payload: Mapping[str, object]) -> CheckedAnswer:
+    """Return the CheckedAnswer of a posted answer to `trial` ({choice} for 2AFC, {choice: a
+    ranking} for rank3, {rating} for a rating or magnitude trial; {confidence} when asked),
+    or a ParticipantProblem (400) saying what is wrong with it."""
+    choice, ranking, rating, correct = _check_choice(trial, payload)
     confidence = payload.get("confidence")
     if trial.confidence:
         if not _is_int(confidence) or confidence not in CONFIDENCE_LEVELS:
             raise ParticipantProblem("error_title", 400, "confidence must be 1, 2 or 3")
     else:
         confidence = None
-    return choice, ranking, confidence, correct
+    return CheckedAnswer(choice, ranking, rating, confidence, correct)
+
+
+def _check_choice(
+    trial: Trial, payload: Mapping[str, object]
+) -> tuple[int | None, list[int], float | None, bool]:
+    if trial.rated:
+        try:
+            rating = validate_rating(trial, payload.get("rating"))
+        except StudyError as error:
+            raise ParticipantProblem("error_title", 400, f"rating: {error}") from None
+        return None, [], rating, rating_agrees(trial, rating)
+    raw = payload.get("choice")
+    if trial.task == "rank3":
+        if not isinstance(raw, list) or sorted(raw) != [0, 1, 2] or not all(_is_int(v) for v in raw):
+            raise ParticipantProblem("error_title", 400, "choice must rank the three sentences: [2, 0, 1]")
+        ranking = [int(v) for v in raw]
+        return ranking[0], ranking, None, tuple(ranking) == tuple(trial.gold_ranking)
+    if not _is_int(raw) or raw not in (0, 1):
+        raise ParticipantProblem("error_title", 400, "choice must be 0 or 1")
+    return int(raw), [], None, int(raw) == trial.gold_index
 
 
 def _rt(value: object) -> int | None:
@@ -672,7 +749,7 @@ def response_save(
     if index != expected:
         raise ParticipantProblem("error_title", 409, f"the next trial to answer is {expected}")
     trial = schedule_of(participation).trials[index]
-    choice, ranking, confidence, correct = _check_answer(trial, payload)
+    answer = answer_check(trial, payload)
     try:
         with transaction.atomic():
             # One transaction, its first statement a write: it locks the participation (and sees a
@@ -694,10 +771,11 @@ def response_save(
                 item_id=trial.item_id,
                 comparison=trial.comparison,
                 trial_kind=trial.kind,
-                choice=choice,
-                ranking=ranking,
-                confidence=confidence,
-                correct=correct,
+                choice=answer.choice,
+                ranking=answer.ranking,
+                rating=answer.rating,
+                confidence=answer.confidence,
+                correct=answer.correct,
                 rt_ms=_rt(payload.get("rt_ms")),
                 received_at=now,
             )

@@ -221,6 +221,18 @@ def gold_answer(participation: Any, index: int, right: bool = True) -> dict[str,
     from mpp_studio.studies.services import schedule_of
 
     trial = schedule_of(participation).trials[index]
+    if trial.rated:  # the far end the sentence is expected at (or the other one)
+        high = (trial.expected == "high") == right
+        if trial.task == "rating":
+            value: Any = trial.scale_points if high else 1
+        else:
+            value = trial.reference_value * (2 if high else 0.5)
+        return {
+            "trial_index": index,
+            "rating": value,
+            "confidence": 2 if trial.confidence else None,
+            "rt_ms": 1500,
+        }
     if trial.task == "rank3":
         ranking = list(trial.gold_ranking) if right else list(reversed(trial.gold_ranking))
         choice: Any = ranking

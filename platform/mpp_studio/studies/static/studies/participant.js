@@ -8,27 +8,37 @@
   const csrf = (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
   let current = null;      // the payload of the trial on screen
   let shownAt = 0;         // performance.now() when it appeared
-  let picked = null;       // the choice (index, or ranking) waiting for a confidence rating
+  let picked = null;       // the answer ({choice} or {rating}) waiting for a confidence rating
   let ranking = [];        // rank3: displayed indices, best first
   let busy = false;
 
   function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
   function format(text, values) { return text.replace(/\{(\w+)\}/g, (_, k) => String(values[k])); }
 
+  // The server's own words for a 5xx answer (e.g. "The server is busy..."), when it sent some.
+  async function serverMessage(response) {
+    const data = await response.json().catch(() => ({}));
+    return typeof data.error === "string" && data.error ? data.error : "";
+  }
+
   // Fetch with retries on network failure or a server error (5xx); after a 429 (too many
   // requests) it waits as long as the server's Retry-After says; any other 4xx answer is final.
   // A 503 with Retry-After is a busy server (another save held the database): it is resent after
-  // that wait without a word to the participant, unless the server stays busy for 30 s.
+  // that wait without a word to the participant, unless the server stays busy for 30 s. While
+  // retrying, the participant reads the server's message when it gave one, and "No connection"
+  // only when no answer came at all.
   async function request(url, options) {
     let wait = 500;
     let busySince = 0;
     for (let attempt = 0; ; attempt++) {
+      let said = S.retrying;
       try {
         const response = await fetch(url, Object.assign({ credentials: "same-origin", cache: "no-store" }, options));
         if (response.status === 503 && response.headers.get("Retry-After")) {
           const seconds = Math.min(Math.max(Number(response.headers.get("Retry-After")) || 2, 1), 30);
+          const message = await serverMessage(response);
           busySince = busySince || performance.now();
-          if (performance.now() - busySince > 30000) $("status").textContent = S.retrying;
+          if (performance.now() - busySince > 30000) $("status").textContent = message || S.retrying;
           await sleep(seconds * 1000);
           continue;
         }
@@ -42,8 +52,9 @@
           const data = await response.json().catch(() => ({}));
           return { status: response.status, data: data };
         }
+        said = (await serverMessage(response)) || S.save_failed;
       } catch (error) { /* offline: retry */ }
-      if (attempt > 0) $("status").textContent = S.retrying;
+      if (attempt > 0) $("status").textContent = said;
       await sleep(wait);
       wait = Math.min(wait * 2, 8000);
     }
@@ -80,11 +91,100 @@
     document.querySelectorAll("#confidence button").forEach((b) => { b.disabled = false; });
     $("status").textContent = "";
     $("practice-label").hidden = !payload.practice;
-    $("question").textContent = trial.task === "rank3" ? S.question_rank3 : S.question_2afc;
+    const questions = { rank3: S.question_rank3, rating: S.question_rating, magnitude: S.question_magnitude };
+    $("question").textContent = questions[trial.task] || S.question_2afc;
     $("rank-reset").hidden = trial.task !== "rank3";
     const box = $("choices");
     box.textContent = "";
-    box.className = trial.task === "rank3" ? "choices rank3" : "choices";
+    box.className = "choices " + (trial.task === "2afc" ? "" : trial.task);
+    if (trial.task === "rating") renderScale(box, trial);
+    else if (trial.task === "magnitude") renderMagnitude(box, trial);
+    else renderChoices(box, trial);
+    shownAt = performance.now();
+    window.scrollTo(0, 0);
+  }
+
+  function sentenceBlock(text, className) {
+    const block = document.createElement("p");
+    block.className = className;
+    block.lang = config.lang;
+    block.textContent = text;
+    return block;
+  }
+
+  // A Likert scale: the sentence, then one button per point; labels under every point when the
+  // researcher wrote one per point, else under the two ends.
+  function renderScale(box, trial) {
+    box.appendChild(sentenceBlock(trial.sentences[0], "rated-sentence"));
+    const points = trial.scale_points;
+    const labels = config.scale_labels || [];
+    const row = document.createElement("div");
+    row.className = "scale";
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", S.question_rating);
+    for (let value = 1; value <= points; value++) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "scale-point";
+      button.dataset.value = String(value);
+      const number = document.createElement("span");
+      number.className = "point-number";
+      number.textContent = String(value);
+      button.appendChild(number);
+      const label = labels.length === points ? labels[value - 1] : (value === 1 ? labels[0] : (value === points ? labels[1] : ""));
+      if (label) {
+        const caption = document.createElement("span");
+        caption.className = "point-label";
+        caption.textContent = label;
+        button.appendChild(caption);
+      }
+      button.setAttribute("aria-label", format(S.scale_point, { n: value, points: points }) + (label ? ": " + label : ""));
+      button.addEventListener("click", () => rate(value, button));
+      row.appendChild(button);
+    }
+    box.appendChild(row);
+  }
+
+  // Magnitude estimation: the reference sentence with its number, the sentence, a number box.
+  function renderMagnitude(box, trial) {
+    const reference = document.createElement("div");
+    reference.className = "reference";
+    reference.appendChild(sentenceBlock(format(S.magnitude_reference, { value: trial.reference_value }), "reference-label"));
+    reference.appendChild(sentenceBlock(trial.reference_sentence, "reference-sentence"));
+    box.appendChild(reference);
+    box.appendChild(sentenceBlock(trial.sentences[0], "rated-sentence"));
+    const form = document.createElement("form");
+    form.className = "magnitude-form";
+    form.noValidate = true;
+    const label = document.createElement("label");
+    label.htmlFor = "magnitude-input";
+    label.textContent = S.magnitude_label;
+    const input = document.createElement("input");
+    input.id = "magnitude-input";
+    input.type = "text";
+    input.inputMode = "decimal";
+    input.autocomplete = "off";
+    const hint = sentenceBlock(S.magnitude_hint, "meta magnitude-hint");
+    const send = document.createElement("button");
+    send.type = "submit";
+    send.className = "big";
+    send.textContent = S.next;
+    form.append(label, input, hint, send);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const value = Number(String(input.value).trim().replace(",", "."));
+      if (!input.value.trim() || !isFinite(value) || value <= 0 || value > 1e6) {
+        $("status").textContent = S.magnitude_invalid;
+        input.focus();
+        return;
+      }
+      rate(value, send);
+    });
+    box.appendChild(form);
+    input.focus();
+  }
+
+  function renderChoices(box, trial) {
     trial.sentences.forEach((sentence, index) => {
       const button = document.createElement("button");
       button.type = "button";
@@ -102,12 +202,21 @@
       button.addEventListener("click", () => choose(index, button));
       box.appendChild(button);
     });
-    shownAt = performance.now();
-    window.scrollTo(0, 0);
   }
 
   function setButtons(enabled) {
-    document.querySelectorAll("#choices button, #confidence button").forEach((b) => { b.disabled = !enabled; });
+    document.querySelectorAll("#choices button, #choices input, #confidence button").forEach((b) => { b.disabled = !enabled; });
+  }
+
+  function rate(value, button) {
+    if (busy || !current) return;
+    document.querySelectorAll("#choices .scale-point").forEach((b) => b.classList.toggle("picked", b === button));
+    if (current.trial.confidence) {
+      picked = { rating: value };
+      $("confidence").hidden = false;
+      return;
+    }
+    submit({ rating: value }, null);
   }
 
   function choose(index, button) {
@@ -119,31 +228,31 @@
       button.classList.add("ranked");
       button.querySelector(".rank").textContent = String(ranking.length);
       if (ranking.length === trial.sentences.length) {
-        if (trial.confidence) { picked = ranking.slice(); $("confidence").hidden = false; }
-        else submit(ranking.slice(), null);
+        if (trial.confidence) { picked = { choice: ranking.slice() }; $("confidence").hidden = false; }
+        else submit({ choice: ranking.slice() }, null);
       }
       return;
     }
     if (trial.confidence) {
-      picked = index;
+      picked = { choice: index };
       document.querySelectorAll("#choices .choice").forEach((b) => b.classList.toggle("picked", b === button));
       $("confidence").hidden = false;
       return;
     }
     button.classList.add("picked");
-    submit(index, null);
+    submit({ choice: index }, null);
   }
 
-  async function submit(choice, confidence) {
+  // `answer` is {choice: index or ranking} or {rating: value}.
+  async function submit(answer, confidence) {
     busy = true;
     setButtons(false);
     $("status").textContent = S.saving;
-    const body = {
+    const body = Object.assign({
       trial_index: current.trial.trial_index,
-      choice: choice,
       confidence: confidence,
       rt_ms: Math.round(performance.now() - shownAt),
-    };
+    }, answer);
     const result = await request(config.urls.answer, {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
@@ -160,7 +269,8 @@
       if (data.done_url) { window.location.assign(data.done_url); } else { render(data.next); }
     };
     if (data.feedback) {
-      $("feedback-text").textContent = data.feedback === "right" ? S.feedback_right : S.feedback_wrong;
+      if (data.expected) $("feedback-text").textContent = data.expected === "high" ? S.feedback_high : S.feedback_low;
+      else $("feedback-text").textContent = data.feedback === "right" ? S.feedback_right : S.feedback_wrong;
       $("feedback").hidden = false;
       $("confidence").hidden = true;
       $("feedback-next").onclick = next;
@@ -192,9 +302,16 @@
       b.querySelector(".rank").textContent = "";
     });
   });
-  // Keys as well as buttons: F or 1 for the first sentence, J or 2 for the second, 3 for the third.
+  // Keys as well as buttons: F or 1 for the first sentence, J or 2 for the second, 3 for the
+  // third; on a rating scale, the digit of a point (1 to 9). Typing a magnitude is left alone.
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || !current || $("trial").hidden) return;
+    if (current.trial.task === "magnitude") return;
+    if (current.trial.task === "rating") {
+      const point = document.querySelector('#choices .scale-point[data-value="' + event.key + '"]');
+      if (point && $("feedback").hidden) { event.preventDefault(); point.click(); }
+      return;
+    }
     const keys = { f: 0, "1": 0, j: 1, "2": 1, "3": 2 };
     const index = keys[event.key.toLowerCase()];
     const buttons = document.querySelectorAll("#choices .choice");
