@@ -4,6 +4,7 @@ study runs. The services check everything again (the engine says what a design c
 from typing import Any, ClassVar, cast
 
 from django import forms
+from django.db import models
 from django.core.validators import MaxValueValidator, MinValueValidator
 
 from mpp_studio.accounts.models import Project
@@ -177,7 +178,11 @@ class StudyForm(forms.ModelForm):
         """Return a rating setting, or the model's default when the field was left empty (only
         rating studies use it, so other studies' forms need not fill it)."""
         value = self.cleaned_data.get(name)
-        return int(value) if value is not None else int(Study._meta.get_field(name).get_default())
+        if value is not None:
+            return int(value)
+        field = Study._meta.get_field(name)
+        assert isinstance(field, models.Field)  # a concrete column, not a relation
+        return int(field.get_default())
 
     def clean_scale_points(self) -> int:
         return self._or_default("scale_points")

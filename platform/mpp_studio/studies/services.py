@@ -229,7 +229,8 @@ def study_build_design(study: Study, datasets: Sequence[Dataset]) -> StudyDesign
     if study.task in RATED_TASKS and triplet_sets:
         raise ValidationError(
             {
-                "task": "Rating one sentence at a time takes pair datasets only; choose pairs, or a two-sentence task."
+                "task": "Rating one sentence at a time takes pair datasets only; "
+                "choose pairs, or a two-sentence task."
             }
         )
     if study.task in RATED_TASKS:
