@@ -4,8 +4,8 @@ study runs. The services check everything again (the engine says what a design c
 from typing import Any, ClassVar, cast
 
 from django import forms
-from django.db import models
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
 
 from mpp_studio.accounts.models import Project
 from mpp_studio.studies.models import Study
