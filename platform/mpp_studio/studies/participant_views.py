@@ -57,7 +57,7 @@ from mpp_studio.studies.tokens import (
     participant_token,
     participation_from_token,
 )
-from study.order import Trial
+from study.order import ParticipantSchedule, Trial
 
 PARAMS = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
 MAX_ANSWER_BYTES = 4096  # an answer is a few numbers; anything longer is not one
@@ -122,7 +122,9 @@ def _done_page(request: HttpRequest, study: Study, participation: Participation)
     prolific = completion_url(study)
     if prolific:
         return redirect(prolific)
-    context = _context(study, participation=participation, token=participant_token(participation))
+    token = participant_token(participation)
+    withdraw = reverse("studies_public:withdraw", args=[study.slug, token])
+    context = _context(study, participation=participation, token=token, withdraw_url=withdraw)
     return render(request, "studies/participant/done.html", context)
 
 
@@ -308,6 +310,49 @@ def _resume_from_cookie(request: HttpRequest, study: Study, pid: str) -> HttpRes
     return redirect(_run_url(study, participation))
 
 
+# The interface strings the session page's script needs.
+CLIENT_STRINGS = (
+    "question_2afc",
+    "question_rank3",
+    "rank_reset",
+    "confidence_question",
+    "confidence_1",
+    "confidence_2",
+    "confidence_3",
+    "progress",
+    "practice",
+    "feedback_right",
+    "feedback_wrong",
+    "next",
+    "saving",
+    "retrying",
+    "waiting",
+    "save_failed",
+    "trial_label",
+    "question_rating",
+    "question_magnitude",
+    "scale_point",
+    "magnitude_reference",
+    "magnitude_label",
+    "magnitude_hint",
+    "magnitude_invalid",
+    "feedback_high",
+    "feedback_low",
+)
+
+
+def run_config(study: Study, urls: dict[str, str]) -> dict[str, object]:
+    """Return the session page script's configuration: where to fetch trials and post answers,
+    its strings in the study's language, and a rating scale's labels."""
+    strings = ui_strings(study.language)
+    return {
+        "urls": urls,
+        "strings": {k: strings[k] for k in CLIENT_STRINGS},
+        "lang": study.language,
+        "scale_labels": scale_labels_of(study) if study.task == Study.Task.RATING else [],
+    }
+
+
 @never_cache
 @require_GET
 @with_participation(json_answer=False)
@@ -325,49 +370,13 @@ def run_view(request: HttpRequest, study: Study, participation: Participation) -
         "answer": reverse("studies_public:answer", args=[study.slug, token]),
         "done": reverse("studies_public:done", args=[study.slug, token]),
     }
-    strings = ui_strings(study.language)
-    client_strings = {
-        k: strings[k]
-        for k in (
-            "question_2afc",
-            "question_rank3",
-            "rank_reset",
-            "confidence_question",
-            "confidence_1",
-            "confidence_2",
-            "confidence_3",
-            "progress",
-            "practice",
-            "feedback_right",
-            "feedback_wrong",
-            "next",
-            "saving",
-            "retrying",
-            "waiting",
-            "save_failed",
-            "trial_label",
-            "question_rating",
-            "question_magnitude",
-            "scale_point",
-            "magnitude_reference",
-            "magnitude_label",
-            "magnitude_hint",
-            "magnitude_invalid",
-            "feedback_high",
-            "feedback_low",
-        )
-    }
     context = _context(
         study,
         participation=participation,
         token=token,
+        withdraw_url=reverse("studies_public:withdraw", args=[study.slug, token]),
         first=next_trial_index(participation) == 0,
-        config={
-            "urls": urls,
-            "strings": client_strings,
-            "lang": study.language,
-            "scale_labels": scale_labels_of(study) if study.task == Study.Task.RATING else [],
-        },
+        config=run_config(study, urls),
     )
     response = render(request, "studies/participant/run.html", context)
     _set_cookie(request, response, study, participation)
@@ -384,11 +393,17 @@ def practice_feedback(trial: Trial, agreed: bool) -> dict[str, str]:
 
 
 def _trial_payload(participation: Participation, index: int | None) -> dict[str, Any]:
-    """Return the JSON of the trial to show: its public view, its number and the total."""
-    total = participation.trial_count
+    """Return the JSON of the participation's trial to show (see trial_payload)."""
+    return trial_payload(schedule_of(participation), index)
+
+
+def trial_payload(schedule: ParticipantSchedule, index: int | None) -> dict[str, Any]:
+    """Return the JSON of the trial to show: its public view, its number and the total (or
+    {"done": true} when `index` is None)."""
+    total = len(schedule.trials)
     if index is None:
         return {"done": True, "total": total}
-    trial = schedule_of(participation).trials[index]
+    trial = schedule.trials[index]
     return {
         "done": False,
         "total": total,
@@ -409,15 +424,9 @@ def trial_view(request: HttpRequest, study: Study, participation: Participation)
     return JsonResponse(_trial_payload(participation, next_trial_index(participation)))
 
 
-# The token in the URL, not a cookie, authorises the answer, so CSRF (which protects cookie
-# sessions) does not apply; the browser still sends the CSRF header.
-@csrf_exempt
-@never_cache
-@require_POST
-@with_participation(json_answer=True)
-def answer_view(request: HttpRequest, study: Study, participation: Participation) -> HttpResponseBase:
-    """JSON: save an answer ({trial_index, choice, confidence, rt_ms}); 201 when new, 200 with
-    the saved answer when the trial had been answered; then the next trial (or done)."""
+def answer_payload(request: HttpRequest) -> dict[str, Any]:
+    """Return a posted answer's JSON object, or a ParticipantProblem (400) when the body is
+    too long, not JSON (NaN and Infinity included, or nested too deep) or not an object."""
     if len(request.body) > MAX_ANSWER_BYTES:
         raise ParticipantProblem("error_title", 400, f"the answer is longer than {MAX_ANSWER_BYTES} bytes")
     try:
@@ -427,6 +436,19 @@ def answer_view(request: HttpRequest, study: Study, participation: Participation
         raise ParticipantProblem("error_title", 400, "the answer is not JSON") from None
     if not isinstance(payload, dict):
         raise ParticipantProblem("error_title", 400, "the answer is not a JSON object")
+    return payload
+
+
+# The token in the URL, not a cookie, authorises the answer, so CSRF (which protects cookie
+# sessions) does not apply; the browser still sends the CSRF header.
+@csrf_exempt
+@never_cache
+@require_POST
+@with_participation(json_answer=True)
+def answer_view(request: HttpRequest, study: Study, participation: Participation) -> HttpResponseBase:
+    """JSON: save an answer ({trial_index, choice, confidence, rt_ms}); 201 when new, 200 with
+    the saved answer when the trial had been answered; then the next trial (or done)."""
+    payload = answer_payload(request)
     outcome = response_save(participation=participation, payload=payload)
     saved = outcome.response
     body: dict[str, Any] = {

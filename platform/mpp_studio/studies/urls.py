@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from mpp_studio.studies import views, views_analysis
+from mpp_studio.studies import preview_views, views, views_analysis
 
 app_name = "studies"
 
@@ -14,6 +14,22 @@ urlpatterns = [
     path("<id:study_id>/status/", views.study_status_partial, name="study_status"),
     path("<id:study_id>/open/", views.study_open_view, name="study_open"),
     path("<id:study_id>/close/", views.study_close_view, name="study_close"),
+    path("<id:study_id>/preview/", preview_views.study_preview_view, name="study_preview"),
+    path(
+        "<id:study_id>/preview/consent/",
+        preview_views.study_preview_consent_view,
+        name="study_preview_consent",
+    ),
+    path("<id:study_id>/preview/trial/", preview_views.study_preview_trial_view, name="study_preview_trial"),
+    path(
+        "<id:study_id>/preview/answer/", preview_views.study_preview_answer_view, name="study_preview_answer"
+    ),
+    path("<id:study_id>/preview/done/", preview_views.study_preview_done_view, name="study_preview_done"),
+    path(
+        "<id:study_id>/preview/withdraw/",
+        preview_views.study_preview_withdraw_view,
+        name="study_preview_withdraw",
+    ),
     path("<id:study_id>/analysis/", views_analysis.study_analysis_view, name="study_analysis"),
     path(
         "<id:study_id>/analysis/rules/",
@@ -30,7 +46,5 @@ urlpatterns = [
         views_analysis.study_analysis_publish_view,
         name="study_analysis_publish",
     ),
-    path(
-        "<id:study_id>/analysis/revalidate/", views_analysis.study_revalidate_view, name="study_revalidate"
-    ),
+    path("<id:study_id>/analysis/revalidate/", views_analysis.study_revalidate_view, name="study_revalidate"),
 ]

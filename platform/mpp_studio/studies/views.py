@@ -26,6 +26,8 @@ from mpp_studio.studies.selectors import list_status, study_get, study_list
 from mpp_studio.studies.services import (
     DESIGN_FIELDS,
     TEXT_FIELDS,
+    completion_url,
+    list_quota,
     study_close,
     study_create,
     study_design,
@@ -152,7 +154,7 @@ def _public_urls(request: HttpRequest, study: Study) -> dict[str, str]:
 
 def _status_context(study: Study) -> dict[str, object]:
     design = study_design(study) if study.has_design else None
-    needed = design.participants_per_list() if design else 0
+    needed = list_quota(study, design) if design else 0
     lists = list_status(study=study, needed_per_list=needed)
     keys = ("active", "completed", "abandoned", "withdrawn")
     totals = {key: sum(getattr(row, key) for row in lists) for key in keys}
@@ -182,6 +184,8 @@ def study_detail_view(request: HttpRequest, project_id: int, study_id: int) -> H
         balance=design.balance().to_dict() if design else None,
         shortfalls=design.shortfalls() if design else {},
         previews=_list_previews(design) if design else [],
+        completion_target=completion_url(study),
+        quota=list_quota(study, design) if design else None,
         **_public_urls(request, study),
         **_status_context(study),
     )
