@@ -155,6 +155,8 @@ def study_data(study: Study) -> StudyData:
         trial = trials[response.trial_index]
         key = keys[participation.pk]
         rows.append(ResponseRow(key, participation.list_index, trial, response))
+        if trial.rated:  # a rating is read by report_ratings, never as a choice
+            continue
         kind = trial.kind
         for comparison, chose_first in _comparison_choices(trial, response):
             item_key = f"{trial.item_id}#{comparison}" if comparison else trial.item_id
@@ -252,16 +254,11 @@ class StudyReport:
 
     def place(self, item_key: str) -> "PairPlace | None":
         """Return the pair an item (or one comparison of a triplet, `item#comparison`) is."""
-        return self.pairs.get(item_key.split("#", 1)[0])
+        return place_of(self.pairs, item_key)
 
     def pair_id(self, item_key: str) -> str:
-        """Return the item's stable pair id (`UID/pairID`, with `#comparison` for a part of a
-        triplet); an item that is no dataset's pair (a filler, a catch trial) keeps its id."""
-        place = self.place(item_key)
-        if place is None:
-            return item_key
-        _, sep, comparison = item_key.partition("#")
-        return place.pair_id + (f"#{comparison}" if sep else "")
+        """Return the item's stable pair id (see `pair_id_of`)."""
+        return pair_id_of(self.pairs, item_key)
 
     @property
     def excluded_keys(self) -> frozenset[str]:
@@ -317,6 +314,17 @@ def _position_line(source_text: str, position: str) -> int | None:
 
 def _provenance(study: Study, analysis: StudyAnalysis) -> Provenance:
     """Return the Provenance links of the study's flagged paradigms, items and words."""
+    uses: set[tuple[str, str, str]] = set()  # (paradigm, position, word)
+    for flag in analysis.word_flags:
+        uses.update((p, flag.position, flag.word) for p in flag.paradigms)
+    for item in analysis.item_flags:
+        uses.update((item.paradigm, w.position, w.word) for w in item.words)
+    return provenance_of(study, uses)
+
+
+def provenance_of(study: Study, uses: set[tuple[str, str, str]]) -> Provenance:
+    """Return the Provenance links of the study's paradigms (their template pages) and of the
+    (paradigm, position, word) `uses`: the template line of each position, each word's entry."""
     paradigms = (
         DatasetParadigm.objects.filter(dataset__in=study.datasets.all())
         .filter(Q(template_version__isnull=False) | Q(vocabulary_snapshot__vocabulary__isnull=False))
@@ -337,11 +345,6 @@ def _provenance(study: Study, analysis: StudyAnalysis) -> Provenance:
         )
         for uid, version in versions.items()
     }
-    uses: set[tuple[str, str, str]] = set()  # (paradigm, position, word)
-    for flag in analysis.word_flags:
-        uses.update((p, flag.position, flag.word) for p in flag.paradigms)
-    for item in analysis.item_flags:
-        uses.update((item.paradigm, w.position, w.word) for w in item.words)
     positions: dict[tuple[str, str], str] = {}
     for uid, position, _ in uses:
         version = versions.get(uid)
@@ -381,6 +384,21 @@ class PairPlace:
             "sentence_good": self.sentence_good,
             "sentence_bad": self.sentence_bad,
         }
+
+
+def place_of(pairs: dict[str, PairPlace], item_key: str) -> PairPlace | None:
+    """Return the pair an item (or one comparison of a triplet, `item#comparison`) is."""
+    return pairs.get(item_key.split("#", 1)[0])
+
+
+def pair_id_of(pairs: dict[str, PairPlace], item_key: str) -> str:
+    """Return the item's stable pair id (`UID/pairID`, with `#comparison` for a part of a
+    triplet); an item that is no dataset's pair (a filler, a catch trial) keeps its id."""
+    place = place_of(pairs, item_key)
+    if place is None:
+        return item_key
+    _, sep, comparison = item_key.partition("#")
+    return place.pair_id + (f"#{comparison}" if sep else "")
 
 
 def pair_places(study: Study, item_ids: Sequence[str]) -> dict[str, PairPlace]:
