@@ -232,9 +232,10 @@ def start_view(request: HttpRequest, slug: str) -> HttpResponseBase:
                 response = redirect(_run_url(study, participation))
                 _set_cookie(request, response, study, participation)
                 return response
-            if not study.is_open:
-                raise ParticipantProblem("not_open", 403)
             no_place = places_problem(study=study)
+            if not study.is_open:  # closed because every list is full: say so
+                full = no_place is not None and no_place.code == "full"
+                raise no_place if full and no_place is not None else ParticipantProblem("not_open", 403)
             if no_place is not None:
                 raise no_place
             return render(request, "studies/participant/consent.html", _context(study, params=params))

@@ -152,6 +152,7 @@ def test_a_full_study_closes_itself_and_turns_the_next_away(study: Study) -> Non
     assert study.closed_at is not None
     late = Client().get(start_url(study, PROLIFIC_PID="Q3", STUDY_ID="S"))
     assert late.status_code == 403
+    assert "has all the participants it needs" in late.content.decode()
     assert Participation.objects.filter(study=study).count() == 2
 
 

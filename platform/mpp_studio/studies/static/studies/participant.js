@@ -112,14 +112,16 @@
     return block;
   }
 
-  // A Likert scale: the sentence, then one button per point; labels under every point when the
-  // researcher wrote one per point, else under the two ends.
+  // A Likert scale: the sentence, then one button per point in a single row; labels in every
+  // point when the researcher wrote one per point, else under the row's two ends.
   function renderScale(box, trial) {
     box.appendChild(sentenceBlock(trial.sentences[0], "rated-sentence"));
     const points = trial.scale_points;
     const labels = config.scale_labels || [];
+    const perPoint = labels.length === points;
     const row = document.createElement("div");
-    row.className = "scale";
+    row.className = "scale" + (perPoint ? " labelled" : "");
+    row.style.gridTemplateColumns = "repeat(" + points + ", minmax(0, 1fr))";
     row.setAttribute("role", "group");
     row.setAttribute("aria-label", S.question_rating);
     for (let value = 1; value <= points; value++) {
@@ -131,8 +133,8 @@
       number.className = "point-number";
       number.textContent = String(value);
       button.appendChild(number);
-      const label = labels.length === points ? labels[value - 1] : (value === 1 ? labels[0] : (value === points ? labels[1] : ""));
-      if (label) {
+      const label = perPoint ? labels[value - 1] : (value === 1 ? labels[0] : (value === points ? labels[1] : ""));
+      if (label && perPoint) {
         const caption = document.createElement("span");
         caption.className = "point-label";
         caption.textContent = label;
@@ -143,6 +145,13 @@
       row.appendChild(button);
     }
     box.appendChild(row);
+    if (!perPoint && labels.length === 2) {
+      const ends = document.createElement("div");
+      ends.className = "scale-ends";
+      ends.setAttribute("aria-hidden", "true");
+      ends.append(sentenceBlock(labels[0], "scale-end low"), sentenceBlock(labels[1], "scale-end high"));
+      box.appendChild(ends);
+    }
   }
 
   // Magnitude estimation: the reference sentence with its number, the sentence, a number box.
