@@ -73,6 +73,24 @@ PATH_ARGUMENTS = {
 # (YAML templates and phrases, feature schemas), or ties fields together. Each operation is
 # exempt only for a 400 whose errors name nothing but the fields listed for it.
 P = "/api/projects/{project_id}"
+# A study's settings: the project's datasets with pairs (triplets only for rank3, pairs only for
+# ratings); the lines of catch and filler pairs the service reads; a rating scale's labels (two,
+# or one per point) and magnitude estimation's reference sentence, which the task ties to it;
+# what the engine can design from those datasets' items (a 400 on the whole request: more lists
+# than items, more lists per item than lists, too few sentences to scramble, too few left over
+# for practice); a URL Django's check takes (a scheme and a host with a domain), narrower than
+# the format `uri`.
+STUDY_SETTINGS_BEYOND_THE_SCHEMA = {
+    "datasets",
+    "task",
+    "practice_items",
+    "catch_pairs",
+    "filler_pairs",
+    "scale_labels",
+    "reference_sentence",
+    "prolific_completion_url",
+    "",
+}
 RULES_BEYOND_THE_SCHEMA = {
     # the project's configuration ids (two or more to compare), checkpoint series; and every
     # `reduction`: a linking function whose parameters must be its own and in their ranges
@@ -112,6 +130,11 @@ RULES_BEYOND_THE_SCHEMA = {
     f"POST {P}/vocabularies/import/": {"file", "schema_file", "name"},
     f"POST {P}/vocabularies/import/converted/": {"file", "name"},
     f"POST {P}/vocabularies/{{vocabulary_id}}/updates/": {"file", "schema_file"},
+    # a study's settings (STUDY_SETTINGS_BEYOND_THE_SCHEMA)
+    f"POST {P}/studies/": STUDY_SETTINGS_BEYOND_THE_SCHEMA,
+    f"PATCH {P}/studies/{{study_id}}/": STUDY_SETTINGS_BEYOND_THE_SCHEMA,
+    # the project's datasets, and items of the chosen paradigms in them; the engine's design
+    f"POST {P}/studies/{{study_id}}/analysis/revalidate/": {"datasets", ""},
     "POST /api/token/": {""},  # wrong credentials
 }
 

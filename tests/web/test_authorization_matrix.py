@@ -359,9 +359,19 @@ MATRIX: dict[str, dict[str, Any]] = {
     "api/projects/<id:project_id>/learner/runs/<id:run_id>/": {"GET": "viewer"},
     "api/projects/<id:project_id>/learner/runs/<id:run_id>/triplets/": {"GET": "viewer"},
     # -- API: studies ---------------------------------------------------------------------------
-    "api/projects/<id:project_id>/studies/": {"GET": "viewer"},
-    "api/projects/<id:project_id>/studies/<id:study_id>/": {"GET": "viewer"},
+    "api/projects/<id:project_id>/studies/": {"GET": "viewer", "POST": "editor"},
+    "api/projects/<id:project_id>/studies/<id:study_id>/": {"GET": "viewer", "PATCH": "editor"},
+    "api/projects/<id:project_id>/studies/<id:study_id>/open/": {"POST": "editor"},
+    "api/projects/<id:project_id>/studies/<id:study_id>/close/": {"POST": "editor"},
     "api/projects/<id:project_id>/studies/<id:study_id>/analysis/": {"GET": "viewer"},
+    "api/projects/<id:project_id>/studies/<id:study_id>/analysis/rules/": {"GET": "viewer", "PUT": "editor"},
+    "api/projects/<id:project_id>/studies/<id:study_id>/analysis/export/<str:what>/": {"GET": "viewer"},
+    # Nobody has answered the world's study: there is nothing to publish yet (409).
+    "api/projects/<id:project_id>/studies/<id:study_id>/analysis/publish/": {
+        "POST": "editor",
+        "ok": {"POST": {409}},
+    },
+    "api/projects/<id:project_id>/studies/<id:study_id>/analysis/revalidate/": {"POST": "editor"},
     "api/": {"GET": "public"},
     "api/schema/": {"GET": "public"},
     "api/docs/": {"GET": "public"},

@@ -70,6 +70,17 @@ RULE_FIELDS = tuple(f.name for f in dataclasses.fields(AnalysisRules))
 RULE_DEFAULTS: dict[str, object] = {f.name: f.default for f in dataclasses.fields(AnalysisRules)}
 
 
+# Each numeric rule's range (None: no upper bound), as the engine checks it (study.exclusion,
+# study.human_flags, and the threshold below): what the API's schema and input serializer say.
+RULE_RANGES: dict[str, tuple[float, float | None]] = {
+    "min_catch_accuracy": (0, 1),
+    "min_median_rt_ms": (0, None),
+    "max_left_share_deviation": (0, 0.5),
+    "min_items_answered": (0, None),
+    "threshold": (0, 1),
+}
+
+
 # A rule's number as written: digits with an optional sign, point and exponent (not "inf", "nan",
 # "1_000" or other digits than 0-9, which Python's float() would also read).
 NUMBER = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?")

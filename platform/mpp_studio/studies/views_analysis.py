@@ -7,9 +7,6 @@ Viewers read and download; editors change the rules, publish and create re-valid
 non-members get 404.
 """
 
-import csv
-import json
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -17,7 +14,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -30,23 +26,22 @@ from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.accounts.users import signed_in_user
 from mpp_studio.datasets.models import Dataset
-from mpp_studio.studies.analysis_rules import INCLUDE_WORDS, RULE_FIELDS, AnalysisRules, rules_from_data
+from mpp_studio.studies.analysis_downloads import CSV_EXPORTS, DOWNLOADS, analysis_download
+from mpp_studio.studies.analysis_rules import (
+    INCLUDE_WORDS,
+    RULE_FIELDS,
+    RULE_RANGES,
+    AnalysisRules,
+    rules_from_data,
+)
 from mpp_studio.studies.models import Study
 from mpp_studio.studies.report import StudyReport, project_datasets, study_report
-from mpp_studio.studies.report_exports import (
-    ITEM_EXPORT_COLUMNS,
-    RESPONSE_COLUMNS,
-    item_rows,
-    report_dict,
-    response_rows,
-)
+from mpp_studio.studies.report_exports import report_dict
 from mpp_studio.studies.selectors import study_get
 from mpp_studio.studies.services_analysis import revalidation_create, rules_save, validation_publish
 from mpp_studio.studies.views import page_context
 from study.exclusion import EXCLUSION_REASONS
 from study.human_flags import PARADIGM_PRESETS
-from study.validation_study import GROUP_COLUMNS, PARTICIPANT_COLUMNS, WORD_COLUMNS
-from vocab.csv_cells import safe_row
 
 REASON_LABELS = {
     "incomplete": "Did not complete",
@@ -56,21 +51,6 @@ REASON_LABELS = {
     "position_bias": "Position bias",
     "too_few_items": "Too few items",
 }
-CSV_EXPORTS = ("responses", "participants", "items", "paradigms", "phenomena", "words")
-
-
-class _Echo:
-    """A file-like object whose write returns the line, for streaming csv.writer output."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
-def _csv_lines(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> Iterator[str]:
-    writer = csv.writer(_Echo())
-    yield "\ufeff" + writer.writerow(columns)  # a BOM so spreadsheet programs read UTF-8
-    for row in rows:
-        yield writer.writerow(safe_row(["" if row.get(c) is None else row.get(c) for c in columns]))
 
 
 def _report_or_error(
@@ -257,41 +237,13 @@ def study_analysis_export_view(
     paradigms, phenomena, words) or the whole analysis as JSON."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     study = study_get(project=project, study_id=study_id)
-    if what not in (*CSV_EXPORTS, "json"):
+    if what not in DOWNLOADS:
         raise Http404("No such export.")
     try:
         report = study_report(study)
     except ValidationError as error:
         return HttpResponse(" ".join(error.messages), status=400, content_type="text/plain; charset=utf-8")
-    stem = f"{slugify(study.name) or 'study'}-{what}"
-    if what == "json":
-        response = HttpResponse(
-            json.dumps(report_dict(report), ensure_ascii=False, indent=1),
-            content_type="application/json; charset=utf-8",
-        )
-        response["Content-Disposition"] = f'attachment; filename="{stem}.json"'
-        return response
-    analysis = report.analysis
-    exports: dict[str, tuple[Sequence[str], Callable[[], Iterable[Mapping[str, Any]]]]] = {
-        "responses": (RESPONSE_COLUMNS, lambda: response_rows(report)),
-        "participants": (PARTICIPANT_COLUMNS, analysis.participant_rows),
-        "items": (ITEM_EXPORT_COLUMNS, lambda: item_rows(report)),
-        "paradigms": (GROUP_COLUMNS, analysis.paradigm_rows),
-        "phenomena": (GROUP_COLUMNS, analysis.phenomenon_rows),
-        "words": (WORD_COLUMNS, analysis.word_rows),
-    }
-    columns, rows = exports[what]
-    participant_columns = tuple("participant_key" if c == "participant_id" else c for c in columns)
-    renamed = (
-        ({("participant_key" if k == "participant_id" else k): v for k, v in row.items()} for row in rows())
-        if what == "participants"
-        else rows()
-    )
-    streamed = StreamingHttpResponse(
-        _csv_lines(participant_columns, renamed), content_type="text/csv; charset=utf-8"
-    )
-    streamed["Content-Disposition"] = f'attachment; filename="{stem}.csv"'
-    return streamed
+    return analysis_download(study, report, what)
 
 
 @login_required
@@ -342,7 +294,7 @@ def study_revalidate_view(request: HttpRequest, project_id: int, study_id: int) 
     return redirect("studies:study_detail", project_id=project.pk, study_id=new.pk)
 
 
-def _number_or_blank(minimum: float, maximum: float | None = None, *, whole: bool = False) -> dict[str, Any]:
+def _number_or_blank(minimum: float, maximum: float | None, *, whole: bool = False) -> dict[str, Any]:
     """Return the schema of a numeric rule: a number in its range (the engine's: study.exclusion,
     study.human_flags), or blank for off."""
     number: dict[str, Any] = {"type": "integer" if whole else "number", "minimum": minimum}
@@ -353,16 +305,28 @@ def _number_or_blank(minimum: float, maximum: float | None = None, *, whole: boo
 
 # What each rule's query parameter takes (as `rules_from_data` reads it).
 RULE_PARAMETERS = {
-    "min_catch_accuracy": (_number_or_blank(0, 1), "Share of catch trials right (blank: off)."),
-    "min_median_rt_ms": (_number_or_blank(0), "Fastest median response time in ms (blank: off)."),
-    "max_left_share_deviation": (_number_or_blank(0, 0.5), "Position bias: |left share - 0.5| (blank: off)."),
-    "min_items_answered": (_number_or_blank(0, whole=True), "Fewest items answered (blank: off)."),
+    "min_catch_accuracy": (
+        _number_or_blank(*RULE_RANGES["min_catch_accuracy"]),
+        "Share of catch trials right (blank: off).",
+    ),
+    "min_median_rt_ms": (
+        _number_or_blank(*RULE_RANGES["min_median_rt_ms"]),
+        "Fastest median response time in ms (blank: off).",
+    ),
+    "max_left_share_deviation": (
+        _number_or_blank(*RULE_RANGES["max_left_share_deviation"]),
+        "Position bias: |left share - 0.5| (blank: off).",
+    ),
+    "min_items_answered": (
+        _number_or_blank(*RULE_RANGES["min_items_answered"], whole=True),
+        "Fewest items answered (blank: off).",
+    ),
     "include_incomplete": (
         {"type": "string", "enum": list(INCLUDE_WORDS)},
         "Analyse unfinished participants.",
     ),
     "preset": ({"type": "string", "enum": [*PARADIGM_PRESETS, ""]}, "Paradigm rule (blank: zhoblimp)."),
-    "threshold": (_number_or_blank(0, 1), "Paradigm threshold (blank: the preset's)."),
+    "threshold": (_number_or_blank(*RULE_RANGES["threshold"]), "Paradigm threshold (blank: the preset's)."),
     "tie": ({"type": "string", "enum": ["half", "fail", ""]}, "A majority-vote tie (blank: half)."),
 }
 
