@@ -14,6 +14,7 @@ urlpatterns = [
     path("<id:study_id>/status/", views.study_status_partial, name="study_status"),
     path("<id:study_id>/open/", views.study_open_view, name="study_open"),
     path("<id:study_id>/close/", views.study_close_view, name="study_close"),
+    path("<id:study_id>/prolific/", views.study_prolific_view, name="study_prolific"),
     path("<id:study_id>/preview/", preview_views.study_preview_view, name="study_preview"),
     path(
         "<id:study_id>/preview/consent/",

@@ -22,6 +22,7 @@ from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.accounts.users import signed_in_user
 from mpp_studio.studies.forms import StudyForm
 from mpp_studio.studies.models import Study
+from mpp_studio.studies.reconciliation import ReconciledId, prolific_reconciliation
 from mpp_studio.studies.selectors import list_status, study_get, study_list
 from mpp_studio.studies.services import (
     DESIGN_FIELDS,
@@ -40,6 +41,7 @@ from study.order import build_schedule, trial_counts
 TAB = "studies"
 PREVIEW_TRIALS = 12
 PREVIEW_PARTICIPANT = "preview"
+MAX_PASTE = 1_000_000  # characters of pasted Prolific IDs read (5,000 IDs fit many times over)
 PROLIFIC_QUERY = "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}"
 
 
@@ -232,3 +234,35 @@ def study_close_view(request: HttpRequest, project_id: int, study_id: int) -> Ht
     else:
         messages.success(request, "The study is closed: nobody new can start it.")
     return redirect("studies:study_detail", project_id=project.pk, study_id=study.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def study_prolific_view(request: HttpRequest, project_id: int, study_id: int) -> HttpResponse:
+    """Paying on Prolific: paste the submissions' Prolific IDs, see each one's status and the
+    analysis' verdict, and the IDs to approve (the IDs are hashed to match, never stored)."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
+    study = study_get(project=project, study_id=study_id)
+    text = str(request.POST.get("prolific_ids", ""))[:MAX_PASTE] if request.method == "POST" else ""
+    rows: list[ReconciledId] = []
+    error = ""
+    if request.method == "POST":
+        try:
+            rows = prolific_reconciliation(study, text)
+        except ValidationError as problem:
+            error = " ".join(problem.messages)
+    context = page_context(
+        request,
+        project,
+        study=study,
+        text=text,
+        rows=rows,
+        error=error,
+        to_approve=[r.prolific_id for r in rows if r.to_approve],
+        to_approve_text="\n".join(r.prolific_id for r in rows if r.to_approve),
+        counts={
+            s: sum(1 for r in rows if r.status == s)
+            for s in ("completed", "active", "abandoned", "withdrawn", "not_found")
+        },
+    )
+    return render(request, "studies/prolific.html", context, status=400 if error else 200)

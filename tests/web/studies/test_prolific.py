@@ -210,3 +210,51 @@ def test_a_withdrawn_participants_return_says_so_without_a_loop(study: Study) ->
         html = page.content.decode()
         assert "You have withdrawn" in html
         assert "Something went wrong" not in html and "restart-link" not in html
+
+
+# -- 3. Paying without storing the ID ----------------------------------------------------------
+
+
+def test_pasted_prolific_ids_are_matched_by_hash_and_never_stored(study: Study, viewer: Any) -> None:
+    from django.urls import reverse
+
+    from tests.web.conftest import PASSWORD
+
+    client = Client()
+    done, u = joined(client, study, "PAYDONE01")
+    _answer_all(done, client, u["answer"])
+    joined(Client(), study, "PAYWORKING")
+    _, gone = joined(Client(), study, "PAYGONE01")
+    Client().post(gone["withdraw"])
+    researcher = Client()
+    assert researcher.login(username=viewer.username, password=PASSWORD)
+    url = reverse("studies:study_prolific", args=[study.project_id, study.pk])
+    assert researcher.get(url).status_code == 200
+    page = researcher.post(url, {"prolific_ids": "PAYDONE01, PAYWORKING\nPAYGONE01 NEVERCAME PAYDONE01"})
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "4 IDs: 1 completed, 1 working, 0 out of time, 1 withdrawn, 1 never started" in html
+    approve = html.split('class="to-approve"')[1].split("</textarea>")[0]
+    assert "PAYDONE01" in approve and "PAYWORKING" not in approve
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT * FROM studies_participation")
+        assert "PAYDONE01" not in repr(cursor.fetchall())
+    empty = researcher.post(url, {"prolific_ids": "  \n "})
+    assert empty.status_code == 400 and "Paste the Prolific IDs" in empty.content.decode()
+    huge = researcher.post(url, {"prolific_ids": "x" * 150})
+    assert huge.status_code == 400 and "longer than a Prolific ID" in huge.content.decode()
+
+
+def test_a_catch_failer_is_not_among_the_ids_to_approve(study: Study) -> None:
+    from mpp_studio.studies.reconciliation import prolific_reconciliation
+    from mpp_studio.studies.services import response_save, schedule_of
+
+    participation = start(study, "CARELESS1")
+    for trial in schedule_of(participation).trials:
+        right = trial.kind != "catch"  # every catch trial answered wrongly
+        response_save(
+            participation=participation, payload=gold_answer(participation, trial.trial_index, right)
+        )
+    (row,) = prolific_reconciliation(study, "CARELESS1")
+    assert row.status == "completed" and row.excluded and not row.to_approve
+    assert any("catch" in reason for reason in row.reasons)
