@@ -217,6 +217,15 @@ MATRIX: dict[str, dict[str, Any]] = {
     "projects/<id:project_id>/studies/<id:study_id>/status/": {"GET": "viewer"},
     "projects/<id:project_id>/studies/<id:study_id>/open/": {"POST": "editor"},
     "projects/<id:project_id>/studies/<id:study_id>/close/": {"POST": "editor"},
+    # Pasted Prolific IDs matched by hash (nothing stored): any member.
+    "projects/<id:project_id>/studies/<id:study_id>/prolific/": {"GET": "viewer", "POST": "viewer"},
+    # The data-free preview of what participants see (nothing stored): any member.
+    "projects/<id:project_id>/studies/<id:study_id>/preview/": {"GET": "viewer"},
+    "projects/<id:project_id>/studies/<id:study_id>/preview/consent/": {"GET": "viewer"},
+    "projects/<id:project_id>/studies/<id:study_id>/preview/trial/": {"GET": "viewer"},
+    "projects/<id:project_id>/studies/<id:study_id>/preview/answer/": {"POST": "viewer"},
+    "projects/<id:project_id>/studies/<id:study_id>/preview/done/": {"GET": "viewer"},
+    "projects/<id:project_id>/studies/<id:study_id>/preview/withdraw/": {"GET": "viewer"},
     "projects/<id:project_id>/studies/<id:study_id>/analysis/": {"GET": "viewer"},
     "projects/<id:project_id>/studies/<id:study_id>/analysis/rules/": {"POST": "editor"},
     "projects/<id:project_id>/studies/<id:study_id>/analysis/export/<str:what>/": {"GET": "viewer"},
