@@ -245,10 +245,7 @@ class StudyAnalysis:
 
     def participant_rows(self) -> list[dict[str, CsvValue]]:
         """Return one CSV row per participant (analysed or not), keyed by PARTICIPANT_COLUMNS."""
-        return [
-            {column: _csv(p.to_dict()[column]) for column in PARTICIPANT_COLUMNS}
-            for p in self.exclusion.participants
-        ]
+        return participant_rows(self.exclusion)
 
     def word_rows(self) -> list[dict[str, CsvValue]]:
         """Return one CSV row per (position, word), flagged first, keyed by WORD_COLUMNS."""
@@ -299,3 +296,11 @@ def analyse_study(
         words=word_agreement(gold.items, infos, prior_mean, settings.flags),
         item_words={i.item_id: i.words for i in infos},
     )
+
+
+def participant_rows(exclusion: ExclusionResult) -> list[dict[str, CsvValue]]:
+    """Return one CSV row per checked participant (analysed or not), keyed by
+    PARTICIPANT_COLUMNS: a 2AFC study's or a rating study's exclusions alike."""
+    return [
+        {column: _csv(p.to_dict()[column]) for column in PARTICIPANT_COLUMNS} for p in exclusion.participants
+    ]

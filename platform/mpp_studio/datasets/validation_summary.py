@@ -6,7 +6,11 @@ The summary is written by a validation study (the studies app; this app never im
 `study`, `study_id`, `date`, `rule` {name, metric, threshold, tie}, `participants` {started,
 analysed, excluded}, `individual_accuracy`, `aggregate_accuracy`, and `paradigms`, each with
 `uid`, `n_items`, `n_responses`, `micro`, `wilson_low`, `wilson_high`, `majority_accuracy` and
-`included` (kept by the rule). A damaged or partial summary shows what it has, "–" for the rest.
+`included` (kept by the rule). A rating study's summary has `kind` "rating", `task`
+("rating" or "magnitude"), `scale_points`, `alpha`, and per paradigm `uid`, `n_items`,
+`n_ratings`, `difference` (good minus bad, in z), `ci_low`, `ci_high`, `p_holm`, `good_mean_z`,
+`included` (the difference is reliable) and `good_unnatural`. A damaged or partial summary shows
+what it has, "–" for the rest.
 """
 
 from dataclasses import dataclass
@@ -33,6 +37,35 @@ class ValidatedParadigm:
 
 
 @dataclass(frozen=True, slots=True)
+class RatedParadigm:
+    """One paradigm's line of a rating study's summary, every value as text."""
+
+    uid: str
+    n_items: str
+    n_ratings: str
+    difference: str
+    interval: str
+    p_holm: str
+    good_mean_z: str
+    included: bool
+    good_unnatural: bool
+
+
+def number_text(value: object, digits: int = 2) -> str:
+    """Return a statistic rounded to `digits` decimals, or "–" when missing."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value:.{digits}f}"
+    return "–"
+
+
+def p_text(value: object) -> str:
+    """Return a p-value with three significant digits ("< 0.0001" below), or "–"."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return "< 0.0001" if value < 0.0001 else f"{value:.3g}"
+    return "–"
+
+
+@dataclass(frozen=True, slots=True)
 class ValidationSummary:
     """What a published summary says, as text: the study, when, the inclusion rule, the
     participants analysed and excluded, both accuracies and the paradigms."""
@@ -47,6 +80,9 @@ class ValidationSummary:
     individual_accuracy: str
     aggregate_accuracy: str
     paradigms: tuple[ValidatedParadigm, ...]
+    rated: bool = False
+    task_text: str = ""
+    rated_paradigms: tuple[RatedParadigm, ...] = ()
 
 
 def _whole(value: object) -> int:
@@ -62,6 +98,8 @@ def read_validation(validation: object) -> ValidationSummary | None:
     people = people_found if isinstance(people_found, dict) else {}
     metric = "micro accuracy" if rule.get("metric") == "micro" else "share of items the majority got right"
     rule_text = f"{rule.get('name') or 'threshold'}: {metric} at least {share_text(rule.get('threshold'))}"
+    if validation.get("kind") == "rating":
+        return _rating_summary(validation, people)
     rows = []
     for row in validation["paradigms"]:
         if not isinstance(row, dict):
@@ -89,4 +127,48 @@ def read_validation(validation: object) -> ValidationSummary | None:
         individual_accuracy=share_text(validation.get("individual_accuracy")),
         aggregate_accuracy=share_text(validation.get("aggregate_accuracy")),
         paradigms=tuple(rows),
+    )
+
+
+def _rating_summary(validation: dict[str, object], people: dict[str, object]) -> ValidationSummary:
+    """Return the summary of a rating study (`kind` "rating")."""
+    points = validation.get("scale_points")
+    if validation.get("task") == "magnitude":
+        task_text = "magnitude estimation against a reference sentence (log values)"
+    else:
+        task_text = f"a {points}-point rating scale" if isinstance(points, int) else "a rating scale"
+    rows = []
+    paradigms = validation.get("paradigms")
+    for row in paradigms if isinstance(paradigms, list) else []:
+        if not isinstance(row, dict):
+            continue
+        rows.append(
+            RatedParadigm(
+                uid=str(row.get("uid", "")),
+                n_items=str(row.get("n_items", "")),
+                n_ratings=str(row.get("n_ratings", "")),
+                difference=number_text(row.get("difference")),
+                interval=f"{number_text(row.get('ci_low'))} – {number_text(row.get('ci_high'))}",
+                p_holm=p_text(row.get("p_holm")),
+                good_mean_z=number_text(row.get("good_mean_z")),
+                included=bool(row.get("included")),
+                good_unnatural=bool(row.get("good_unnatural")),
+            )
+        )
+    study_id = validation.get("study_id")
+    alpha = validation.get("alpha")
+    return ValidationSummary(
+        study=str(validation.get("study", "")),
+        study_id=study_id if isinstance(study_id, int) and not isinstance(study_id, bool) else None,
+        date=str(validation.get("date", "")),
+        rule_text=f"the difference is reliable: Holm-corrected p below {number_text(alpha, 2)}",
+        tie="",
+        analysed=_whole(people.get("analysed")),
+        excluded=_whole(people.get("excluded")),
+        individual_accuracy="–",
+        aggregate_accuracy="–",
+        paradigms=(),
+        rated=True,
+        task_text=task_text,
+        rated_paradigms=tuple(rows),
     )

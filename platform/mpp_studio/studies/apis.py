@@ -32,7 +32,7 @@ from mpp_studio.studies import serializers as s
 from mpp_studio.studies.analysis_downloads import DOWNLOADS, analysis_download
 from mpp_studio.studies.analysis_rules import rules_of
 from mpp_studio.studies.models import Study
-from mpp_studio.studies.report import study_report
+from mpp_studio.studies.report_ratings import analysis_report
 from mpp_studio.studies.selectors import dataset_choices, list_status, study_get, study_list
 from mpp_studio.studies.services import DESIGN_FIELDS, study_close, study_create, study_open, study_update
 from mpp_studio.studies.services_analysis import revalidation_create, rules_save, validation_publish
@@ -210,10 +210,13 @@ class StudyAnalysisExportApi(APIView):
         if what not in DOWNLOADS:
             raise Http404("No such export.")
         try:
-            report = study_report(study)
+            report = analysis_report(study)
         except ValidationError as error:
             return _conflict(error)
-        return analysis_download(study, report, what)
+        download = analysis_download(study, report, what)
+        if download is None:
+            raise Http404("A rating study has no such export.")
+        return download
 
 
 class StudyAnalysisPublishApi(APIView):

@@ -3,10 +3,11 @@ whole report as JSON, and the per-paradigm summary a dataset card shows."""
 
 import dataclasses
 from collections.abc import Iterator
+from typing import Protocol
 
 from django.utils import timezone
 
-from mpp_studio.studies.report import HYPOTHESIS, StudyReport
+from mpp_studio.studies.report import HYPOTHESIS, PairPlace, StudyData, StudyReport
 from study.human_flags import paradigm_preset
 from study.validation_study import ITEM_COLUMNS
 
@@ -35,7 +36,21 @@ RESPONSE_COLUMNS = (
 )
 
 
-def response_rows(report: StudyReport) -> Iterator[dict[str, object]]:
+class AnsweredReport(Protocol):
+    """What the responses export reads of a report (a StudyReport or a RatingReport)."""
+
+    @property
+    def data(self) -> StudyData: ...
+
+    @property
+    def excluded_keys(self) -> frozenset[str]: ...
+
+    def pair_id(self, item_key: str) -> str: ...
+
+    def place(self, item_key: str) -> PairPlace | None: ...
+
+
+def response_rows(report: AnsweredReport) -> Iterator[dict[str, object]]:
     """Yield one tidy row per stored answer (RESPONSE_COLUMNS): participant key (never the PID),
     list, trial, item, paradigm, kind, displayed order of roles, choice, correct, rt and
     whether the participant is excluded from the analysis."""

@@ -6,13 +6,14 @@ and sign tests with Holm across paradigms, and the naturalness of the good sente
 study's lists, its pairs and the template page of each paradigm.
 
 The exclusion rules are the study's saved ones (`AnalysisRules`); a 2AFC study's report is
-`report.study_report`.
+`report.study_report`, and `analysis_report` gives whichever a study has.
 """
 
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from mpp_studio.studies.analysis_rules import AnalysisRules, rules_of
 from mpp_studio.studies.models import Study
@@ -21,6 +22,7 @@ from mpp_studio.studies.report import (
     PairPlace,
     Provenance,
     StudyData,
+    StudyReport,
     _list_counts,
     list_label,
     pair_id_of,
@@ -29,7 +31,10 @@ from mpp_studio.studies.report import (
     provenance_of,
     stored_design,
     study_data,
+    study_report,
 )
+from mpp_studio.studies.report_exports import report_dict
+from mpp_studio.studies.services import RATED_TASKS
 from study.errors import StudyError
 from study.rating_results import RatingAnalysis
 from study.rating_scale import RatingJudgement
@@ -209,4 +214,63 @@ def rating_report_dict(report: RatingReport) -> dict[str, object]:
         "rules": report.rules.to_dict(),
         "lists": [{"label": c.label, "started": c.started, "completed": c.completed} for c in report.lists],
         **analysis,
+    }
+
+
+AnalysisReport = StudyReport | RatingReport
+
+
+def analysis_report(study: Study, rules: AnalysisRules | None = None) -> AnalysisReport:
+    """Return the study's analysis under `rules` (default: the saved ones): a RatingReport for
+    a rating or magnitude-estimation study, else the StudyReport of agreement with gold."""
+    if study.task in RATED_TASKS:
+        return rating_report(study, rules)
+    return study_report(study, rules)
+
+
+def analysis_dict(report: AnalysisReport) -> dict[str, object]:
+    """Return a report's whole analysis as JSON-ready data (the API's and the JSON download's)."""
+    return rating_report_dict(report) if isinstance(report, RatingReport) else report_dict(report)
+
+
+def rating_validation_summary(report: RatingReport, uids: set[str] | None = None) -> dict[str, object]:
+    """Return the card summary of a rating study (`kind` "rating", read by
+    `datasets.validation_summary`): the study's name and date, the task and scale, participant
+    counts, and per paradigm (of `uids`, or all) its items, the good-minus-bad difference in z
+    with its interval and Holm p, the good sentences' mean z, and whether it is kept (its
+    difference reliable)."""
+    analysis = report.analysis
+    flow = analysis.exclusion.flow if analysis.exclusion else None
+    today = timezone.now()
+    return {
+        "kind": "rating",
+        "study": report.study.name,
+        "study_id": report.study.pk,
+        "published_at": today.isoformat(),
+        "date": today.date().isoformat(),
+        "task": analysis.scale.task,
+        "scale_points": analysis.scale.scale_points if analysis.scale.task == "rating" else None,
+        "alpha": analysis.settings.alpha,
+        "participants": {
+            "started": flow.started if flow else 0,
+            "analysed": flow.analysed if flow else 0,
+            "excluded": flow.excluded if flow else 0,
+        },
+        "paradigms": [
+            {
+                "uid": p.paradigm,
+                "phenomenon": p.phenomenon,
+                "n_items": p.n_items,
+                "n_ratings": p.n_ratings,
+                "difference": p.difference,
+                "ci_low": p.ci_low,
+                "ci_high": p.ci_high,
+                "p_holm": p.p_holm,
+                "good_mean_z": p.good_mean_z,
+                "included": not p.flagged,
+                "good_unnatural": p.unnatural,
+            }
+            for p in analysis.paradigms
+            if uids is None or p.paradigm in uids
+        ],
     }

@@ -14,8 +14,13 @@ from django.utils import timezone
 from mpp_studio.datasets.models import Dataset
 from mpp_studio.studies.analysis_rules import AnalysisRules, rules_from_data
 from mpp_studio.studies.models import Study
-from mpp_studio.studies.report import StudyReport, study_report
 from mpp_studio.studies.report_exports import validation_summary
+from mpp_studio.studies.report_ratings import (
+    AnalysisReport,
+    RatingReport,
+    analysis_report,
+    rating_validation_summary,
+)
 from mpp_studio.studies.services import (
     DESIGN_FIELDS,
     TEXT_FIELDS,
@@ -33,18 +38,28 @@ def rules_save(*, study: Study, data: dict[str, Any]) -> AnalysisRules:
     return rules
 
 
-def validation_publish(*, study: Study, report: StudyReport | None = None) -> list[Dataset]:
+def validation_publish(*, study: Study, report: AnalysisReport | None = None) -> list[Dataset]:
     """Write the validation summary of the study's paradigms into each of its datasets'
-    `validation` (the dataset card shows it); return the datasets written. A study without
+    `validation` (the dataset page and card show it): agreement with gold, or for a rating
+    study its good-minus-bad differences; return the datasets written. A study without
     analysed answers is a ValidationError."""
-    report = report or study_report(study)
-    if report.analysis.overall is None:
+    report = report or analysis_report(study)
+    analysed = (
+        bool(report.analysis.items)
+        if isinstance(report, RatingReport)
+        else report.analysis.overall is not None
+    )
+    if not analysed:
         raise ValidationError("No analysed answers yet: there is nothing to publish.")
     written = []
     with transaction.atomic():
         for dataset in study.datasets.all():
             uids = set(dataset.paradigms.values_list("uid", flat=True))
-            summary = validation_summary(report, uids)
+            summary = (
+                rating_validation_summary(report, uids)
+                if isinstance(report, RatingReport)
+                else validation_summary(report, uids)
+            )
             if not summary["paradigms"]:
                 continue
             dataset.validation = summary

@@ -26,7 +26,12 @@ from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.selectors import project_get_for_user
 from mpp_studio.accounts.users import signed_in_user
 from mpp_studio.datasets.models import Dataset
-from mpp_studio.studies.analysis_downloads import CSV_EXPORTS, DOWNLOADS, analysis_download
+from mpp_studio.studies.analysis_downloads import (
+    CSV_EXPORTS,
+    DOWNLOADS,
+    RATING_CSV_EXPORTS,
+    analysis_download,
+)
 from mpp_studio.studies.analysis_rules import (
     INCLUDE_WORDS,
     RULE_FIELDS,
@@ -35,12 +40,12 @@ from mpp_studio.studies.analysis_rules import (
     rules_from_data,
 )
 from mpp_studio.studies.models import Study
-from mpp_studio.studies.report import StudyReport, project_datasets, study_report
-from mpp_studio.studies.report_exports import report_dict
+from mpp_studio.studies.report import StudyReport, project_datasets
+from mpp_studio.studies.report_ratings import AnalysisReport, RatingReport, analysis_dict, analysis_report
 from mpp_studio.studies.selectors import study_get
 from mpp_studio.studies.services_analysis import revalidation_create, rules_save, validation_publish
 from mpp_studio.studies.views import page_context
-from study.exclusion import EXCLUSION_REASONS
+from study.exclusion import EXCLUSION_REASONS, ExclusionResult
 from study.human_flags import PARADIGM_PRESETS
 
 REASON_LABELS = {
@@ -55,9 +60,9 @@ REASON_LABELS = {
 
 def _report_or_error(
     request: HttpRequest, study: Study, rules: AnalysisRules | None = None
-) -> StudyReport | None:
+) -> AnalysisReport | None:
     try:
-        return study_report(study, rules)
+        return analysis_report(study, rules)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return None
@@ -79,8 +84,8 @@ def _shown(value: object) -> object:
     return value
 
 
-def _flow_rows(report: StudyReport) -> list[dict[str, Any]]:
-    flows = [report.analysis.exclusion.flow, *report.analysis.exclusion.flow_by_list]
+def _flow_rows(exclusion: ExclusionResult) -> list[dict[str, Any]]:
+    flows = [exclusion.flow, *exclusion.flow_by_list]
     rows = []
     for flow in flows:
         rows.append(
@@ -108,7 +113,9 @@ def _analysis_context(report: StudyReport) -> dict[str, Any]:
         {
             "group": p,
             "flag": paradigm_flags.get(p.name),
-            "disagreeing": [report.pair_id(i) for i in flag.disagreeing_item_ids]
+            "disagreeing": [
+                {"pair_id": report.pair_id(i), "place": report.place(i)} for i in flag.disagreeing_item_ids
+            ]
             if (flag := paradigm_flags.get(p.name))
             else [],
             "template_url": report.provenance.templates.get(p.name, ""),
@@ -156,7 +163,7 @@ def _analysis_context(report: StudyReport) -> dict[str, Any]:
         "analysis": analysis,
         "overall": analysis.overall,
         "raters": analysis.raters,
-        "flows": _flow_rows(report),
+        "flows": _flow_rows(analysis.exclusion),
         "reason_labels": [REASON_LABELS[r] for r in EXCLUSION_REASONS if r != "incomplete"],
         "paradigm_rows": paradigms,
         "flagged_paradigms": [p for p in paradigms if p["flag"]],
@@ -172,6 +179,51 @@ def _analysis_context(report: StudyReport) -> dict[str, Any]:
         if rule.preset == "zhoblimp"
         else "BLiMP (items the majority got right)",
         "csv_exports": CSV_EXPORTS,
+    }
+
+
+def _rating_context(report: RatingReport) -> dict[str, Any]:
+    """Return the analysis page's context of a rating study: per paradigm its results, its
+    template page and the pairs to read first; every pair; how each participant was z-scored."""
+    analysis = report.analysis
+    flags_of: dict[str, list[Any]] = {}
+    for flag in analysis.item_flags:
+        flags_of.setdefault(flag.paradigm, []).append(flag)
+    rows = [
+        {
+            "paradigm": p,
+            "template_url": report.provenance.templates.get(p.paradigm, ""),
+            "items": [
+                {"flag": f, "pair_id": report.pair_id(f.item_id), "place": report.place(f.item_id)}
+                for f in flags_of.get(p.paradigm, [])
+            ],
+        }
+        for p in analysis.paradigms
+    ]
+    flagged = {f.item_id for f in analysis.item_flags}
+    exclusion = analysis.exclusion
+    return {
+        "report": report,
+        "rating": True,
+        "analysis": analysis,
+        "rating_rows": rows,
+        "flagged_rating_rows": [
+            row for row, p in zip(rows, analysis.paradigms, strict=True) if p.flagged or p.unnatural
+        ],
+        "rating_item_rows": [
+            {
+                "item": i,
+                "pair_id": report.pair_id(i.item_id),
+                "place": report.place(i.item_id),
+                "flagged": i.item_id in flagged,
+            }
+            for i in analysis.items
+        ],
+        "scaling_rows": analysis.participants,
+        "flows": _flow_rows(exclusion) if exclusion else [],
+        "reason_labels": [REASON_LABELS[r] for r in EXCLUSION_REASONS if r != "incomplete"],
+        "participant_rows": exclusion.participants if exclusion else [],
+        "csv_exports": RATING_CSV_EXPORTS,
     }
 
 
@@ -196,7 +248,13 @@ def _page(
         datasets=project_datasets(project),
         study_dataset_ids={d.pk for d in study.datasets.all()},
         revalidations=list(study.revalidations.order_by("-created_at")),
-        **(_analysis_context(report) if report else {"report": None}),
+        **(
+            {"report": None}
+            if report is None
+            else _rating_context(report)
+            if isinstance(report, RatingReport)
+            else _analysis_context(report)
+        ),
     )
     return render(request, "studies/analysis.html", context, status=status)
 
@@ -240,10 +298,13 @@ def study_analysis_export_view(
     if what not in DOWNLOADS:
         raise Http404("No such export.")
     try:
-        report = study_report(study)
+        report = analysis_report(study)
     except ValidationError as error:
         return HttpResponse(" ".join(error.messages), status=400, content_type="text/plain; charset=utf-8")
-    return analysis_download(study, report, what)
+    download = analysis_download(study, report, what)
+    if download is None:
+        raise Http404("A rating study has no such export.")
+    return download
 
 
 @login_required
@@ -350,4 +411,4 @@ class StudyAnalysisApi(APIView):
         # ({"errors": [{"field", "message"}]}), as every other endpoint answers.
         given = request.query_params.dict()
         rules = rules_from_data(given) if any(k in RULE_FIELDS for k in given) else None
-        return ApiResponse(report_dict(study_report(study, rules)))
+        return ApiResponse(analysis_dict(analysis_report(study, rules)))

@@ -80,3 +80,65 @@ def test_magnitude_estimation_is_analysed_on_logs(project: Any, pair_dataset: An
     report = rating_report(study)
     assert report.flagged_paradigms == ["en_anaphor"]
     assert report.analysis.scale.task == "magnitude"
+
+
+def test_the_rating_analysis_page_exports_and_card(rated: Study, editor: Any, pair_dataset: Any) -> None:
+    import csv
+    import io
+    import json
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.web.conftest import PASSWORD
+
+    answer_as_simulated(rated, per_list=8)
+    client = Client()
+    assert client.login(username=editor.username, password=PASSWORD)
+    args = [rated.project_id, rated.pk]
+    page = client.get(reverse("studies:study_analysis", args=args))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'class="card rating-results"' in html and "Good minus bad, per paradigm" in html
+    assert html.count('<tr class="rating-paradigm') == 3
+    assert 'data-paradigm="en_anaphor"' in html and "not reliable" in html
+    assert "Agreement with gold" not in html  # the 2AFC sections are not shown
+    assert html.count('class="pair-link"') >= 36  # every pair is named and linked
+
+    def rows_of(what: str) -> list[dict[str, str]]:
+        response = client.get(reverse("studies:study_analysis_export", args=[*args, what]))
+        assert response.status_code == 200
+        text = b"".join(response.streaming_content).decode("utf-8-sig")
+        return list(csv.DictReader(io.StringIO(text)))
+
+    items = rows_of("items")
+    assert len(items) == 36 and all(r["pair_id"] and r["difference"] for r in items)
+    paradigms = {r["paradigm"]: r for r in rows_of("paradigms")}
+    assert paradigms["en_anaphor"]["flagged"] == "True" and paradigms["en_sv_agreement"]["flagged"] == "False"
+    responses = rows_of("responses")
+    assert responses and all(r["rating"] for r in responses) and not any(r["choice"] for r in responses)
+    assert len(rows_of("participants")) == 16
+    assert client.get(reverse("studies:study_analysis_export", args=[*args, "words"])).status_code == 404
+    document = json.loads(client.get(reverse("studies:study_analysis_export", args=[*args, "json"])).content)
+    assert document["paradigm_flags"] == ["en_anaphor"]
+
+    published = client.post(reverse("studies:study_analysis_publish", args=args), follow=True)
+    assert "Validation summary published" in published.content.decode()
+    pair_dataset.refresh_from_db()
+    assert pair_dataset.validation["kind"] == "rating"
+    dataset_page = client.get(f"/projects/{rated.project_id}/datasets/{pair_dataset.pk}/").content.decode()
+    assert "rated these sentences one at a time on a 7-point rating scale" in dataset_page
+    assert "no (not reliable)" in dataset_page
+
+    from mpp_studio.datasets.exports.card import validation_section
+
+    card = "\n".join(validation_section(pair_dataset.validation))
+    assert "| en_anaphor |" in card and "no (not reliable)" in card and "Good − bad (z)" in card
+
+
+def test_the_rating_analysis_api(rated: Study, viewer: Any, api_client_for: Any) -> None:
+    answer_as_simulated(rated, per_list=8)
+    client = api_client_for(viewer)
+    data = client.get(f"/api/projects/{rated.project_id}/studies/{rated.pk}/analysis/").json()
+    assert data["task"] == "rating" and data["paradigm_flags"] == ["en_anaphor"]
+    assert all("pair_id" in item and "sentence_good" in item for item in data["items"])

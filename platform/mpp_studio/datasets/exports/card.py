@@ -14,7 +14,7 @@ from formats.record import record_pair_id
 from formats.uid_files import uid_file_stem
 from mpp_studio.datasets.models import Dataset, DatasetParadigm
 from mpp_studio.datasets.selectors_curation import excluded_counts, excluded_reviews, review_counts
-from mpp_studio.datasets.validation_summary import read_validation
+from mpp_studio.datasets.validation_summary import ValidationSummary, read_validation
 
 DATA_FOLDER = "data"
 # The card lists this many excluded pairs and says how many more there are.
@@ -257,6 +257,8 @@ def validation_section(validation: object) -> list[str]:
     summary = read_validation(validation)
     if summary is None:
         return []
+    if summary.rated:
+        return _rating_section(summary)
     lines = [
         "",
         "## Human validation",
@@ -281,6 +283,38 @@ def validation_section(validation: object) -> list[str]:
             row.interval,
             row.majority,
             "yes" if row.included else "no (below the rule)",
+        )
+        lines.append("| " + " | ".join(_cell(v) for v in cells) + " |")
+    return lines
+
+
+def _rating_section(summary: ValidationSummary) -> list[str]:
+    """Return the "Human validation" section of a rating study's summary."""
+    lines = [
+        "",
+        "## Human validation",
+        "",
+        f"Native speakers rated these sentences one at a time on {_cell(summary.task_text)} in the "
+        f"validation study “{_cell(summary.study)}” (published {_cell(summary.date)}), no participant "
+        f"seeing both sentences of a pair: {summary.analysed} participants analysed, {summary.excluded} "
+        "excluded by the study's rules. Ratings were z-scored per participant; each paradigm's value "
+        "is the mean over its pairs of the good sentence's mean z minus the bad one's, with a 95% t "
+        f"interval. Kept when {_cell(summary.rule_text)}.",
+        "",
+        "| UID | Items | Ratings | Good − bad (z) | 95% interval | p (Holm) "
+        "| Good sentences (z) | Included |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in summary.rated_paradigms:
+        cells = (
+            row.uid,
+            row.n_items,
+            row.n_ratings,
+            row.difference,
+            row.interval,
+            row.p_holm,
+            row.good_mean_z + (" (odd)" if row.good_unnatural else ""),
+            "yes" if row.included else "no (not reliable)",
         )
         lines.append("| " + " | ".join(_cell(v) for v in cells) + " |")
     return lines
