@@ -44,10 +44,14 @@ def expected_end(role: str) -> ExpectedEnd:
 
 
 def _number(value: object) -> float | None:
-    """Return `value` as a float when it is an int or float (never a bool), else None."""
+    """Return `value` as a float when it is an int or float (never a bool), else None; an
+    integer too large for a float is infinity (so the range check refuses it)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
 
 
 @dataclass(frozen=True, slots=True)

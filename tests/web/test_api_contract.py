@@ -135,6 +135,9 @@ RULES_BEYOND_THE_SCHEMA = {
     f"PATCH {P}/studies/{{study_id}}/": STUDY_SETTINGS_BEYOND_THE_SCHEMA,
     # the project's datasets, and items of the chosen paradigms in them; the engine's design
     f"POST {P}/studies/{{study_id}}/analysis/revalidate/": {"datasets", ""},
+    # a list the study's design has; pasted text that holds Prolific IDs
+    f"GET {P}/studies/{{study_id}}/preview/": {"list"},
+    f"POST {P}/studies/{{study_id}}/prolific/": {"prolific_ids"},
     "POST /api/token/": {""},  # wrong credentials
 }
 

@@ -371,6 +371,8 @@ MATRIX: dict[str, dict[str, Any]] = {
     "api/projects/<id:project_id>/studies/": {"GET": "viewer", "POST": "editor"},
     "api/projects/<id:project_id>/studies/<id:study_id>/": {"GET": "viewer", "PATCH": "editor"},
     "api/projects/<id:project_id>/studies/<id:study_id>/open/": {"POST": "editor"},
+    "api/projects/<id:project_id>/studies/<id:study_id>/preview/": {"GET": "viewer"},
+    "api/projects/<id:project_id>/studies/<id:study_id>/prolific/": {"POST": "viewer"},
     "api/projects/<id:project_id>/studies/<id:study_id>/close/": {"POST": "editor"},
     "api/projects/<id:project_id>/studies/<id:study_id>/analysis/": {"GET": "viewer"},
     "api/projects/<id:project_id>/studies/<id:study_id>/analysis/rules/": {"GET": "viewer", "PUT": "editor"},

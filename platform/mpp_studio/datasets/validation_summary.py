@@ -7,10 +7,11 @@ The summary is written by a validation study (the studies app; this app never im
 analysed, excluded}, `individual_accuracy`, `aggregate_accuracy`, and `paradigms`, each with
 `uid`, `n_items`, `n_responses`, `micro`, `wilson_low`, `wilson_high`, `majority_accuracy` and
 `included` (kept by the rule). A rating study's summary has `kind` "rating", `task`
-("rating" or "magnitude"), `scale_points`, `alpha`, and per paradigm `uid`, `n_items`,
-`n_ratings`, `difference` (good minus bad, in z), `ci_low`, `ci_high`, `p_holm`, `good_mean_z`,
-`included` (the difference is reliable) and `good_unnatural`. A damaged or partial summary shows
-what it has, "–" for the rest.
+("rating" or "magnitude"), `scale_points`, `alpha`, `min_difference` and `confidence` (its
+paradigm rule: Holm p below alpha and the interval above min_difference), and per paradigm
+`uid`, `n_items`, `n_ratings`, `difference` (good minus bad, in z), `ci_low`, `ci_high`,
+`p_holm`, `good_mean_z`, `included` (the difference is reliable) and `good_unnatural`. A
+damaged or partial summary shows what it has, "–" for the rest.
 """
 
 from dataclasses import dataclass
@@ -157,11 +158,16 @@ def _rating_summary(validation: dict[str, object], people: dict[str, object]) ->
         )
     study_id = validation.get("study_id")
     alpha = validation.get("alpha")
+    floor = validation.get("min_difference", 0)
+    level = validation.get("confidence", 0.95)
     return ValidationSummary(
         study=str(validation.get("study", "")),
         study_id=study_id if isinstance(study_id, int) and not isinstance(study_id, bool) else None,
         date=str(validation.get("date", "")),
-        rule_text=f"the difference is reliable: Holm-corrected p below {number_text(alpha, 2)}",
+        rule_text=(
+            f"the difference is reliable: Holm-corrected one-sided p below {number_text(alpha, 2)} and "
+            f"the {share_text(level).replace('.0%', '%')} interval above {number_text(floor, 2)}"
+        ),
         tie="",
         analysed=_whole(people.get("analysed")),
         excluded=_whole(people.get("excluded")),

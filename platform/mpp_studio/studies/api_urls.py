@@ -11,6 +11,8 @@ urlpatterns = [
     path("<id:study_id>/", apis.StudyDetailApi.as_view(), name="study_detail"),
     path("<id:study_id>/open/", apis.StudyOpenApi.as_view(), name="study_open"),
     path("<id:study_id>/close/", apis.StudyCloseApi.as_view(), name="study_close"),
+    path("<id:study_id>/preview/", apis.StudyPreviewApi.as_view(), name="study_preview"),
+    path("<id:study_id>/prolific/", apis.StudyProlificApi.as_view(), name="study_prolific"),
     path("<id:study_id>/analysis/", views_analysis.StudyAnalysisApi.as_view(), name="study_analysis"),
     path("<id:study_id>/analysis/rules/", apis.StudyAnalysisRulesApi.as_view(), name="study_analysis_rules"),
     path(

@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from mpp_studio.accounts.models import Project
+from mpp_studio.accounts.roles import Role
 from mpp_studio.accounts.users import signed_in_user
 from mpp_studio.core.api_errors import QueryFormatNegotiation, errors_response
 from mpp_studio.core.schema import ApiErrorsSerializer
@@ -32,9 +33,20 @@ from mpp_studio.studies import serializers as s
 from mpp_studio.studies.analysis_downloads import DOWNLOADS, analysis_download
 from mpp_studio.studies.analysis_rules import rules_of
 from mpp_studio.studies.models import Study
+from mpp_studio.studies.preview_views import preview_schedule
+from mpp_studio.studies.reconciliation import prolific_reconciliation
 from mpp_studio.studies.report_ratings import analysis_report
 from mpp_studio.studies.selectors import dataset_choices, list_status, study_get, study_list
-from mpp_studio.studies.services import DESIGN_FIELDS, study_close, study_create, study_open, study_update
+from mpp_studio.studies.services import (
+    DESIGN_FIELDS,
+    list_quota,
+    scale_labels_of,
+    study_close,
+    study_create,
+    study_design,
+    study_open,
+    study_update,
+)
 from mpp_studio.studies.services_analysis import revalidation_create, rules_save, validation_publish
 from study.design import StudyDesign
 
@@ -49,8 +61,9 @@ def _project(view: APIView) -> Project:
 
 
 def _detail(study: Study) -> dict[str, object]:
-    """Return the study as StudyDetailOutputSerializer gives it, with its lists' status."""
-    needed = StudyDesign.from_dict(study.design).participants_per_list() if study.design else 0
+    """Return the study as StudyDetailOutputSerializer gives it, with its lists' status (each
+    list's `needed` is its quota)."""
+    needed = list_quota(study, StudyDesign.from_dict(study.design)) if study.design else 0
     study.list_rows = list_status(study=study, needed_per_list=needed)  # type: ignore[attr-defined]  # for the serializer
     return dict(s.StudyDetailOutputSerializer(study).data)
 
@@ -261,3 +274,71 @@ class StudyRevalidateApi(APIView):
         )
         missing = list(getattr(new, "missing_paradigms", []))
         return Response({**_detail(new), "missing_paradigms": missing}, status=status.HTTP_201_CREATED)
+
+
+class StudyPreviewApi(APIView):
+    """The trials of one list as a participant's page gets them (public views: no gold, role or
+    paradigm), each with its number and kind, in a preview participant's order. Nothing is
+    stored: no place is taken, nothing enters the analysis. A draft can be previewed."""
+
+    @extend_schema(
+        tags=[TAG],
+        parameters=[s.StudyPreviewQuerySerializer],
+        responses={200: s.StudyPreviewOutputSerializer, 409: CONFLICT},
+    )
+    def get(self, request: Request, project_id: int, study_id: int) -> Response:
+        study = study_get(project=_project(self), study_id=study_id)
+        query = s.StudyPreviewQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        try:
+            design = study_design(study)
+        except ValidationError as error:
+            return _conflict(error)
+        number = query.validated_data["list"]
+        if number > len(design.lists):
+            raise ValidationError({"list": f"The study has lists 1 to {len(design.lists)}."})
+        trials = preview_schedule(design, number).trials
+        return Response(
+            {
+                "list": number,
+                "lists": len(design.lists),
+                "scale_labels": scale_labels_of(study) if study.task == Study.Task.RATING else [],
+                "trials": [{"number": t.trial_index + 1, "kind": t.kind, **t.public_view()} for t in trials],
+            }
+        )
+
+
+class StudyProlificApi(APIView):
+    """Paying on Prolific: the pasted Prolific IDs of the study's submissions, each hashed and
+    matched to its participation's status and the analysis' verdict under the saved rules. The
+    IDs are not stored; any member may ask (it changes nothing)."""
+
+    write_role = Role.VIEWER
+
+    @extend_schema(
+        tags=[TAG], request=s.ProlificIdsInputSerializer, responses={200: s.ProlificOutputSerializer}
+    )
+    def post(self, request: Request, project_id: int, study_id: int) -> Response:
+        study = study_get(project=_project(self), study_id=study_id)
+        data = s.ProlificIdsInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        rows = prolific_reconciliation(
+            study, values["prolific_ids"], with_submissions=values["with_submissions"]
+        )
+        return Response(
+            {
+                "ids": [
+                    {
+                        "prolific_id": r.prolific_id,
+                        "status": r.status,
+                        "completed_at": r.completed_at,
+                        "excluded": r.excluded,
+                        "reasons": list(r.reasons),
+                        "to_approve": r.to_approve,
+                    }
+                    for r in rows
+                ],
+                "to_approve": [r.prolific_id for r in rows if r.to_approve],
+            }
+        )

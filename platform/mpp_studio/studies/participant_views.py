@@ -60,7 +60,15 @@ from mpp_studio.studies.tokens import (
 from study.order import ParticipantSchedule, Trial
 
 PARAMS = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
+REDIRECT_AFTER_S = 3  # seconds the completion page shows before going on to Prolific
 MAX_ANSWER_BYTES = 4096  # an answer is a few numbers; anything longer is not one
+
+
+def _param(value: object) -> str:
+    """Return a Prolific URL parameter as stored and compared: without control characters
+    (PostgreSQL refuses a NUL), trimmed, at most 100 characters."""
+    text = "".join(c for c in str(value or "") if c.isprintable())
+    return text.strip()[:100]
 
 
 def _no_constant(name: str) -> object:
@@ -119,12 +127,18 @@ def _run_url(study: Study, participation: Participation) -> str:
 
 
 def _done_page(request: HttpRequest, study: Study, participation: Participation) -> HttpResponse:
-    prolific = completion_url(study)
-    if prolific:
-        return redirect(prolific)
+    # With a completion URL the page goes on there by itself after a moment (no script needed),
+    # showing the code and the way to withdraw first; without one it shows the code.
     token = participant_token(participation)
     withdraw = reverse("studies_public:withdraw", args=[study.slug, token])
-    context = _context(study, participation=participation, token=token, withdraw_url=withdraw)
+    context = _context(
+        study,
+        participation=participation,
+        token=token,
+        withdraw_url=withdraw,
+        redirect_to=completion_url(study),
+        redirect_after=REDIRECT_AFTER_S,
+    )
     return render(request, "studies/participant/done.html", context)
 
 
@@ -209,7 +223,7 @@ def start_view(request: HttpRequest, slug: str) -> HttpResponseBase:
         if wait is not None:
             return _limited_page(request, study, wait)
     source = request.POST if request.method == "POST" else request.GET
-    params = {name: str(source.get(name, "") or "").strip()[:100] for name in PARAMS}
+    params = {name: _param(source.get(name, "")) for name in PARAMS}
     try:
         wrong_link = prolific_study_id_problem(study, params["STUDY_ID"])
         if wrong_link is not None:

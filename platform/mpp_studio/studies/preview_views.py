@@ -48,14 +48,20 @@ def _study(request: HttpRequest, project_id: int, study_id: int) -> Study:
     return study_get(project=project, study_id=study_id)
 
 
+def _whole(raw: str, default: int) -> int:
+    """Return a query parameter's whole number (`default` when it is not one, or too long to be
+    an index: Python refuses to read numbers of thousands of digits)."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else default
+
+
 def _list_number(request: HttpRequest, design: StudyDesign) -> int:
     """Return the 1-based list the preview shows (`?list=`; the first when absent or not a list)."""
-    raw = request.GET.get("list", "1")
-    number = int(raw) if raw.isascii() and raw.isdigit() else 1
+    number = _whole(request.GET.get("list", "1"), 1)
     return number if 1 <= number <= len(design.lists) else 1
 
 
-def _schedule(design: StudyDesign, number: int) -> ParticipantSchedule:
+def preview_schedule(design: StudyDesign, number: int) -> ParticipantSchedule:
+    """Return the trials a participant on list `number` (from 1) gets in the preview."""
     return build_schedule(design, number - 1, PREVIEW_PARTICIPANT)
 
 
@@ -115,9 +121,9 @@ def study_preview_view(request: HttpRequest, project_id: int, study_id: int) -> 
     if isinstance(design, HttpResponse):
         return design
     number = _list_number(request, design)
-    schedule = _schedule(design, number)
-    raw = request.GET.get("start", "0")
-    start = int(raw) if raw.isascii() and raw.isdigit() and int(raw) < len(schedule.trials) else 0
+    schedule = preview_schedule(design, number)
+    start = _whole(request.GET.get("start", "0"), 0)
+    start = start if start < len(schedule.trials) else 0
     urls = _urls(study, number)
     config = run_config(study, {**urls, "trial": f"{urls['trial']}&index={start}"})
     lists = [
@@ -164,9 +170,8 @@ def study_preview_trial_view(request: HttpRequest, project_id: int, study_id: in
         design = study_design(study)
     except ValidationError as error:
         return JsonResponse({"error": " ".join(error.messages)}, status=400)
-    schedule = _schedule(design, _list_number(request, design))
-    raw = request.GET.get("index", "0")
-    index = int(raw) if raw.isascii() and raw.isdigit() else 0
+    schedule = preview_schedule(design, _list_number(request, design))
+    index = _whole(request.GET.get("index", "0"), 0)
     return JsonResponse(trial_payload(schedule, index if index < len(schedule.trials) else None))
 
 
@@ -182,7 +187,7 @@ def study_preview_answer_view(request: HttpRequest, project_id: int, study_id: i
     except ValidationError as error:
         return JsonResponse({"error": " ".join(error.messages)}, status=400)
     number = _list_number(request, design)
-    schedule = _schedule(design, number)
+    schedule = preview_schedule(design, number)
     strings = ui_strings(study.language)
     try:
         payload = answer_payload(request)
@@ -219,7 +224,9 @@ def study_preview_done_view(request: HttpRequest, project_id: int, study_id: int
     if isinstance(design, HttpResponse):
         return design
     urls = _urls(study, _list_number(request, design))
-    context = _context(request, study, withdraw_url=urls["withdraw"], redirect_to=completion_url(study))
+    context = _context(
+        request, study, withdraw_url=urls["withdraw"], redirect_to=completion_url(study), redirect_after=0
+    )
     return render(request, "studies/participant/done.html", context)
 
 

@@ -251,6 +251,8 @@ def rating_validation_summary(report: RatingReport, uids: set[str] | None = None
         "task": analysis.scale.task,
         "scale_points": analysis.scale.scale_points if analysis.scale.task == "rating" else None,
         "alpha": analysis.settings.alpha,
+        "min_difference": analysis.settings.min_difference,
+        "confidence": analysis.settings.confidence,
         "participants": {
             "started": flow.started if flow else 0,
             "analysed": flow.analysed if flow else 0,

@@ -200,3 +200,70 @@ class RevalidationInputSerializer(InputSerializer):
         help_text="Ids of the project's datasets to take the items from (default: the study's own; "
         "choose a regenerated dataset to validate its new pairs).",
     )
+
+
+class StudyPreviewQuerySerializer(InputSerializer):
+    """Which list of the design to preview."""
+
+    list = serializers.IntegerField(
+        min_value=1, max_value=1000, required=False, default=1, help_text="The list, from 1 (default 1)."
+    )
+
+
+class StudyPreviewTrialSerializer(serializers.Serializer):
+    """One trial as its participant's page gets it, with its number and kind."""
+
+    number = serializers.IntegerField()
+    kind = serializers.CharField(help_text="practice, experimental, filler or catch")
+    trial_index = serializers.IntegerField()
+    task = serializers.CharField(help_text="2afc, rank3, rating or magnitude")
+    sentences = serializers.ListField(child=serializers.CharField())
+    confidence = serializers.BooleanField()
+    scale_points = serializers.IntegerField(required=False, help_text="rating trials")
+    reference_sentence = serializers.CharField(required=False, help_text="magnitude trials")
+    reference_value = serializers.IntegerField(required=False, help_text="magnitude trials")
+
+
+class StudyPreviewOutputSerializer(serializers.Serializer):
+    """A list's trials in the order a preview participant gets them (nothing is stored)."""
+
+    list = serializers.IntegerField()
+    lists = serializers.IntegerField()
+    scale_labels = serializers.ListField(child=serializers.CharField())
+    trials = StudyPreviewTrialSerializer(many=True)
+
+
+class ProlificIdsInputSerializer(InputSerializer):
+    """The Prolific IDs of the study's submissions, pasted as Prolific gives them."""
+
+    prolific_ids = serializers.CharField(
+        max_length=1_000_000,
+        help_text="One a line, or separated by commas, semicolons or spaces (at most 5,000); with "
+        "`with_submissions`, a line is an ID and its submission ID.",
+    )
+    with_submissions = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Each line is a Prolific ID and its submission ID (SESSION_ID): a participation that "
+        "started with another submission is `other_submission`, never to approve.",
+    )
+
+
+class ReconciledIdSerializer(serializers.Serializer):
+    """One pasted ID: its participation's status and the analysis' verdict."""
+
+    prolific_id = serializers.CharField()
+    status = serializers.CharField(
+        help_text="completed, active, abandoned, withdrawn, not_found or other_submission"
+    )
+    completed_at = serializers.CharField(help_text="UTC, empty when not completed")
+    excluded = serializers.BooleanField()
+    reasons = serializers.ListField(child=serializers.CharField())
+    to_approve = serializers.BooleanField()
+
+
+class ProlificOutputSerializer(serializers.Serializer):
+    """Each pasted ID's status, and those to approve (completed and kept by the analysis)."""
+
+    ids = ReconciledIdSerializer(many=True)
+    to_approve = serializers.ListField(child=serializers.CharField())

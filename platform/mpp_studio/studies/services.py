@@ -703,7 +703,7 @@ def _check_choice(
         return None, [], rating, rating_agrees(trial, rating)
     raw = payload.get("choice")
     if trial.task == "rank3":
-        if not isinstance(raw, list) or sorted(raw) != [0, 1, 2] or not all(_is_int(v) for v in raw):
+        if not isinstance(raw, list) or not all(_is_int(v) for v in raw) or sorted(raw) != [0, 1, 2]:
             raise ParticipantProblem("error_title", 400, "choice must rank the three sentences: [2, 0, 1]")
         ranking = [int(v) for v in raw]
         return ranking[0], ranking, None, tuple(ranking) == tuple(trial.gold_ranking)

@@ -244,11 +244,12 @@ def study_prolific_view(request: HttpRequest, project_id: int, study_id: int) ->
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     study = study_get(project=project, study_id=study_id)
     text = str(request.POST.get("prolific_ids", ""))[:MAX_PASTE] if request.method == "POST" else ""
+    with_submissions = request.POST.get("with_submissions") == "yes"
     rows: list[ReconciledId] = []
     error = ""
     if request.method == "POST":
         try:
-            rows = prolific_reconciliation(study, text)
+            rows = prolific_reconciliation(study, text, with_submissions=with_submissions)
         except ValidationError as problem:
             error = " ".join(problem.messages)
     context = page_context(
@@ -256,13 +257,14 @@ def study_prolific_view(request: HttpRequest, project_id: int, study_id: int) ->
         project,
         study=study,
         text=text,
+        with_submissions=with_submissions,
         rows=rows,
         error=error,
         to_approve=[r.prolific_id for r in rows if r.to_approve],
         to_approve_text="\n".join(r.prolific_id for r in rows if r.to_approve),
         counts={
             s: sum(1 for r in rows if r.status == s)
-            for s in ("completed", "active", "abandoned", "withdrawn", "not_found")
+            for s in ("completed", "active", "abandoned", "withdrawn", "not_found", "other_submission")
         },
     )
     return render(request, "studies/prolific.html", context, status=400 if error else 200)

@@ -172,7 +172,10 @@ def test_prolific_completion_redirect_only_after_the_last_save(study: Study) -> 
         post_json(client, u["answer"], gold_answer(participation, index))
     assert back_to_run(client.get(u["done"]), study, participation)
     post_json(client, u["answer"], gold_answer(participation, participation.trial_count - 1))
-    assert client.get(u["done"])["Location"] == study.prolific_completion_url
+    done = client.get(u["done"]).content.decode()
+    # The code and the way to withdraw, then on to Prolific by itself (and by a link).
+    assert f'<meta http-equiv="refresh" content="3;url={study.prolific_completion_url}">' in done
+    assert study.completion_code in done and 'class="withdraw-link"' in done
 
 
 def test_a_resent_answer_keeps_the_first(study: Study) -> None:

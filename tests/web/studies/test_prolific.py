@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
@@ -196,8 +197,10 @@ def test_finishing_goes_to_prolific_with_the_code(study: Study) -> None:
     participation, u = joined(client, study)
     _answer_all(participation, client, u["answer"])
     done = client.get(u["done"])
-    assert done.status_code == 302
-    assert done["Location"] == "https://app.prolific.com/submissions/complete?cc=C0DE42"
+    assert done.status_code == 200
+    html = done.content.decode()
+    assert 'content="3;url=https://app.prolific.com/submissions/complete?cc=C0DE42"' in html
+    assert 'href="https://app.prolific.com/submissions/complete?cc=C0DE42"' in html
 
 
 def test_a_withdrawn_participants_return_says_so_without_a_loop(study: Study) -> None:
@@ -258,3 +261,64 @@ def test_a_catch_failer_is_not_among_the_ids_to_approve(study: Study) -> None:
     (row,) = prolific_reconciliation(study, "CARELESS1")
     assert row.status == "completed" and row.excluded and not row.to_approve
     assert any("catch" in reason for reason in row.reasons)
+
+
+# -- What the review found ---------------------------------------------------------------------
+
+
+def test_odd_answers_and_parameters_are_400s_never_500s(
+    project: Any, pair_dataset: Any, triplet_dataset: Any, make_study: Any
+) -> None:
+    rated = make_study(project, [pair_dataset], task="rating", name="Rated")
+    client = Client()
+    _, u = joined(client, rated, "HUGE")
+    huge = client.post(
+        u["answer"], '{"trial_index": 0, "rating": 1' + "0" * 400 + "}", content_type="application/json"
+    )
+    assert huge.status_code == 400
+    ranked = make_study(
+        project, [triplet_dataset], task="rank3", items_per_paradigm=1, n_lists=1, name="Ranked"
+    )
+    other = Client()
+    _, v = joined(other, ranked, "MIXED")
+    for choice in ([0, "a", 2], [0, None, 1], [[0], 1, 2]):
+        assert post_json(other, v["answer"], {"trial_index": 0, "choice": choice}).status_code == 400
+    assert not Response.objects.exists()
+    # A control character in a Prolific parameter is dropped, never stored (PostgreSQL refuses NUL).
+    posted = consent(Client(), rated, PROLIFIC_PID="NUL1", STUDY_ID="a\x00b", SESSION_ID="s\x01")
+    assert posted.status_code == 302
+    assert Participation.objects.get(pid_hash=pid_hash("NUL1")).study_id_param == "ab"
+
+
+def test_the_preview_takes_any_number_in_its_parameters(study: Study, editor: Any) -> None:
+    from django.urls import reverse
+
+    from tests.web.conftest import PASSWORD
+
+    client = Client()
+    assert client.login(username=editor.username, password=PASSWORD)
+    digits = "9" * 5000
+    args = [study.project_id, study.pk]
+    page = client.get(reverse("studies:study_preview", args=args) + f"?list={digits}&start={digits}")
+    assert page.status_code == 200
+    trial = client.get(reverse("studies:study_preview_trial", args=args) + f"?list={digits}&index={digits}")
+    assert trial.status_code == 200
+
+
+def test_an_id_started_by_someone_else_is_not_to_approve(study: Study) -> None:
+    from mpp_studio.studies.reconciliation import prolific_reconciliation
+    from mpp_studio.studies.services import response_save, schedule_of
+
+    # Someone who knew the ID started first, with their own session, and answered everything.
+    squatter = start(study, "KNOWN01", session_id="THEIR-SESSION")
+    for trial in schedule_of(squatter).trials:
+        response_save(participation=squatter, payload=gold_answer(squatter, trial.trial_index))
+    by_id = prolific_reconciliation(study, "KNOWN01")
+    assert by_id[0].to_approve  # the ID alone cannot tell
+    (row,) = prolific_reconciliation(study, "KNOWN01\tREAL-SUBMISSION", with_submissions=True)
+    assert row.status == "other_submission" and not row.to_approve
+    (own,) = prolific_reconciliation(study, "KNOWN01, THEIR-SESSION", with_submissions=True)
+    assert own.status == "completed" and own.to_approve
+    with pytest.raises(ValidationError) as one_part:
+        prolific_reconciliation(study, "KNOWN01\nA B C", with_submissions=True)
+    assert "Line 1" in one_part.value.messages[0]

@@ -181,8 +181,8 @@
     form.append(label, input, hint, send);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      const value = Number(String(input.value).trim().replace(",", "."));
-      if (!input.value.trim() || !isFinite(value) || value <= 0 || value > 1e6) {
+      const value = magnitudeOf(input.value);
+      if (value === null || value <= 0 || value > 1e6) {
         $("status").textContent = S.magnitude_invalid;
         input.focus();
         return;
@@ -191,6 +191,15 @@
     });
     box.appendChild(form);
     input.focus();
+  }
+
+  // A typed magnitude: digits with one decimal point or comma ("1.5", "1,5"), or thousands
+  // separated by commas ("1,000" is a thousand, never 1); anything else is asked again (null).
+  function magnitudeOf(text) {
+    const typed = String(text).trim().replace(/\s/g, "");
+    if (/^\d{1,3}(,\d{3})+$/.test(typed)) return Number(typed.replace(/,/g, ""));
+    if (/^\d+([.,]\d+)?$/.test(typed) || /^\d*[.]\d+$/.test(typed)) return Number(typed.replace(",", "."));
+    return null;
   }
 
   function renderChoices(box, trial) {
