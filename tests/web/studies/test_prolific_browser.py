@@ -67,7 +67,7 @@ def test_a_2afc_prolific_run_with_an_attacker_in_a_second_browser(
         prolific_completion_url=f"{base}/healthz",
         completion_code="PAID2AFC",
     )
-    study.quota_per_list = 1
+    study.quota_per_list = 2
     study.save()
     link = f"{base}/s/{study.slug}/?PROLIFIC_PID=VICTIM01&STUDY_ID=S1&SESSION_ID=SESSION-A"
     victim = new_page(browser)
@@ -98,22 +98,46 @@ def test_a_2afc_prolific_run_with_an_attacker_in_a_second_browser(
     attacker_context.close()
     assert Response.objects.filter(participation=participation).count() == 2
 
+    # Another participant answers the practice trial, then withdraws: their answer is deleted,
+    # their return says so, and their place is free again.
+    leaver = new_page(browser)
+    _consent(leaver, f"{base}/s/{study.slug}/?PROLIFIC_PID=LEAVER01&STUDY_ID=S1&SESSION_ID=SESSION-B")
+    leaver_participation = Participation.objects.get(study=study, pid_hash=pid_hash("LEAVER01"))
+    leaver.locator("#choices .choice").first.click()
+    leaver.click("#feedback-next")
+    leaver.click("a.withdraw-link")
+    leaver.click("button:has-text('Yes, withdraw')")
+    expect(leaver.locator("p.withdrawn")).to_contain_text("Your answers have been deleted")
+    leaver.goto(f"{base}/s/{study.slug}/?PROLIFIC_PID=LEAVER01&STUDY_ID=S1&SESSION_ID=SESSION-B")
+    expect(leaver.locator("h1")).to_have_text("You have withdrawn")
+    assert not Response.objects.filter(participation=leaver_participation).exists()
+
     # The victim goes on: a reload resumes, the catch trial is answered, and the last save
-    # sends them to the completion URL with the code.
+    # shows the code, then sends them to the completion URL with it.
     victim.reload()
     expect(victim.locator("#progress-text")).to_have_text(f"Trial 3 of {total}")
     for index in range(2, total):
         expect(victim.locator("#progress-text")).to_have_text(f"Trial {index + 1} of {total}")
         victim.locator("#choices .choice").nth(trials[index].gold_index or 0).click()
+    expect(victim.locator("#completion-code")).to_have_text("PAID2AFC")
+    victim.screenshot(path=screenshots / "study-completed-redirecting.png", full_page=True)
     victim.wait_for_url("**/healthz?cc=PAID2AFC")
     assert Response.objects.filter(participation=participation).count() == total
-    # One list with a quota of one: the study closed itself, the next is turned away.
+    study.refresh_from_db()
+    assert study.status == Study.Status.OPEN  # one list, a quota of two: one place left
+    from mpp_studio.studies.services import response_save
+    from tests.web.studies.conftest import gold_answer, start
+
+    second = start(study, "SECOND01", study_id="S1")
+    for index in range(second.trial_count):
+        response_save(participation=second, payload=gold_answer(second, index))
+    # Both places completed: the study closed itself, the next is turned away.
     study.refresh_from_db()
     assert study.status == Study.Status.CLOSED
     late = new_page(browser)
     late.goto(f"{base}/s/{study.slug}/?PROLIFIC_PID=LATE01&STUDY_ID=S1&SESSION_ID=SESSION-L")
     expect(late.locator("h1")).to_have_text("The study is full")
-    assert Participation.objects.filter(study=study).count() == 1
+    assert Participation.objects.filter(study=study).count() == 3  # victim, leaver, second
 
 
 def _rate(page: Page, trial: Any, points: int = 7) -> None:
