@@ -465,6 +465,8 @@ def test_schema_has_no_warnings_from_the_studies_api() -> None:
         ("PATCH", "{study_id}/"),
         ("POST", "{study_id}/open/"),
         ("POST", "{study_id}/close/"),
+        ("GET", "{study_id}/preview/"),
+        ("POST", "{study_id}/prolific/"),
         ("GET", "{study_id}/analysis/"),
         ("GET", "{study_id}/analysis/rules/"),
         ("PUT", "{study_id}/analysis/rules/"),
