@@ -11,9 +11,11 @@ under the study's rules, with lists, hypothesis rates and provenance.
   gold, and its preference rate is reported on its own (`HypothesisRate`).
 """
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -59,13 +61,34 @@ def list_label(list_index: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredAnswer:
+    """The fields of a stored `Response` the analysis and its exports read (read as tuples: a
+    study's tens of thousands of answers are not built into model instances)."""
+
+    participation_id: int
+    trial_index: int
+    choice: int | None
+    ranking: list[int]
+    rating: float | None
+    confidence: int | None
+    correct: bool
+    rt_ms: int | None
+    received_at: datetime
+
+
+ANSWER_FIELDS = tuple(f.name for f in dataclasses.fields(StoredAnswer))
+# Only a rank3 study stores rankings: the others skip decoding an empty JSON list a row.
+UNRANKED_FIELDS = tuple(f for f in ANSWER_FIELDS if f != "ranking")
+
+
+@dataclass(frozen=True, slots=True)
 class ResponseRow:
     """One stored answer with its trial, ready for the tidy export."""
 
     participant_key: str
     list_index: int
     trial: Trial
-    response: Response
+    response: StoredAnswer
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +105,7 @@ class StudyData:
     rows: list[ResponseRow]
 
 
-def _comparison_choices(trial: Trial, response: Response) -> list[tuple[str, bool]]:
+def _comparison_choices(trial: Trial, response: StoredAnswer) -> list[tuple[str, bool]]:
     """Return (comparison, chose its first-named sentence) for each comparison an answer makes:
     one for a 2AFC trial, three for a rank3 ranking."""
     if trial.task == "rank3":
@@ -143,11 +166,19 @@ def study_data(study: Study) -> StudyData:
     judgements: list[Judgement] = []
     hypothesis: list[tuple[str, str, str, bool]] = []
     rows: list[ResponseRow] = []
-    responses = Response.objects.filter(participation__in=participations).order_by(
-        "participation__started_at", "participation_id", "trial_index"
+    ranked = study.task == Study.Task.RANK3
+    answers = (
+        Response.objects.filter(participation__in=participations)
+        .order_by("participation__started_at", "participation_id", "trial_index")
+        .values_list(*(ANSWER_FIELDS if ranked else UNRANKED_FIELDS))
     )
     by_pk = {p.pk: p for p in participations}
-    for response in responses.iterator(chunk_size=2000):
+    for values in answers.iterator(chunk_size=2000):
+        response = (
+            StoredAnswer(*values)
+            if ranked
+            else StoredAnswer(**dict(zip(UNRANKED_FIELDS, values, strict=True)), ranking=[])
+        )
         participation = by_pk[response.participation_id]
         trials = schedules[participation.pk].trials
         if not 0 <= response.trial_index < len(trials):
