@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -70,6 +71,17 @@ def _column(text: str) -> tuple[str, str]:
     return field, name
 
 
+PROGRESS_STEPS = 20  # a corpus smaller than 20 chunks is still reported about this often
+SMALLEST_CHUNK = 50  # below it, parsing in batches loses its speed
+
+
+def progress_chunk(total: int, chunk: int) -> int:
+    """Return how many pairs to process at once: `chunk` (memory), or fewer so that a small
+    corpus reports its progress about PROGRESS_STEPS times (never under SMALLEST_CHUNK).
+    The triplets do not depend on it: every decision depends on the pair and the seed only."""
+    return max(1, min(chunk, max(SMALLEST_CHUNK, math.ceil(total / PROGRESS_STEPS))))
+
+
 def _chunks(pairs: Sequence[LearnerPair], size: int) -> Iterator[Sequence[LearnerPair]]:
     for start in range(0, len(pairs), size):
         yield pairs[start : start + size]
@@ -83,18 +95,26 @@ def cmd_triplets(args: argparse.Namespace) -> int:
         if path and not Path(path).is_file():
             print(f"error: --{name} {path}: no such file", file=err)
             return 2
+    out = Path(args.out)
+    report_path = Path(args.report) if args.report else out.with_suffix(".report.json")
+    for name, path in (("out", out), ("report", report_path)):
+        # Said before the corpus is read, not as a traceback after it.
+        if not path.parent.is_dir():
+            print(f"error: --{name} {path}: the folder {path.parent} does not exist", file=err)
+            return 2
+        if path.is_dir():
+            print(f"error: --{name} {path}: that is a folder; name a file in it", file=err)
+            return 2
     pairs = read_corpus(args, err)
     if pairs is None:
         return 2
     settings = TripletSettings(
         seed=args.seed, strict=not args.all_rules, max_tries=args.max_tries, batch_size=args.batch_size
     )
-    out = Path(args.out)
-    report_path = Path(args.report) if args.report else out.with_suffix(".report.json")
     report = YieldReport()
     started = time.perf_counter()
     with out.open("w", encoding="utf-8") as stream:
-        for chunk in _chunks(pairs, args.chunk):
+        for chunk in _chunks(pairs, progress_chunk(len(pairs), args.chunk)):
             result = run_pipeline(chunk, settings)
             for triplet in result.triplets:
                 stream.write(json.dumps(triplet.record(), ensure_ascii=False) + "\n")

@@ -100,7 +100,8 @@ class Triplet:
         """Return the triplet as a JSONL record in the BLiSS layout (`learnerID`, `L1`, `cefr`,
         `topic`, `corrected`, `learner_error`, `artificial_error`, `errant_edits`,
         `all_error_types`) plus `corpus`, the artificial edit, both error positions (corrected
-        tokens [start, end)) and where the pair was read."""
+        tokens [start, end)), where the pair was read and `extra`: the corpus' other columns
+        (e.g. W&I's `auto_cefr`), as read."""
         source = self.source
         return {
             "UID": self.triplet_id,
@@ -125,6 +126,7 @@ class Triplet:
             "learner_error_position": [self.learner_edit.c_start, self.learner_edit.c_end],
             "artificial_error_position": [self.artificial_edit.c_start, self.artificial_edit.c_end],
             "source": {"file": source.source_file, "line": source.line},
+            "extra": dict(source.extra),
             "generator": {"name": GENERATOR_NAME, "version": GENERATOR_VERSION},
         }
 

@@ -312,6 +312,17 @@ def _sentence_ids(path: Path, sentences: int, found: list[ImportIssue]) -> list[
 _C = TypeVar("_C", "ParallelColumns", "MetadataColumns")
 
 
+# The names learner corpora give the metadata columns (Write & Improve, FCE, EFCAMDAT, Lang-8
+# exports), tried in order when a field's own name is not a column and no --column named one.
+COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
+    "learner_id": ("public_user_id", "user_id", "author_id", "student_id", "writer_id"),
+    "essay_id": ("public_essay_id", "essay", "text_id", "document_id", "doc_id", "submission_id"),
+    "l1": ("native_language", "first_language", "mother_tongue", "nationality_l1"),
+    "cefr": ("human_cefr", "cefr_level", "level", "proficiency"),
+    "corpus": ("source",),
+}
+
+
 def _matched_case(columns: _C, header: Sequence[str]) -> _C:
     """Return the column names with each one that is not in the header exactly replaced by the
     header's name that differs only in case ("L1" for "l1")."""
@@ -321,6 +332,30 @@ def _matched_case(columns: _C, header: Sequence[str]) -> _C:
         for f in dataclasses.fields(columns)
         if (value := getattr(columns, f.name)) and value not in header and value.lower() in by_lower
     }
+    return dataclasses.replace(columns, **changes)
+
+
+def _matched_columns(columns: _C, header: Sequence[str], issues: IssueList, line: int) -> _C:
+    """Return the column names matched to the header: by case (`_matched_case`), then, for a
+    metadata field still at its own name and not a column, by the first of its COLUMN_ALIASES
+    the header has (any case), each said in a warning so the reader knows where a value came
+    from. A name the reader chose (`--column`) is never replaced."""
+    columns = _matched_case(columns, header)
+    by_lower = {h.lower(): h for h in header}
+    taken = {getattr(columns, f.name) for f in dataclasses.fields(columns)}
+    changes: dict[str, str] = {}
+    for name, aliases in COLUMN_ALIASES.items():
+        value = getattr(columns, name)
+        if value != name or value in header:
+            continue
+        found = next((by_lower[a.lower()] for a in aliases if a.lower() in by_lower), None)
+        if found is None or found in taken:
+            continue
+        changes[name] = found
+        taken.add(found)
+        issues.warning(line, f"the column {found!r} is read as {name} (--column {name}=COLUMN names another)")
+    if isinstance(columns, MetadataColumns) and "essay_id" in changes and columns.key == "essay_id":
+        changes["key"] = changes["essay_id"]  # the default join key follows the essay id
     return dataclasses.replace(columns, **changes)
 
 
@@ -419,6 +454,7 @@ def parallel_pairs(
             f"the header has no column {', '.join(repr(m) for m in missing)} (columns: {', '.join(header)})",
         )
         return
+    columns = _matched_columns(columns, header, issues, header_line)
     field_of = {getattr(columns, name): name for name in METADATA_FIELDS if getattr(columns, name) in header}
     own = {columns.learner, columns.corrected, columns.pair_id, *field_of}
     stem = _stem(name)
@@ -550,7 +586,7 @@ def metadata_table(
         return result
     header_line, header = header_row
     header = [h.strip() for h in header]
-    columns = _matched_case(columns, header)
+    columns = _matched_columns(columns, header, issues, header_line)
     result.key_column = columns.key
     if columns.key not in header:
         issues.error(

@@ -111,3 +111,54 @@ def test_metadata_columns_can_be_renamed(tmp_path: Path, capsys: pytest.CaptureF
     with pytest.raises(SystemExit):
         main(["triplets", "--parallel", str(table), "--column", "colour=red", "--out", str(out)])
     assert "FIELD=COLUMN" in capsys.readouterr().err
+
+
+def test_corpus_column_names_are_recognised_and_other_columns_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Write & Improve-style table needs no --column: its names are recognised (and said), and
+    columns that are no metadata field (auto_cefr) travel with each triplet."""
+    table = _table(tmp_path)
+    meta = tmp_path / "wi.tsv"
+    meta.write_text(
+        "public_essay_id\tpublic_user_id\tl1\thuman_cefr\tauto_cefr\n"
+        "e1\tU1\tArabic\tB2\tB1\ne2\tU2\tCzech\tC1\tC2\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "t.jsonl"
+    args = ["triplets", "--parallel", str(table), "--id-column", "sentence_id", "--meta", str(meta)]
+    assert main([*args, "--out", str(out)]) == 0
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["learnerID"], r["L1"], r["cefr"], r["extra"]) for r in records] == [
+        ("U1", "Arabic", "B2", {"auto_cefr": "B1"}),
+        ("U2", "Czech", "C1", {"auto_cefr": "C2"}),
+    ]
+    err = capsys.readouterr().err
+    assert "'human_cefr' is read as cefr" in err and "'public_user_id' is read as learner_id" in err
+    # A column the reader names is used as named, never replaced by a recognised one.
+    assert main([*args, "--column", "cefr=auto_cefr", "--out", str(out)]) == 0
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["cefr"] for r in records] == ["B1", "C2"]
+    assert records[0]["extra"] == {"human_cefr": "B2"}
+
+
+def test_an_output_folder_that_does_not_exist_is_said_before_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = _table(tmp_path)
+    missing = tmp_path / "no" / "such" / "t.jsonl"
+    assert main(["triplets", "--parallel", str(table), "--out", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"the folder {missing.parent} does not exist" in err and "Traceback" not in err
+    assert main(["triplets", "--parallel", str(table), "--out", str(tmp_path)]) == 2
+    assert "that is a folder" in capsys.readouterr().err
+    assert not missing.parent.exists()
+
+
+def test_a_small_corpus_reports_its_progress_often() -> None:
+    from triplets.cli import progress_chunk
+
+    assert progress_chunk(1_000, 2_000) == 50  # 20 progress lines, not one at the end
+    assert progress_chunk(10_000, 2_000) == 500
+    assert progress_chunk(100_000, 2_000) == 2_000  # memory still bounds it
+    assert progress_chunk(3, 2_000) == 50
