@@ -85,10 +85,15 @@ def apply(doc: Doc, candidate: Candidate) -> tuple[list[str], list[str]]:
         # The last new token takes the whitespace of the last replaced token.
         new_spaces[-1] = spaces[end - 1]
     elif new and start > 0:
-        # An insertion: the new words take the whitespace of the token before them, which is
-        # then followed by a space ("them" + "." -> "them up." not "themup .").
-        new_spaces[-1] = spaces[start - 1]
-        spaces = [*spaces[: start - 1], " ", *spaces[start:]]
+        before = spaces[start - 1]
+        if before or (start < len(tokens) and _attaches_left(tokens[start])):
+            # An insertion: the new words take the whitespace of the token before them, which
+            # is then followed by a space ("them" + "." -> "them up." not "themup .").
+            new_spaces[-1] = before
+            spaces = [*spaces[: start - 1], " ", *spaces[start:]]
+        # Else the token before is written against the next word ("(", an opening quote, a
+        # comma typed without its space): the new words stay against it and take a space
+        # before the next word ("( a fruits" is written "(a fruits", never "( afruits").
     elif end > start and start > 0:
         # A deletion: the token before takes the whitespace the deleted span ended with.
         spaces = [*spaces[: start - 1], spaces[end - 1], *spaces[start:]]

@@ -257,17 +257,31 @@ def _widened(span: tuple[int, int]) -> tuple[int, int]:
     return span if span[1] > span[0] else (span[0], span[0] + 1)
 
 
+def _written_references(pending: list[_Pending], active: list[int], batch_size: int) -> dict[int, Doc]:
+    """Return, for each pending pair read from tokens (M2), its corrected sentence parsed from
+    the text that is written (the other pairs' corrected sentences were parsed from their text)."""
+    tokenised = [i for i in active if pending[i].single.tokenised]
+    docs = _parse([annotation.nlp().make_doc(pending[i].single.corrected) for i in tokenised], batch_size)
+    return dict(zip(tokenised, docs, strict=True))
+
+
 def _validate(pending: list[_Pending], settings: TripletSettings, report: YieldReport) -> dict[int, Triplet]:
-    """Return the triplet of each pending pair that gets one (keyed by the pending index)."""
+    """Return the triplet of each pending pair that gets one (keyed by the pending index).
+
+    What is validated is the text that is written: each artificial sentence is tokenised again
+    from its written text (not taken from the token list it was built from), and compared with
+    the corrected sentence as written, so a re-check of the written sentences finds what this
+    check found (a word glued to its neighbour is one wrong word, and refused)."""
     made: dict[int, Triplet] = {}
     active = [i for i, p in enumerate(pending) if p.queue]
+    written = _written_references(pending, active, settings.batch_size)
+    tokenizer = annotation.nlp().make_doc
     while active:
         batch = []
         for i in active:
             entry = pending[i]
             attempt = entry.queue[entry.tried]
-            candidate, tokens, spaces, text = attempt.candidate, attempt.tokens, attempt.spaces, attempt.text
-            batch.append((i, candidate, text, _doc(tokens, spaces)))
+            batch.append((i, attempt.candidate, attempt.text, tokenizer(attempt.text)))
         docs = _parse([b[3] for b in batch], settings.batch_size)
         still: list[int] = []
         for (i, candidate, text, _), doc in zip(batch, docs, strict=True):
@@ -276,7 +290,7 @@ def _validate(pending: list[_Pending], settings: TripletSettings, report: YieldR
             assert single.annotated is not None
             error_type = single.edit.type
             learner_span = (entry.learner_edit.c_start, entry.learner_edit.c_end)
-            edits = annotation.edits_between(doc, single.annotated.cor)
+            edits = annotation.edits_between(doc, written.get(i, single.annotated.cor))
             reason = check_errant(edits, error_type, learner_span)
             entry.tried += 1
             if reason is None:

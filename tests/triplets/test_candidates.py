@@ -33,6 +33,19 @@ def _apply(text: str, candidate: Candidate) -> str:
         ("John's car is red.", Candidate(1, 2, ("is",), "r"), "John is car is red."),
         ("My friends' house", Candidate(2, 3, ("'s",), "r"), "My friends's house"),
         ("They are friends.", Candidate(2, 3, ("friend", "'s"), "r"), "They are friend's."),
+        # A word inserted after a token written against the next word stays against that token
+        # and is followed by a space: never glued to the next word (W&I: "( afruits").
+        ("I like (fruits) a lot.", Candidate(3, 3, ("a",), "u"), "I like (a fruits) a lot."),
+        (
+            'He said "Eva is here" loudly.',
+            Candidate(3, 3, ("the",), "u"),
+            'He said "the Eva is here" loudly.',
+        ),
+        (
+            "They sold guns,bullets and knives.",
+            Candidate(4, 4, ("a",), "u"),
+            "They sold guns,a bullets and knives.",
+        ),
     ],
 )
 def test_apply_renders_the_edit(text: str, candidate: Candidate, expected: str) -> None:
