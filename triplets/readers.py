@@ -595,6 +595,14 @@ def metadata_table(
         result.issues = _issues_of(issues)
         return result
     field_of = {getattr(columns, name): name for name in METADATA_FIELDS if getattr(columns, name) in header}
+    if not set(field_of) - {columns.key}:
+        # Every triplet would get empty metadata: said, not silent.
+        wanted = ", ".join(n for n in METADATA_FIELDS if n != "essay_id")
+        issues.warning(
+            header_line,
+            f"no column gives a metadata field ({wanted}); name them with --column FIELD=COLUMN "
+            f"(columns: {', '.join(header)})",
+        )
     shared: dict[str, str] = {}
     previous: dict[str, str] = {}
     no_extra: dict[str, str] = {}

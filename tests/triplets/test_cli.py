@@ -162,3 +162,18 @@ def test_a_small_corpus_reports_its_progress_often() -> None:
     assert progress_chunk(10_000, 2_000) == 500
     assert progress_chunk(100_000, 2_000) == 2_000  # memory still bounds it
     assert progress_chunk(3, 2_000) == 50
+
+
+def test_a_metadata_table_without_a_known_column_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = _table(tmp_path)
+    meta = tmp_path / "odd.tsv"
+    meta.write_text("essay_id\tmuttersprache\tniveau\ne1\tDeutsch\tB1\n", encoding="utf-8")
+    out = tmp_path / "t.jsonl"
+    args = ["triplets", "--parallel", str(table), "--id-column", "sentence_id", "--meta", str(meta)]
+    assert main([*args, "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "no column gives a metadata field" in err and "muttersprache" in err
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert records[0]["L1"] == "" and records[0]["extra"] == {"muttersprache": "Deutsch", "niveau": "B1"}
