@@ -23,7 +23,7 @@ SETTING_FIELDS = tuple(dict.fromkeys((*DESIGN_FIELDS, *TEXT_FIELDS)))
 class StudyOutputSerializer(serializers.ModelSerializer):
     # Plain text, not choices: other apps have `status` and `task` fields with other choices.
     status = serializers.CharField(read_only=True, help_text='"draft", "open" or "closed".')
-    task = serializers.CharField(read_only=True, help_text='"2afc" or "rank3".')
+    task = serializers.CharField(read_only=True, help_text='"2afc", "rank3", "rating" or "magnitude".')
     language = serializers.CharField(read_only=True, help_text='"en" or "zh".')
     datasets: "serializers.PrimaryKeyRelatedField[Dataset]" = serializers.PrimaryKeyRelatedField(
         many=True, read_only=True
@@ -63,7 +63,11 @@ class ListStatusSerializer(serializers.Serializer):
     completed = serializers.IntegerField()
     abandoned = serializers.IntegerField()
     withdrawn = serializers.IntegerField()
-    needed = serializers.IntegerField(help_text="Completes the list needs for the target responses per item.")
+    needed = serializers.IntegerField(
+        help_text="The list's quota: participants it takes (the study's quota per list, or the target "
+        "responses per item over the lists per item); the study closes once every list has that many "
+        "completed."
+    )
 
 
 class StudyDetailOutputSerializer(StudyOutputSerializer):
