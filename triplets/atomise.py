@@ -100,6 +100,7 @@ class AtomiseResult:
 
     single_edit_pairs: list[SingleEditPair] = field(default_factory=list)
     rejected: Counter[str] = field(default_factory=Counter)
+    rejected_ids: list[tuple[str, str]] = field(default_factory=list)  # (reason, source pair id)
     filtered_edits: Counter[str] = field(default_factory=Counter)
 
 
@@ -149,12 +150,14 @@ def atomise(annotated: Iterable[AnnotatedPair]) -> AtomiseResult:
     for pair in annotated:
         if not pair.edits:
             result.rejected[NO_EDIT] += 1
+            result.rejected_ids.append((NO_EDIT, pair.pair.pair_id))
             continue
         types = tuple(e.type for e in pair.edits)
         grammatical = [e for e in pair.edits if e.type not in FILTERED_TYPES]
         result.filtered_edits.update(t for t in types if t in FILTERED_TYPES)
         if not grammatical:
             result.rejected[NO_GRAMMATICAL_EDIT] += 1
+            result.rejected_ids.append((NO_GRAMMATICAL_EDIT, pair.pair.pair_id))
             continue
         for index, kept in enumerate(grammatical, start=1):
             result.single_edit_pairs.append(_single(pair, kept, index, types))

@@ -204,7 +204,7 @@ def _recheck(
         if len(edits) == 1 and edits[0].type == single.edit.type:
             kept.append((single, edits[0]))
         else:
-            report.drop(single.edit.type, ATOMIC_RECLASSIFIED)
+            report.drop(single.edit.type, ATOMIC_RECLASSIFIED, single.pair_id)
     return kept
 
 
@@ -221,15 +221,15 @@ def _queue(
         made = rule_candidates(doc, error_type)
     except Exception:  # a parse no rule foresaw must cost one pair, never a whole corpus job
         _log.exception("a %s rule failed on pair %s", error_type, single.pair_id)
-        report.drop(error_type, RULE_FAILED)
+        report.drop(error_type, RULE_FAILED, single.pair_id)
         return []
     found = [c for c in made if c.strict or not settings.strict]
     if not found:
-        report.drop(error_type, NO_CANDIDATE)
+        report.drop(error_type, NO_CANDIDATE, single.pair_id)
         return []
     away = [c for c in found if not spans_overlap(c.span(), _widened(learner_span))]
     if not away:
-        report.drop(error_type, ONLY_LEARNER_POSITION)
+        report.drop(error_type, ONLY_LEARNER_POSITION, single.pair_id)
         return []
     queue: list[_Try] = []
     seen: set[str] = set()
@@ -249,7 +249,7 @@ def _queue(
         if len(queue) >= settings.max_tries:
             break
     if not queue:
-        report.drop(error_type, NO_VALID_CANDIDATE)
+        report.drop(error_type, NO_VALID_CANDIDATE, single.pair_id)
     return queue
 
 
@@ -312,7 +312,7 @@ def _validate(pending: list[_Pending], settings: TripletSettings, report: YieldR
             if entry.tried < len(entry.queue):
                 still.append(i)
             else:
-                report.drop(error_type, NO_VALID_CANDIDATE)
+                report.drop(error_type, NO_VALID_CANDIDATE, single.pair_id)
         active = still
     return made
 
@@ -335,14 +335,15 @@ def run_pipeline(
     to_annotate: list[LearnerPair] = []
     for pair in pairs:
         if pair.corrected is None:
-            report.pairs_dropped[NO_CORRECTION] += 1
+            report.drop_pair(NO_CORRECTION, pair.pair_id)
         elif pair.corrected == pair.learner:
-            report.pairs_dropped[NO_EDIT] += 1  # nothing to parse: the learner was right
+            report.drop_pair(NO_EDIT, pair.pair_id)  # nothing to parse: the learner was right
         else:
             to_annotate.append(pair)
     say("annotating")
     atomised = atomise(annotation.annotate_pairs(to_annotate, batch_size=settings.batch_size))
-    report.pairs_dropped.update(atomised.rejected)
+    for reason, pair_id in atomised.rejected_ids:
+        report.drop_pair(reason, pair_id)
     report.filtered_edits.update(atomised.filtered_edits)
     singles = atomised.single_edit_pairs
     report.single_edit_pairs.update(s.edit.type for s in singles)
@@ -351,7 +352,7 @@ def run_pipeline(
         if generators_for(single.edit.type):
             with_generator.append(single)
         else:
-            report.drop(single.edit.type, NO_GENERATOR)
+            report.drop(single.edit.type, NO_GENERATOR, single.pair_id)
     say("generating")
     # Candidates first, on the atomised edit: a pair the rules can do nothing with needs no
     # re-check parse (most of them). The others are re-checked, and their queue is made again

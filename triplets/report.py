@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 # Source-pair outcomes.
 NO_CORRECTION = "no_correction"  # the corpus gives no corrected sentence (a test split)
@@ -54,6 +54,18 @@ def _nested(data: object) -> dict[str, Counter[str]]:
     return {str(k): _counter(v) for k, v in dict(data or {}).items()}  # type: ignore[call-overload]
 
 
+# The pairs of each (type, reason) cell kept for reading (a page lists them): the first ones met,
+# in corpus order, at most this many, so a report of a million pairs stays small.
+EXAMPLES_PER_CELL = 50
+
+
+def _examples(data: object) -> dict[str, dict[str, list[str]]]:
+    return {
+        str(t): {str(r): [str(i) for i in ids][:EXAMPLES_PER_CELL] for r, ids in dict(cells).items()}
+        for t, cells in dict(data or {}).items()  # type: ignore[call-overload]
+    }
+
+
 @dataclass(slots=True)
 class YieldReport:
     """Counts of one pipeline run (or the sum of several)."""
@@ -66,9 +78,31 @@ class YieldReport:
     dropped: dict[str, Counter[str]] = field(default_factory=dict)  # type -> reason -> single-edit pairs
     refused: dict[str, Counter[str]] = field(default_factory=dict)  # type -> reason -> candidates
     rules: Counter[str] = field(default_factory=Counter)  # rule -> triplets
+    # type -> reason -> the first pair ids dropped there (SOURCE_PAIRS: source pairs; single-edit
+    # pairs are "<source id>#<n>"), at most EXAMPLES_PER_CELL a cell.
+    examples: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    SOURCE_PAIRS: ClassVar[str] = ""  # the type key of source pairs dropped before they have a type
 
-    def drop(self, error_type: str, reason: str) -> None:
+    def example(self, error_type: str, reason: str, pair_id: str) -> None:
+        """Keep `pair_id` among the cell's examples while it has room."""
+        kept = self.examples.setdefault(error_type, {}).setdefault(reason, [])
+        if pair_id and len(kept) < EXAMPLES_PER_CELL:
+            kept.append(pair_id)
+
+    def drop(self, error_type: str, reason: str, pair_id: str = "") -> None:
+        """Count a single-edit pair of `error_type` dropped for `reason` (kept as an example)."""
         self.dropped.setdefault(error_type, Counter())[reason] += 1
+        if pair_id:
+            self.example(error_type, reason, pair_id)
+
+    def drop_pair(self, reason: str, pair_id: str) -> None:
+        """Count a source pair dropped before it had a type (kept as an example)."""
+        self.pairs_dropped[reason] += 1
+        self.example(self.SOURCE_PAIRS, reason, pair_id)
+
+    def examples_of(self, error_type: str, reason: str) -> list[str]:
+        """Return the pair ids kept for a cell (SOURCE_PAIRS for the source pairs' reasons)."""
+        return list(self.examples.get(error_type, {}).get(reason, []))
 
     def refuse(self, error_type: str, reason: str) -> None:
         self.refused.setdefault(error_type, Counter())[reason] += 1
@@ -92,6 +126,10 @@ class YieldReport:
         for mine, theirs in ((self.dropped, other.dropped), (self.refused, other.refused)):
             for key, counts in theirs.items():
                 mine.setdefault(key, Counter()).update(counts)
+        for error_type, cells in other.examples.items():
+            for reason, ids in cells.items():
+                for pair_id in ids:
+                    self.example(error_type, reason, pair_id)
 
     def rows(self) -> list[dict[str, Any]]:
         """Return one row per error type (most single-edit pairs first): single-edit pairs,
@@ -124,6 +162,7 @@ class YieldReport:
             "dropped": {k: dict(v) for k, v in self.dropped.items()},
             "refused": {k: dict(v) for k, v in self.refused.items()},
             "rules": dict(self.rules),
+            "examples": {t: {r: list(ids) for r, ids in cells.items()} for t, cells in self.examples.items()},
         }
 
     @classmethod
@@ -138,6 +177,7 @@ class YieldReport:
             dropped=_nested(data.get("dropped")),
             refused=_nested(data.get("refused")),
             rules=_counter(data.get("rules")),
+            examples=_examples(data.get("examples")),
         )
 
     def summary(self) -> str:

@@ -16,6 +16,7 @@ from triplets.corpus import LearnerPair
 from triplets.pipeline import TripletSettings, run_pipeline
 from triplets.readers import ParallelColumns, read_parallel
 from triplets.report import (
+    NO_CANDIDATE,
     NO_CORRECTION,
     NO_GENERATOR,
     NO_VALID_CANDIDATE,
@@ -127,12 +128,34 @@ def test_pairs_without_correction_or_change_are_counted_not_parsed() -> None:
     result = run_pipeline([_pair("I am here.", None, "a"), _pair("I am here.", "I am here.", "b")])
     assert result.report.pairs_in == 2
     assert result.report.pairs_dropped == {NO_CORRECTION: 1, NO_EDIT: 1}
+    # Each count can be read pair by pair (the page's drill-down).
+    assert result.report.examples_of(YieldReport.SOURCE_PAIRS, NO_CORRECTION) == ["a"]
+    assert result.report.examples_of(YieldReport.SOURCE_PAIRS, NO_EDIT) == ["b"]
 
 
 def test_types_without_rules_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(rules.GENERATORS, SVA, ())
     result = run_pipeline([_pair(LEARNER, CORRECTED)])
     assert result.report.dropped[SVA][NO_GENERATOR] == 1
+    (example,) = result.report.examples_of(SVA, NO_GENERATOR)
+    assert example.endswith("#1")  # the single-edit pair: the source pair's id and its edit
+
+
+def test_examples_are_kept_per_cell_up_to_a_cap_through_merges_and_json() -> None:
+    from triplets.report import EXAMPLES_PER_CELL
+
+    first, second = YieldReport(), YieldReport()
+    for n in range(EXAMPLES_PER_CELL - 1):
+        first.drop(SVA, NO_CANDIDATE, f"a{n}")
+    for n in range(5):
+        second.drop(SVA, NO_CANDIDATE, f"b{n}")
+    first.merge(second)
+    kept = first.examples_of(SVA, NO_CANDIDATE)
+    assert len(kept) == EXAMPLES_PER_CELL and kept[-1] == "b0"  # the first met, in order
+    assert first.dropped[SVA][NO_CANDIDATE] == EXAMPLES_PER_CELL + 4  # counts are never capped
+    again = YieldReport.from_dict(first.to_dict())
+    assert again.examples_of(SVA, NO_CANDIDATE) == kept
+    assert YieldReport.from_dict({}).examples == {}
 
 
 def _demo_pairs() -> list[LearnerPair]:
