@@ -206,6 +206,7 @@ MATRIX: dict[str, dict[str, Any]] = {
     "projects/<id:project_id>/learner/runs/<id:run_id>/": {"GET": "viewer"},
     "projects/<id:project_id>/learner/runs/<id:run_id>/status/": {"GET": "viewer"},
     "projects/<id:project_id>/learner/runs/<id:run_id>/triplets/": {"GET": "viewer"},
+    "projects/<id:project_id>/learner/runs/<id:run_id>/dropped/": {"GET": "viewer"},
     "projects/<id:project_id>/learner/runs/<id:run_id>/export/": {"GET": "viewer"},
     "projects/<id:project_id>/learner/runs/<id:run_id>/report.json": {"GET": "viewer"},
     "projects/<id:project_id>/learner/jobs/<id:job_id>/status/": {"GET": "viewer"},

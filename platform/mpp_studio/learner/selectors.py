@@ -1,5 +1,6 @@
 """Reads for learner corpora and triplet runs, always within one project (404 otherwise)."""
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -214,3 +215,51 @@ def run_report(run: TripletRun) -> YieldReport:
     """Return the run's yield report: the merged one once it has finished, else the sum of the
     chunks finished so far."""
     return YieldReport.from_dict(run.report) if run.report else chunks_report(run)
+
+
+@dataclass(frozen=True, slots=True)
+class DroppedPair:
+    """One pair kept as an example of a yield-report cell: the id the report gave (a single-edit
+    pair's is "<source id>#<n>": the source pair with its n-th grammatical edit kept), and the
+    corpus's stored pair (None when it is no longer there)."""
+
+    example_id: str
+    edit_number: int | None
+    record: LearnerPairRecord | None
+
+
+@dataclass(frozen=True, slots=True)
+class DroppedCell:
+    """A yield-report cell read pair by pair: its count and the examples the report kept."""
+
+    error_type: str
+    reason: str
+    count: int
+    pairs: list[DroppedPair]
+
+
+def dropped_cell(*, run: TripletRun, error_type: str, reason: str) -> DroppedCell:
+    """Return the cell of the run's yield report for (`error_type`, `reason`): "" as the type is
+    the source pairs dropped before they had one. The pairs are the report's examples (the first
+    met, at most `triplets.report.EXAMPLES_PER_CELL`), each with its stored source pair."""
+    report = run_report(run)
+    if error_type == YieldReport.SOURCE_PAIRS:
+        count = report.pairs_dropped.get(reason, 0)
+    else:
+        count = report.dropped.get(error_type, Counter()).get(reason, 0)
+    examples = report.examples_of(error_type, reason)
+    sources: dict[str, tuple[str, int | None]] = {}
+    for example in examples:
+        source, _, number = example.rpartition("#")
+        if error_type == YieldReport.SOURCE_PAIRS or not source or not number.isdigit():
+            sources[example] = (example, None)  # a source pair's own id (it may hold a "#")
+        else:
+            sources[example] = (source, int(number))
+    records = {
+        r.pair_id: r
+        for r in LearnerPairRecord.objects.filter(
+            corpus_id=run.corpus_id, pair_id__in={s for s, _ in sources.values()}
+        )
+    }
+    pairs = [DroppedPair(e, sources[e][1], records.get(sources[e][0])) for e in examples]
+    return DroppedCell(error_type, reason, int(count), pairs)

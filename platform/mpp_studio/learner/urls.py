@@ -15,6 +15,7 @@ urlpatterns = [
     path("runs/<id:run_id>/", views.run_detail_view, name="run_detail"),
     path("runs/<id:run_id>/status/", views.run_status_partial, name="run_status"),
     path("runs/<id:run_id>/triplets/", views.triplet_list_view, name="triplets"),
+    path("runs/<id:run_id>/dropped/", views.dropped_pairs_view, name="dropped"),
     path("runs/<id:run_id>/export/", views.run_export_view, name="export"),
     path("runs/<id:run_id>/report.json", views.run_report_view, name="report"),
     # The jobs app's status partial (`learner:job_status`): the jobs app has no URL mount of its own.

@@ -29,6 +29,7 @@ from mpp_studio.learner.selectors import (
     corpus_get,
     corpus_list,
     corpus_value_counts,
+    dropped_cell,
     run_chunk_counts,
     run_error_types,
     run_get,
@@ -39,7 +40,7 @@ from mpp_studio.learner.selectors import (
     triplet_pages,
 )
 from mpp_studio.learner.services import ReadOptions, Upload, corpus_upload_start, run_create
-from triplets.report import reason_label
+from triplets.report import EXAMPLES_PER_CELL, reason_label
 
 TAB = "learner"
 TRIPLETS_PER_PAGE = 25
@@ -273,3 +274,25 @@ def run_report_view(request: HttpRequest, project_id: int, run_id: int) -> HttpR
     """Download the run's yield report as JSON."""
     project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
     return report_response(run_get(project=project, run_id=run_id))
+
+
+@login_required
+@require_GET
+def dropped_pairs_view(request: HttpRequest, project_id: int, run_id: int) -> HttpResponse:
+    """A cell of the yield report read pair by pair (`?type=` and `?reason=`; an empty type is
+    the source pairs dropped before they had one): its count and the pairs the report kept."""
+    project = project_get_for_user(user=request.user, project_id=project_id, needed=Role.VIEWER)
+    run = run_get(project=project, run_id=run_id)
+    error_type = str(request.GET.get("type", ""))[:100]
+    reason = str(request.GET.get("reason", ""))[:100]
+    cell = dropped_cell(run=run, error_type=error_type, reason=reason)
+    context = page_context(
+        request,
+        project,
+        run=run,
+        corpus=run.corpus,
+        cell=cell,
+        reason_text=reason_label(reason),
+        examples_cap=EXAMPLES_PER_CELL,
+    )
+    return render(request, "learner/dropped.html", context)

@@ -153,6 +153,13 @@ def test_browser_uploads_runs_filters_and_downloads_triplets(
     )
     page.screenshot(path=screenshots / "learner-run.png", full_page=True)
 
+    # A cell of the yield report opens the pairs it counts.
+    page.locator("tr.yield-row a.drill-down").first.click()
+    expect(page.locator("p.dropped-count")).to_be_visible()
+    expect(page.locator("tr.dropped-pair td.learner-sentence").first).to_be_visible()
+    page.screenshot(path=screenshots / "learner-dropped.png", full_page=True)
+    page.go_back()
+
     # The browser, filtered by the type of the first triplet and by an L1.
     page.click("a.button:has-text('Browse triplets')")
     first = page.locator("li.triplet").first

@@ -158,8 +158,9 @@ def test_run_page_shows_the_report_and_links_the_dataset(
     assert html.count('class="yield-row"') == len(report.rows())
     assert reverse("datasets:dataset_detail", args=(project.pk, finished_run.dataset_id)) in html  # type: ignore[attr-defined]
     assert "no_edit" in html and 'data-format="jsonl"' in html
-    # Reasons in plain words, their codes kept as the title.
-    assert '<span class="reason" title="no_edit">already correct: ' in html
+    # Reasons in plain words, their codes kept as the title, each a link to its pairs.
+    assert 'class="reason drill-down" title="no_edit: read these pairs"' in html
+    assert ">already correct: " in html
     dataset_page = client.get(reverse("datasets:dataset_detail", args=(project.pk, finished_run.dataset_id)))  # type: ignore[attr-defined]
     assert dataset_page.status_code == 200
 
@@ -274,3 +275,32 @@ def test_the_dataset_page_says_learner_triplets_and_links_the_run(
     assert "Learner triplets, read-only" in html and f'href="{run_url}"' in html
     assert "learner error type" in html and "read from files" not in html
     assert "Pairs per paradigm" not in html
+
+
+def test_each_yield_report_cell_opens_its_pairs(
+    client: Client, project: object, finished_run: TripletRun
+) -> None:
+    report = YieldReport.from_dict(finished_run.report)
+    url = reverse("learner:dropped", args=(project.pk, finished_run.pk))  # type: ignore[attr-defined]
+    html = client.get(reverse("learner:run_detail", args=(project.pk, finished_run.pk))).content.decode()  # type: ignore[attr-defined]
+    # Source pairs dropped before they had a type: the already-correct ones.
+    page = client.get(url, {"type": "", "reason": "no_edit"})
+    assert page.status_code == 200
+    text = page.content.decode()
+    count = report.pairs_dropped["no_edit"]
+    assert f"{count} source pair" in text
+    examples = report.examples_of(YieldReport.SOURCE_PAIRS, "no_edit")
+    assert examples and text.count('class="dropped-pair"') == len(examples)
+    corpus_pair = finished_run.corpus.pairs.get(pair_id=examples[0])  # type: ignore[attr-defined]
+    assert corpus_pair.learner == corpus_pair.corrected and corpus_pair.learner in text
+    # A typed cell: single-edit pairs, each the source pair and which of its edits was kept.
+    error_type, reasons = next((t, r) for t, r in report.dropped.items() if r)
+    reason = next(iter(reasons))
+    assert f"?type={error_type}&amp;reason={reason}".replace(":", "%3A") in html
+    typed = client.get(url, {"type": error_type, "reason": reason}).content.decode()
+    kept = report.examples_of(error_type, reason)
+    assert typed.count('class="dropped-pair"') == len(kept) and "edit " in typed
+    assert 'class="learner-sentence"' in typed
+    # A cell the report does not have: said, not an error page.
+    missing = client.get(url, {"type": "R:NOUN", "reason": "no_such_reason"})
+    assert missing.status_code == 200 and "has no pair dropped for this reason" in missing.content.decode()
