@@ -51,6 +51,9 @@ def widened(start: int, end: int) -> tuple[int, int]:
     return (start, end) if end > start else (start, start + 1)
 
 
+OPENERS = frozenset({"(", "[", "{", '"', "“", "‘", "'"})  # written against the word after them
+
+
 def _attaches_left(token: str) -> bool:
     return token.lower() in ATTACH_LEFT
 
@@ -86,7 +89,14 @@ def apply(doc: Doc, candidate: Candidate) -> tuple[list[str], list[str]]:
         new_spaces[-1] = spaces[end - 1]
     elif new and start > 0:
         before = spaces[start - 1]
-        if before or (start < len(tokens) and _attaches_left(tokens[start])):
+        # Written against the next word: an opening bracket or quote, or anything (a comma typed
+        # without its space) directly before a word; never a word at the end or before punctuation.
+        glued = (
+            not before
+            and start < len(tokens)
+            and (tokens[start - 1] in OPENERS or tokens[start][:1].isalnum())
+        )
+        if not glued:
             # An insertion: the new words take the whitespace of the token before them, which
             # is then followed by a space ("them" + "." -> "them up." not "themup .").
             new_spaces[-1] = before

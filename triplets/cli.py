@@ -95,6 +95,11 @@ def cmd_triplets(args: argparse.Namespace) -> int:
         if path and not Path(path).is_file():
             print(f"error: --{name} {path}: no such file", file=err)
             return 2
+    if args.meta and args.join == "sentence" and args.meta_key == "essay_id":
+        print(
+            "error: --join sentence: name the metadata table's sentence id column with --meta-key", file=err
+        )
+        return 2
     out = Path(args.out)
     report_path = Path(args.report) if args.report else out.with_suffix(".report.json")
     for name, path in (("out", out), ("report", report_path)):

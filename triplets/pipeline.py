@@ -37,7 +37,7 @@ from triplets.report import (
 )
 from triplets.rules import candidates as rule_candidates
 from triplets.rules import generators_for
-from triplets.validate import check_errant, check_text, check_words
+from triplets.validate import check_errant, check_errant_written, check_text, check_words
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -271,7 +271,10 @@ def _validate(pending: list[_Pending], settings: TripletSettings, report: YieldR
     What is validated is the text that is written: each artificial sentence is tokenised again
     from its written text (not taken from the token list it was built from), and compared with
     the corrected sentence as written, so a re-check of the written sentences finds what this
-    check found (a word glued to its neighbour is one wrong word, and refused)."""
+    check found (a word glued to its neighbour is one wrong word, and refused). A pair read from
+    tokens (M2) is checked twice: on its tokens, where the learner's position is counted, and as
+    written (one edit, of its type), since the tokeniser may split the written text otherwise
+    ("e-mail") and positions counted on the one do not hold on the other."""
     made: dict[int, Triplet] = {}
     active = [i for i, p in enumerate(pending) if p.queue]
     written = _written_references(pending, active, settings.batch_size)
@@ -282,16 +285,26 @@ def _validate(pending: list[_Pending], settings: TripletSettings, report: YieldR
             entry = pending[i]
             attempt = entry.queue[entry.tried]
             batch.append((i, attempt.candidate, attempt.text, tokenizer(attempt.text)))
-        docs = _parse([b[3] for b in batch], settings.batch_size)
+            if i in written:  # M2: the token list as well, for the positions
+                batch.append((i, attempt.candidate, attempt.text, _doc(attempt.tokens, attempt.spaces)))
+        parsed = iter(_parse([b[3] for b in batch], settings.batch_size))
         still: list[int] = []
-        for (i, candidate, text, _), doc in zip(batch, docs, strict=True):
+        for i in active:
             entry = pending[i]
+            attempt = entry.queue[entry.tried]
+            candidate, text = attempt.candidate, attempt.text
             single = entry.single
             assert single.annotated is not None
             error_type = single.edit.type
             learner_span = (entry.learner_edit.c_start, entry.learner_edit.c_end)
-            edits = annotation.edits_between(doc, written.get(i, single.annotated.cor))
-            reason = check_errant(edits, error_type, learner_span)
+            as_written = next(parsed)
+            if i in written:
+                reason = check_errant_written(annotation.edits_between(as_written, written[i]), error_type)
+                edits = annotation.edits_between(next(parsed), single.annotated.cor)
+                reason = reason or check_errant(edits, error_type, learner_span)
+            else:
+                edits = annotation.edits_between(as_written, single.annotated.cor)
+                reason = check_errant(edits, error_type, learner_span)
             entry.tried += 1
             if reason is None:
                 made[i] = Triplet(

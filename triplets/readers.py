@@ -314,12 +314,13 @@ _C = TypeVar("_C", "ParallelColumns", "MetadataColumns")
 
 # The names learner corpora give the metadata columns (Write & Improve, FCE, EFCAMDAT, Lang-8
 # exports), tried in order when a field's own name is not a column and no --column named one.
+# Only names that say what they hold: "essay" (the text?), "level" (of what?) or "source" are
+# never guessed.
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "learner_id": ("public_user_id", "user_id", "author_id", "student_id", "writer_id"),
-    "essay_id": ("public_essay_id", "essay", "text_id", "document_id", "doc_id", "submission_id"),
-    "l1": ("native_language", "first_language", "mother_tongue", "nationality_l1"),
-    "cefr": ("human_cefr", "cefr_level", "level", "proficiency"),
-    "corpus": ("source",),
+    "essay_id": ("public_essay_id", "text_id", "document_id", "doc_id"),
+    "l1": ("native_language", "first_language", "mother_tongue"),
+    "cefr": ("human_cefr", "cefr_level"),
 }
 
 
@@ -354,8 +355,10 @@ def _matched_columns(columns: _C, header: Sequence[str], issues: IssueList, line
         changes[name] = found
         taken.add(found)
         issues.warning(line, f"the column {found!r} is read as {name} (--column {name}=COLUMN names another)")
-    if isinstance(columns, MetadataColumns) and "essay_id" in changes and columns.key == "essay_id":
-        changes["key"] = changes["essay_id"]  # the default join key follows the essay id
+    renamed = changes.get("essay_id", columns.essay_id)
+    if isinstance(columns, MetadataColumns) and columns.key == "essay_id" and renamed != "essay_id":
+        # The default join key follows the essay id, whether a --column or a known name gave it.
+        changes["key"] = renamed
     return dataclasses.replace(columns, **changes)
 
 
@@ -596,7 +599,8 @@ def metadata_table(
         return result
     field_of = {getattr(columns, name): name for name in METADATA_FIELDS if getattr(columns, name) in header}
     if not set(field_of) - {columns.key}:
-        # Every triplet would get empty metadata: said, not silent.
+        # No L1, level, learner or topic for any triplet (other columns still travel as extra):
+        # said, not silent.
         wanted = ", ".join(n for n in METADATA_FIELDS if n != "essay_id")
         issues.warning(
             header_line,

@@ -54,8 +54,9 @@ def _nested(data: object) -> dict[str, Counter[str]]:
     return {str(k): _counter(v) for k, v in dict(data or {}).items()}  # type: ignore[call-overload]
 
 
-# The pairs of each (type, reason) cell kept for reading (a page lists them): the first ones met,
-# in corpus order, at most this many, so a report of a million pairs stays small.
+# The pairs of each (type, reason) cell kept for reading (a page lists them): the first ones met
+# as the run went (stage by stage, chunk by chunk: which ones may change with the chunk size, the
+# counts never do), at most this many, so a report of a million pairs stays small.
 EXAMPLES_PER_CELL = 50
 
 

@@ -77,3 +77,12 @@ def check_errant(edits: Sequence[Edit], error_type: str, learner_span: tuple[int
     if spans_overlap(widened(edit.c_start, edit.c_end), widened(*learner_span)):
         return ERRANT_POSITION
     return None
+
+
+def check_errant_written(edits: Sequence[Edit], error_type: str) -> str | None:
+    """Return why ERRANT's edits between the written artificial and the written corrected
+    sentence refuse the candidate (not exactly one edit, or one of another type), or None. The
+    position is checked on the tokens the learner's edit was counted on (`check_errant`)."""
+    if len(edits) != 1:
+        return ERRANT_EDIT_COUNT
+    return ERRANT_TYPE if edits[0].type != error_type else None

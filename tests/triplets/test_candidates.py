@@ -46,6 +46,10 @@ def _apply(text: str, candidate: Candidate) -> str:
             Candidate(4, 4, ("a",), "u"),
             "They sold guns,a bullets and knives.",
         ),
+        # ... but a word at the end, before closing punctuation or a line break keeps its space.
+        ("I picked them", Candidate(3, 3, ("up",), "u"), "I picked them up"),
+        ("I like “fruits” a lot.", Candidate(4, 4, ("too",), "u"), "I like “fruits too” a lot."),
+        ("I went home\nand slept.", Candidate(3, 3, ("again",), "u"), "I went home again\nand slept."),
     ],
 )
 def test_apply_renders_the_edit(text: str, candidate: Candidate, expected: str) -> None:

@@ -177,3 +177,28 @@ def test_a_metadata_table_without_a_known_column_is_said(
     assert "no column gives a metadata field" in err and "muttersprache" in err
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert records[0]["L1"] == "" and records[0]["extra"] == {"muttersprache": "Deutsch", "niveau": "B1"}
+
+
+def test_naming_the_essay_column_as_the_warning_says_keeps_the_join(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = _table(tmp_path)
+    # --column names a column of both tables: here both call the essay id "essay".
+    table.write_text(table.read_text(encoding="utf-8").replace("essay_id", "essay", 1), encoding="utf-8")
+    meta = tmp_path / "docs.tsv"
+    meta.write_text("essay\tl1\tlevel\ne1\tArabic\t3\ne2\tCzech\t4\n", encoding="utf-8")
+    out = tmp_path / "t.jsonl"
+    args = ["triplets", "--parallel", str(table), "--id-column", "sentence_id", "--meta", str(meta)]
+    # "essay" (the text?) and "level" (of what?) are never guessed: the table has no key column.
+    main([*args, "--out", str(out)])
+    assert "no key column 'essay_id'" in capsys.readouterr().err
+    # --column names the essay column: the join key follows it; "level" stays an extra column.
+    assert main([*args, "--column", "essay_id=essay", "--out", str(out)]) == 0
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["L1"], r["cefr"], r["extra"]) for r in records] == [
+        ("Arabic", "", {"level": "3"}),
+        ("Czech", "", {"level": "4"}),
+    ]
+    # Joining by sentence needs the sentence id column named.
+    assert main([*args, "--join", "sentence", "--out", str(out)]) == 2
+    assert "--meta-key" in capsys.readouterr().err

@@ -210,3 +210,22 @@ def test_every_reason_has_plain_words() -> None:
     codes = {NO_CORRECTION, NO_EDIT, NO_GRAMMATICAL_EDIT, *validate.REASONS}
     codes |= {v for k, v in vars(report).items() if k.isupper() and isinstance(v, str)}
     assert all(report.reason_label(code) != code for code in codes)
+
+
+def test_m2_tokens_the_tokeniser_splits_otherwise_keep_their_positions(tmp_path: Path) -> None:
+    """An M2 token the tokeniser splits when it reads the written text ("e-mail") must not shift
+    the learner's position: the written sentences are checked for one edit of the type, the
+    position on the tokens it was counted on."""
+    from triplets.readers import read_m2
+
+    m2 = tmp_path / "hyphen.m2"
+    m2.write_text(
+        "S After the e-mail came I answer it .\nA 5 6|||R:VERB:TENSE|||answered|||REQUIRED|||-NONE-|||0\n\n"
+        "S After the email came I answer it .\nA 5 6|||R:VERB:TENSE|||answered|||REQUIRED|||-NONE-|||0\n",
+        encoding="utf-8",
+    )
+    result = run_pipeline(read_m2(m2).pairs)
+    assert [t.artificial_error for t in result.triplets] == [
+        "After the e-mail comes I answered it.",
+        "After the email comes I answered it.",
+    ]

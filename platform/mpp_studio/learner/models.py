@@ -88,6 +88,8 @@ class LearnerPairRecord(models.Model):
         constraints = [
             models.UniqueConstraint(fields=("corpus", "index"), name="learner_pair_unique_index"),
         ]
+        # A yield report names pairs by their ids: its drill-down looks them up in one corpus.
+        indexes = [models.Index(fields=("corpus", "pair_id"), name="learner_pair_by_id")]
 
     def __str__(self) -> str:
         return self.learner
