@@ -224,7 +224,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Several serializers have a `kind` field with different choices: name each set.
-    "ENUM_NAME_OVERRIDES": {"LanguageModelKindEnum": "mpp_studio.evaluation.models.LanguageModel.Kind"},
+    "ENUM_NAME_OVERRIDES": {
+        "LanguageModelKindEnum": "mpp_studio.evaluation.models.LanguageModel.Kind",
+        # A source format to convert and a study's paradigm rule both name a benchmark's convention.
+        "BenchmarkEnum": ["blimp", "zhoblimp"],
+    },
     # Row ids in paths (core.converters): integers a 64-bit column can hold.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
     # Request bodies get their own components (`<Name>Request`), so they say what a request may
