@@ -65,12 +65,23 @@ def preview_schedule(design: StudyDesign, number: int) -> ParticipantSchedule:
     return build_schedule(design, number - 1, PREVIEW_PARTICIPANT)
 
 
-def _design_or_page(request: HttpRequest, study: Study) -> StudyDesign | HttpResponse:
+Previewed = tuple[Study, StudyDesign, int]
+
+
+def _previewed(
+    request: HttpRequest, project_id: int, study_id: int, *, json_answer: bool = False
+) -> Previewed | HttpResponse:
+    """Return the study, its design and the list asked for (`?list=`), or the page (or JSON)
+    saying why the study cannot be previewed (it has no design)."""
+    study = _study(request, project_id, study_id)
     try:
-        return study_design(study)
+        design = study_design(study)
     except ValidationError as error:
+        if json_answer:
+            return JsonResponse({"error": " ".join(error.messages)}, status=400)
         context = _context(request, study, message=" ".join(error.messages))
         return render(request, "studies/participant/problem.html", context, status=400)
+    return study, design, _list_number(request, design)
 
 
 def _context(request: HttpRequest, study: Study, **extra: object) -> dict[str, object]:
@@ -116,11 +127,10 @@ def _jumps(schedule: ParticipantSchedule, run_url: str) -> list[dict[str, str]]:
 def study_preview_view(request: HttpRequest, project_id: int, study_id: int) -> HttpResponse:
     """The session page of one list (`?list=`), from its instructions (or from trial `?start=`,
     0-based), answered as a participant would; nothing is stored."""
-    study = _study(request, project_id, study_id)
-    design = _design_or_page(request, study)
-    if isinstance(design, HttpResponse):
-        return design
-    number = _list_number(request, design)
+    found = _previewed(request, project_id, study_id)
+    if isinstance(found, HttpResponse):
+        return found
+    study, design, number = found
     schedule = preview_schedule(design, number)
     start = _whole(request.GET.get("start", "0"), 0)
     start = start if start < len(schedule.trials) else 0
@@ -148,11 +158,10 @@ def study_preview_view(request: HttpRequest, project_id: int, study_id: int) -> 
 @require_GET
 def study_preview_consent_view(request: HttpRequest, project_id: int, study_id: int) -> HttpResponse:
     """The consent page as a participant reads it; its button goes on to the preview."""
-    study = _study(request, project_id, study_id)
-    design = _design_or_page(request, study)
-    if isinstance(design, HttpResponse):
-        return design
-    number = _list_number(request, design)
+    found = _previewed(request, project_id, study_id)
+    if isinstance(found, HttpResponse):
+        return found
+    study, _, number = found
     run = reverse("studies:study_preview", args=[study.project_id, study.pk])
     # A form sent with GET replaces the action's query: the list travels as a field.
     context = _context(request, study, params={"list": str(number)}, preview_next=run)
@@ -162,15 +171,14 @@ def study_preview_consent_view(request: HttpRequest, project_id: int, study_id: 
 @never_cache
 @login_required
 @require_GET
-def study_preview_trial_view(request: HttpRequest, project_id: int, study_id: int) -> JsonResponse:
+def study_preview_trial_view(request: HttpRequest, project_id: int, study_id: int) -> HttpResponse:
     """JSON: trial `?index=` (0-based) of the list's preview order, as the participant's script
     gets it."""
-    study = _study(request, project_id, study_id)
-    try:
-        design = study_design(study)
-    except ValidationError as error:
-        return JsonResponse({"error": " ".join(error.messages)}, status=400)
-    schedule = preview_schedule(design, _list_number(request, design))
+    found = _previewed(request, project_id, study_id, json_answer=True)
+    if isinstance(found, HttpResponse):
+        return found
+    _, design, number = found
+    schedule = preview_schedule(design, number)
     index = _whole(request.GET.get("index", "0"), 0)
     return JsonResponse(trial_payload(schedule, index if index < len(schedule.trials) else None))
 
@@ -178,15 +186,13 @@ def study_preview_trial_view(request: HttpRequest, project_id: int, study_id: in
 @never_cache
 @login_required
 @require_POST
-def study_preview_answer_view(request: HttpRequest, project_id: int, study_id: int) -> JsonResponse:
+def study_preview_answer_view(request: HttpRequest, project_id: int, study_id: int) -> HttpResponse:
     """JSON: check an answer as a real one is checked, store nothing, and reply with the next
     trial (and a practice trial's feedback), as the participant's script expects."""
-    study = _study(request, project_id, study_id)
-    try:
-        design = study_design(study)
-    except ValidationError as error:
-        return JsonResponse({"error": " ".join(error.messages)}, status=400)
-    number = _list_number(request, design)
+    found = _previewed(request, project_id, study_id, json_answer=True)
+    if isinstance(found, HttpResponse):
+        return found
+    study, design, number = found
     schedule = preview_schedule(design, number)
     strings = ui_strings(study.language)
     try:
@@ -219,11 +225,11 @@ def study_preview_answer_view(request: HttpRequest, project_id: int, study_id: i
 @require_GET
 def study_preview_done_view(request: HttpRequest, project_id: int, study_id: int) -> HttpResponse:
     """The end as a participant sees it: the completion code, or where they would be sent."""
-    study = _study(request, project_id, study_id)
-    design = _design_or_page(request, study)
-    if isinstance(design, HttpResponse):
-        return design
-    urls = _urls(study, _list_number(request, design))
+    found = _previewed(request, project_id, study_id)
+    if isinstance(found, HttpResponse):
+        return found
+    study, _, number = found
+    urls = _urls(study, number)
     context = _context(
         request, study, withdraw_url=urls["withdraw"], redirect_to=completion_url(study), redirect_after=0
     )
@@ -235,11 +241,11 @@ def study_preview_done_view(request: HttpRequest, project_id: int, study_id: int
 @require_GET
 def study_preview_withdraw_view(request: HttpRequest, project_id: int, study_id: int) -> HttpResponse:
     """The withdrawal page as a participant reads it (its button does nothing in a preview)."""
-    study = _study(request, project_id, study_id)
-    design = _design_or_page(request, study)
-    if isinstance(design, HttpResponse):
-        return design
-    urls = _urls(study, _list_number(request, design))
+    found = _previewed(request, project_id, study_id)
+    if isinstance(found, HttpResponse):
+        return found
+    study, _, number = found
+    urls = _urls(study, number)
     return render(
         request, "studies/participant/withdraw.html", _context(request, study, back_url=urls["run"])
     )

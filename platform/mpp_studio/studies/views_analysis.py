@@ -167,6 +167,7 @@ def _analysis_context(report: StudyReport) -> dict[str, Any]:
         "reason_labels": [REASON_LABELS[r] for r in EXCLUSION_REASONS if r != "incomplete"],
         "paradigm_rows": paradigms,
         "flagged_paradigms": [p for p in paradigms if p["flag"]],
+        "revalidate_paradigms": [f.paradigm for f in analysis.paradigm_flags],
         "item_flag_rows": item_flags,
         "item_rows": [
             {"item": i, "pair_id": report.pair_id(i.item_id), "place": report.place(i.item_id)}
@@ -210,6 +211,7 @@ def _rating_context(report: RatingReport) -> dict[str, Any]:
         "flagged_rating_rows": [
             row for row, p in zip(rows, analysis.paradigms, strict=True) if p.flagged or p.unnatural
         ],
+        "revalidate_paradigms": [p.paradigm for p in analysis.paradigms if p.flagged or p.unnatural],
         "rating_item_rows": [
             {
                 "item": i,
