@@ -16,12 +16,7 @@ damaged or partial summary shows what it has, "–" for the rest.
 
 from dataclasses import dataclass
 
-
-def share_text(value: object) -> str:
-    """Return a share as a percentage with one decimal ("87.5%"), or "–" when missing."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{value * 100:.1f}%"
-    return "–"
+from mpp_studio.core.number_text import number_text, p_text, share_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,20 +47,6 @@ class RatedParadigm:
     good_unnatural: bool
 
 
-def number_text(value: object, digits: int = 2) -> str:
-    """Return a statistic rounded to `digits` decimals, or "–" when missing."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{value:.{digits}f}"
-    return "–"
-
-
-def p_text(value: object) -> str:
-    """Return a p-value with three significant digits ("< 0.0001" below), or "–"."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return "< 0.0001" if value < 0.0001 else f"{value:.3g}"
-    return "–"
-
-
 @dataclass(frozen=True, slots=True)
 class ValidationSummary:
     """What a published summary says, as text: the study, when, the inclusion rule, the
@@ -88,6 +69,11 @@ class ValidationSummary:
 
 def _whole(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _study_id(validation: dict[str, object]) -> int | None:
+    found = validation.get("study_id")
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
 
 
 def read_validation(validation: object) -> ValidationSummary | None:
@@ -116,10 +102,9 @@ def read_validation(validation: object) -> ValidationSummary | None:
                 included=bool(row.get("included")),
             )
         )
-    study_id = validation.get("study_id")
     return ValidationSummary(
         study=str(validation.get("study", "")),
-        study_id=study_id if isinstance(study_id, int) and not isinstance(study_id, bool) else None,
+        study_id=_study_id(validation),
         date=str(validation.get("date", "")),
         rule_text=rule_text,
         tie="half" if rule.get("tie") == "half" else "a failure",
@@ -156,13 +141,12 @@ def _rating_summary(validation: dict[str, object], people: dict[str, object]) ->
                 good_unnatural=bool(row.get("good_unnatural")),
             )
         )
-    study_id = validation.get("study_id")
     alpha = validation.get("alpha")
     floor = validation.get("min_difference", 0)
     level = validation.get("confidence", 0.95)
     return ValidationSummary(
         study=str(validation.get("study", "")),
-        study_id=study_id if isinstance(study_id, int) and not isinstance(study_id, bool) else None,
+        study_id=_study_id(validation),
         date=str(validation.get("date", "")),
         rule_text=(
             f"the difference is reliable: Holm-corrected one-sided p below {number_text(alpha, 2)} and "

@@ -1,43 +1,32 @@
-"""Number formats of the study analysis page: shares as percentages, times in ms, p-values."""
-
-import math
+"""Number formats of the study analysis page, as filters over `core.number_text` (the one owner
+of how a share, a time, a statistic or a p-value is written)."""
 
 from django import template
 
+from mpp_studio.core.number_text import ms_text, number_text, p_text, share_text
+
 register = template.Library()
-
-
-def _number(value: object) -> float | None:
-    if value is None or isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return None if math.isnan(value) else float(value)
 
 
 @register.filter
 def pct(value: object, digits: int = 1) -> str:
     """Return a share as a percentage ("87.5%"), or "–" when there is none."""
-    number = _number(value)
-    return "–" if number is None else f"{number * 100:.{digits}f}%"
+    return share_text(value, digits)
 
 
 @register.filter
 def ms(value: object) -> str:
     """Return a time in whole milliseconds ("1,234 ms"), or "–"."""
-    number = _number(value)
-    return "–" if number is None else f"{number:,.0f} ms"
+    return ms_text(value)
 
 
 @register.filter
 def pval(value: object) -> str:
     """Return a p-value with three significant digits ("0.0312", "< 0.0001"), or "–"."""
-    number = _number(value)
-    if number is None:
-        return "–"
-    return "< 0.0001" if number < 0.0001 else f"{number:.3g}"
+    return p_text(value)
 
 
 @register.filter
 def num(value: object, digits: int = 3) -> str:
     """Return a statistic rounded to `digits` decimals, or "–" when it is undefined."""
-    number = _number(value)
-    return "–" if number is None else f"{number:.{digits}f}"
+    return number_text(value, digits)
