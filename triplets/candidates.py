@@ -26,7 +26,11 @@ class Candidate:
 
     `rule` names the rule that made it (kept with every triplet, so analyses can filter);
     `strict` is True when the context forces the error (agreement, a time adverbial, a/an before
-    a vowel...), False when the result may still be grammatical English.
+    a vowel...), False when the result may still be grammatical English. `likely` is False for
+    the rules whose errors learners seldom make ("a things", "an tour"): they are tried last.
+    `confusion` names the one-word confusion of the corpus' learners the edit is
+    (`triplets.confusions`; "" when none is), `seen` how often they made it and
+    `seen_in_context` how often with the same word before or after it.
     """
 
     start: int
@@ -34,6 +38,18 @@ class Candidate:
     new: tuple[str, ...]
     rule: str
     strict: bool = True
+    likely: bool = True
+    confusion: str = ""
+    seen: int = 0
+    seen_in_context: int = 0
+
+    @property
+    def source(self) -> str:
+        """Return where the edit comes from: "corpus" (learnt from its learners), "rules and
+        corpus" (a rule's edit its learners make too) or "rules"."""
+        if self.rule.startswith("corpus"):
+            return "corpus"
+        return "rules and corpus" if self.seen else "rules"
 
     def span(self) -> tuple[int, int]:
         """Return the corrected-side token span this candidate changes, an insertion point

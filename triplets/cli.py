@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from formats.record import ImportIssue
+from triplets.confusions import learn
 from triplets.corpus import METADATA_FIELDS, LearnerPair
 from triplets.pipeline import TripletSettings, run_pipeline
 from triplets.readers import (
@@ -118,9 +119,15 @@ def cmd_triplets(args: argparse.Namespace) -> int:
     )
     report = YieldReport()
     started = time.perf_counter()
+    confusions = learn(pairs)  # from the whole corpus, so the chunks do not change the triplets
+    print(
+        f"learnt {len(confusions.seen)} learner confusions from {confusions.pairs} pairs "
+        f"({time.perf_counter() - started:.1f} s)",
+        file=err,
+    )
     with out.open("w", encoding="utf-8") as stream:
         for chunk in _chunks(pairs, progress_chunk(len(pairs), args.chunk)):
-            result = run_pipeline(chunk, settings)
+            result = run_pipeline(chunk, settings, confusions=confusions)
             for triplet in result.triplets:
                 stream.write(json.dumps(triplet.record(), ensure_ascii=False) + "\n")
             report.merge(result.report)

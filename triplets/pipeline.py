@@ -24,7 +24,9 @@ from triplets import annotate as annotation
 from triplets.annotate import Edit
 from triplets.atomise import NO_EDIT, SingleEditPair, atomise, detokenise
 from triplets.candidates import Candidate, apply, render, spans_overlap
+from triplets.confusions import ConfusionTable, learn
 from triplets.corpus import LearnerPair
+from triplets.learned import attested, learnt_candidates
 from triplets.report import (
     ATOMIC_RECLASSIFIED,
     NO_CANDIDATE,
@@ -45,7 +47,7 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 GENERATOR_NAME = "mpp-triplets"
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"  # 2: artificial errors learnt from the corpus' own confusions first
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,13 +97,26 @@ class Triplet:
     strict: bool
     all_error_types: tuple[str, ...]
     source: LearnerPair
+    confusion: str = ""
+    seen: int = 0
+    seen_in_context: int = 0
+
+    @property
+    def artificial_source(self) -> str:
+        """Return where the artificial error comes from ("corpus", "rules and corpus", "rules";
+        see `Candidate.source`)."""
+        if self.rule.startswith("corpus"):
+            return "corpus"
+        return "rules and corpus" if self.seen else "rules"
 
     def record(self) -> dict[str, Any]:
         """Return the triplet as a JSONL record in the BLiSS layout (`learnerID`, `L1`, `cefr`,
         `topic`, `corrected`, `learner_error`, `artificial_error`, `errant_edits`,
         `all_error_types`) plus `corpus`, the artificial edit, both error positions (corrected
         tokens [start, end)), where the pair was read and `extra`: the corpus' other columns
-        (e.g. W&I's `auto_cefr`), as read."""
+        (e.g. W&I's `auto_cefr`), as read. The artificial edit says where it comes from
+        (`source`: "corpus", "rules and corpus" or "rules"), which confusion of the corpus'
+        learners it is and how often they made it (`learners_made`: anywhere, in this context)."""
         source = self.source
         return {
             "UID": self.triplet_id,
@@ -122,6 +137,9 @@ class Triplet:
                 **edit_record(self.artificial_edit),
                 "rule": self.rule,
                 "strict": self.strict,
+                "source": self.artificial_source,
+                "confusion": self.confusion,
+                "learners_made": {"anywhere": self.seen, "in_context": self.seen_in_context},
             },
             "learner_error_position": [self.learner_edit.c_start, self.learner_edit.c_end],
             "artificial_error_position": [self.artificial_edit.c_start, self.artificial_edit.c_end],
@@ -149,16 +167,30 @@ def _parse(docs: list[Doc], batch_size: int) -> list[Doc]:
     return list(annotation.nlp().pipe(docs, batch_size=batch_size))
 
 
+def _learner_likeness(candidate: Candidate) -> int:
+    """Return how learner-like a candidate is, most first: 0 an edit the corpus' learners made
+    in this context, 1 one they made elsewhere, 2 a rule's edit, 3 a rule's edit learners seldom
+    make ("a things")."""
+    if candidate.seen_in_context:
+        return 0
+    if candidate.seen:
+        return 1
+    return 2 if candidate.likely else 3
+
+
 def _order(found: list[Candidate], seed: int, pair_id: str) -> list[Candidate]:
-    """Return the candidates strict first, then by rule in the generators' order, positions
-    within one rule shuffled by a generator seeded from the run's seed and the pair's id."""
+    """Return the candidates strict first, then the most learner-like (`_learner_likeness`), then
+    by rule in the generators' order, positions within one rule shuffled by a generator seeded
+    from the run's seed and the pair's id."""
     digest = hashlib.sha256(f"{seed}\0{pair_id}".encode()).digest()
     rng = random.Random(int.from_bytes(digest[:8], "big"))
     rule_rank: dict[str, int] = {}
     for candidate in found:
         rule_rank.setdefault(candidate.rule, len(rule_rank))
-    keyed = [(not c.strict, rule_rank[c.rule], rng.random(), i) for i, c in enumerate(found)]
-    return [found[k[3]] for k in sorted(keyed)]
+    keyed = [
+        (not c.strict, _learner_likeness(c), rule_rank[c.rule], rng.random(), i) for i, c in enumerate(found)
+    ]
+    return [found[k[4]] for k in sorted(keyed)]
 
 
 @dataclass(slots=True)
@@ -209,16 +241,22 @@ def _recheck(
 
 
 def _queue(
-    single: SingleEditPair, learner_span: tuple[int, int], settings: TripletSettings, report: YieldReport
+    single: SingleEditPair,
+    learner_span: tuple[int, int],
+    settings: TripletSettings,
+    report: YieldReport,
+    confusions: ConfusionTable,
 ) -> list[_Try]:
     """Return the candidates to validate for one single-edit pair whose learner edit covers the
     corrected tokens `learner_span`, after the cheap checks (counting refusals); an empty list
-    has been counted as a dropped pair."""
+    has been counted as a dropped pair. The corpus' own confusions come first, then the rules'
+    candidates, each marked with how often the corpus' learners made it."""
     error_type = single.edit.type
     assert single.annotated is not None
     doc = single.annotated.cor
     try:
-        made = rule_candidates(doc, error_type)
+        made = learnt_candidates(doc, error_type, confusions)
+        made += attested(doc, rule_candidates(doc, error_type), confusions)
     except Exception:  # a parse no rule foresaw must cost one pair, never a whole corpus job
         _log.exception("a %s rule failed on pair %s", error_type, single.pair_id)
         report.drop(error_type, RULE_FAILED, single.pair_id)
@@ -319,6 +357,9 @@ def _validate(pending: list[_Pending], settings: TripletSettings, report: YieldR
                     strict=candidate.strict,
                     all_error_types=single.all_error_types,
                     source=single.source,
+                    confusion=candidate.confusion,
+                    seen=candidate.seen,
+                    seen_in_context=candidate.seen_in_context,
                 )
                 continue
             report.refuse(error_type, reason)
@@ -334,13 +375,17 @@ def run_pipeline(
     pairs: Sequence[LearnerPair],
     settings: TripletSettings | None = None,
     progress: Callable[[str], None] | None = None,
+    confusions: ConfusionTable | None = None,
 ) -> PipelineResult:
     """Return the triplets made from `pairs` (in input order) and the yield report.
 
-    `progress`, when given, is told each stage as it starts (annotating, generating,
-    re-checking, validating).
+    `confusions` is what the corpus' learners do (`triplets.confusions.learn` over the whole
+    corpus); without it they are learnt from `pairs`. A corpus cut into chunks passes the
+    table learnt from all of it, so its triplets do not depend on the cut. `progress`, when
+    given, is told each stage as it starts (annotating, generating, re-checking, validating).
     """
     settings = settings or TripletSettings()
+    table = confusions if confusions is not None else learn(pairs)
     say = progress or (lambda stage: None)
     result = PipelineResult()
     report = result.report
@@ -374,7 +419,7 @@ def run_pipeline(
     provisional: dict[int, tuple[list[_Try], YieldReport]] = {}
     for single in with_generator:
         scratch = YieldReport()
-        queue = _queue(single, single.learner_span, settings, scratch)
+        queue = _queue(single, single.learner_span, settings, scratch, table)
         if queue:
             hopeful.append(single)
             provisional[id(single)] = (queue, scratch)
@@ -389,7 +434,7 @@ def run_pipeline(
         if span == single.learner_span:  # ERRANT kept the span: the queue made above stands
             report.merge(scratch)
         else:
-            queue = _queue(single, span, settings, report)
+            queue = _queue(single, span, settings, report, table)
         pending.append(_Pending(single, edit, queue))
     say("validating")
     made = _validate(pending, settings, report)

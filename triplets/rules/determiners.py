@@ -140,7 +140,9 @@ def delete_determiner(doc: Doc) -> Iterator[Candidate]:
             continue
         # "My mother is kind" -> "Mother is kind": kinship words also serve as names.
         named = det.tag_ == "PRP$" and noun.lower_ in _KIN_NAMES
-        yield Candidate(det.i, det.i + 1, (), "det_delete", _singular_countable(noun) and not named)
+        # Learners drop articles; a dropped "my" or "this" ("In opinion") they seldom write.
+        likely = det.lower_ == "the"
+        yield Candidate(det.i, det.i + 1, (), "det_delete", _singular_countable(noun) and not named, likely)
 
 
 # --- U:DET ------------------------------------------------------------------------------------
@@ -191,7 +193,10 @@ def a_before_plural(doc: Doc) -> Iterator[Candidate]:
             continue
         start = _insert_point(noun)
         article = indefinite_for(doc[start].text)
-        yield Candidate(start, start, _article_before(doc, start, article), "det_insert_a_plural")
+        # Learners seldom write "a things": tried only when nothing more learner-like validates.
+        yield Candidate(
+            start, start, _article_before(doc, start, article), "det_insert_a_plural", likely=False
+        )
 
 
 def the_before_name(doc: Doc) -> Iterator[Candidate]:
@@ -228,7 +233,48 @@ def the_before_possessive(doc: Doc) -> Iterator[Candidate]:
         if token.i > 0 and doc[token.i - 1].tag_ in {"DT", "PDT", "PRP$", "POS"}:
             continue  # "all my friends", "both my parents"
         word = "The" if token.i == 0 else "the"
-        yield Candidate(token.i, token.i, (word,), "det_insert_the_possessive")
+        # "the my friend" is rare in learner essays: tried only when nothing else validates.
+        yield Candidate(token.i, token.i, (word,), "det_insert_the_possessive", likely=False)
+
+
+# Nouns that stand bare after the verbs that take them ("play football", "speak English", "have
+# lunch", "study maths"); learners whose languages put an article there write "play the football".
+_BARE_ACTIVITIES = words(
+    """football soccer tennis basketball volleyball baseball golf chess rugby hockey cricket
+    breakfast lunch dinner supper english spanish french german italian portuguese chinese
+    japanese korean russian arabic turkish greek polish dutch mathematics maths math physics
+    chemistry biology history geography music"""
+)
+_ACTIVITY_VERBS = words("play speak learn study teach practise practice have eat cook skip")
+
+
+def the_before_activity(doc: Doc) -> Iterator[Candidate]:
+    """Yield "the" inserted before a bare language, sport, meal or school subject that is the
+    object of a verb taking it bare ("I play the football", "she speaks the English", "we have
+    the lunch at noon"), and before "most" in "most of" ("the most of the people"): strict, and
+    what learners whose languages use an article there write."""
+    for token in doc:
+        if token.lower_ == "most" and token.i + 1 < len(doc) and doc[token.i + 1].lower_ == "of":
+            if token.i == 0 or doc[token.i - 1].tag_ not in {"DT", "PRP$", "POS"}:
+                yield Candidate(
+                    token.i, token.i, ("The" if token.i == 0 else "the",), "det_insert_the_most_of"
+                )
+            continue
+        if (
+            token.lower_ not in _BARE_ACTIVITIES
+            or token.dep_ != "dobj"
+            or token.tag_ not in {"NN", "NNP", "NNS"}
+        ):
+            continue
+        verb = token.head
+        if (
+            verb.lemma_.lower() not in _ACTIVITY_VERBS
+            or verb.i > token.i
+            or any(True for _ in token.children)
+        ):
+            continue
+        if token.i > 0 and doc[token.i - 1].i == verb.i:
+            yield Candidate(token.i, token.i, ("the",), "det_insert_the_activity")
 
 
 def a_before_uncountable(doc: Doc) -> Iterator[Candidate]:
@@ -257,7 +303,8 @@ def a_an_swap(doc: Doc) -> Iterator[Candidate]:
             continue
         other = "an" if token.lower_ == "a" else "a"
         strict = indefinite_for(nxt.text) == token.lower_
-        yield Candidate(token.i, token.i + 1, (article_like(other, token),), "det_a_an", strict)
+        # "an tour" is a slip of the pen more than a learner's error: tried last.
+        yield Candidate(token.i, token.i + 1, (article_like(other, token),), "det_a_an", strict, likely=False)
 
 
 def demonstrative_number(doc: Doc) -> Iterator[Candidate]:
@@ -342,6 +389,12 @@ def a_the_swap(doc: Doc) -> Iterator[Candidate]:
 
 RULES = {
     "M:DET": (delete_indefinite, delete_the_superlative, delete_determiner),
-    "U:DET": (a_before_plural, the_before_name, the_before_possessive, a_before_uncountable),
+    "U:DET": (
+        the_before_activity,
+        a_before_plural,
+        the_before_name,
+        the_before_possessive,
+        a_before_uncountable,
+    ),
     "R:DET": (a_an_swap, demonstrative_number, the_to_a, quantifier_number, a_the_swap),
 }

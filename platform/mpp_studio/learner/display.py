@@ -34,6 +34,7 @@ class TripletView:
     error_type: str
     rule: str
     strict: bool
+    origin: str  # where the artificial error comes from, in words
     learner_edit: str  # "o_str → c_str" of the learner's error
     artificial_edit: str
 
@@ -82,6 +83,25 @@ def _edit_text(edit: object) -> str:
     return f"{before or '∅'} → {after or '∅'}"
 
 
+def origin_text(artificial_edit: object) -> str:
+    """Return where a triplet's artificial error comes from, in words: "learnt from the corpus
+    (its learners made it 12 times, 3 in this context)", "a rule (learners made it 5 times)" or
+    "a rule" (triplets made before the corpus was learnt from say nothing)."""
+    if not isinstance(artificial_edit, dict) or "source" not in artificial_edit:
+        return ""
+    made = artificial_edit.get("learners_made")
+    anywhere = int(made.get("anywhere", 0)) if isinstance(made, dict) else 0
+    in_context = int(made.get("in_context", 0)) if isinstance(made, dict) else 0
+    times = f"{anywhere} time{'s' if anywhere != 1 else ''}"
+    if in_context:
+        times += f", {in_context} in this context"
+    if artificial_edit.get("source") == "corpus":
+        return f"learnt from the corpus (its learners made it {times})"
+    if anywhere:
+        return f"a rule (the corpus' learners made it {times})"
+    return "a rule"
+
+
 def triplet_view(pair: Pair) -> TripletView:
     """Return the triplet with both errors marked in the sentences they are in, and both
     positions marked in the corrected sentence."""
@@ -105,6 +125,7 @@ def triplet_view(pair: Pair) -> TripletView:
         error_type=str(record.get("error_type", pair.paradigm.uid if pair.paradigm_id else "")),
         rule=str(artificial_edit.get("rule", "")) if isinstance(artificial_edit, dict) else "",
         strict=bool(artificial_edit.get("strict", False)) if isinstance(artificial_edit, dict) else False,
+        origin=origin_text(artificial_edit),
         learner_edit=_edit_text(edits[0]) if isinstance(edits, list) and edits else "",
         artificial_edit=_edit_text(artificial_edit),
     )

@@ -32,6 +32,9 @@ CSV_COLUMNS = (
     "artificial_edit",
     "rule",
     "strict",
+    "artificial_source",
+    "learners_made",
+    "learners_made_in_context",
     "learner_error_position",
     "artificial_error_position",
     "all_error_types",
@@ -68,6 +71,11 @@ def _span(value: object) -> str:
     return f"{value[0]}:{value[1]}" if isinstance(value, list) and len(value) == 2 else ""
 
 
+def _made(artificial: object, where: str) -> object:
+    made = artificial.get("learners_made") if isinstance(artificial, dict) else None
+    return made.get(where, "") if isinstance(made, dict) else ""
+
+
 def csv_row(record: dict[str, object]) -> list[str]:
     """Return a record as the CSV's cells (edits as "before -> after", spans as start:end)."""
     edits = record.get("errant_edits")
@@ -80,6 +88,9 @@ def csv_row(record: dict[str, object]) -> list[str]:
         "artificial_edit": _edit(artificial),
         "rule": artificial.get("rule", "") if isinstance(artificial, dict) else "",
         "strict": artificial.get("strict", "") if isinstance(artificial, dict) else "",
+        "artificial_source": artificial.get("source", "") if isinstance(artificial, dict) else "",
+        "learners_made": _made(artificial, "anywhere"),
+        "learners_made_in_context": _made(artificial, "in_context"),
         "learner_error_position": _span(record.get("learner_error_position")),
         "artificial_error_position": _span(record.get("artificial_error_position")),
         "all_error_types": " ".join(str(t) for t in types) if isinstance(types, list) else "",

@@ -34,6 +34,9 @@ class LearnerCorpus(BaseModel):
     # Every ImportIssue the readers reported, as dicts (file, line, field, severity, message).
     read_report = models.JSONField(default=list, blank=True)
     pair_count = models.PositiveIntegerField(default=0)
+    # What its learners do (triplets.confusions.ConfusionTable.to_dict()), counted while it was
+    # read: every run's artificial errors are drawn from it. Null for a corpus read before.
+    confusions = models.JSONField(null=True, blank=True)
     # The job reading the files (none for corpora read inside the upload request, before jobs).
     job = models.OneToOneField(
         "jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="learner_corpus"

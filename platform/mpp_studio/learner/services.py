@@ -53,6 +53,7 @@ from mpp_studio.learner.uploads import (
     sniff_delimiter,
     upload_check,
 )
+from triplets.confusions import ConfusionTable, learn_pair, spacy_tokenize
 from triplets.corpus import METADATA_FIELDS, LearnerPair, M2Edit
 from triplets.pipeline import Triplet, TripletSettings, run_pipeline
 from triplets.readers import (
@@ -295,6 +296,7 @@ class _Reading:
     join: MetadataJoin | None = None
     pairs: int = 0
     pending: list[LearnerPairRecord] = field(default_factory=list)
+    confusions: ConfusionTable = field(default_factory=ConfusionTable)
 
     def report(self) -> list[dict[str, object]]:
         """Return every issue as the corpus keeps it: the corpus file's (with a note when some
@@ -386,6 +388,7 @@ def _read_pairs(corpus: LearnerCorpus, main: StoredUpload, options: ReadOptions,
     was ended meanwhile (cancelled, failed elsewhere)."""
     assert corpus.job_id is not None
     limit = max_pairs()
+    tokenize = spacy_tokenize()  # the confusions its learners make, counted as the pairs are read
     with main.open() as stream:
         pairs: Iterator[LearnerPair]
         if corpus.source_format == LearnerCorpus.SourceFormat.M2:
@@ -403,6 +406,7 @@ def _read_pairs(corpus: LearnerCorpus, main: StoredUpload, options: ReadOptions,
                 )
             if reading.join is not None:
                 pair = reading.join.attach(pair)
+            learn_pair(reading.confusions, pair, tokenize)
             reading.pending.append(_record(corpus, reading.pairs, pair))
             reading.pairs += 1
             if len(reading.pending) >= WRITE_BATCH:
@@ -439,7 +443,7 @@ def _read_finish(corpus: LearnerCorpus, reading: _Reading) -> None:
         if not job_finish(job_id=corpus.job_id, message=text):
             return  # ended meanwhile: another delivery of the message finished it, or it gave up
         LearnerCorpus.objects.filter(pk=corpus.pk).update(
-            pair_count=reading.pairs, read_report=report, uploads={}
+            pair_count=reading.pairs, read_report=report, uploads={}, confusions=reading.confusions.to_dict()
         )
     _discard_kept(corpus)
 
@@ -648,6 +652,21 @@ def corpus_unread_message(corpus: LearnerCorpus) -> str:
     return f"“{corpus.name}” is still being read: start a run once all its pairs are stored."
 
 
+def corpus_confusions(corpus: LearnerCorpus) -> ConfusionTable:
+    """Return the confusions the corpus' learners make (learnt when it was read; learnt now from
+    its stored pairs, and kept, for a corpus read before they were). The table depends on the
+    pairs only, so two chunks learning it at once store the same."""
+    if corpus.confusions is not None:
+        return ConfusionTable.from_dict(corpus.confusions)
+    table = ConfusionTable()
+    tokenize = spacy_tokenize()
+    records = LearnerPairRecord.objects.filter(corpus=corpus).order_by("index")
+    for record in records.iterator(chunk_size=WRITE_BATCH):
+        learn_pair(table, learner_pair(record), tokenize)
+    LearnerCorpus.objects.filter(pk=corpus.pk).update(confusions=table.to_dict())
+    return table
+
+
 def run_settings(run: TripletRun) -> TripletSettings:
     """Return the engine's settings of a run."""
     return TripletSettings(seed=run.seed, strict=run.strict, max_tries=run.max_tries)
@@ -746,7 +765,8 @@ def _make_attempt(chunk: TripletChunk, run: TripletRun, where: str) -> None:
         job_progress(job_id=job_id, done=_done(run), message=f"Making triplets: {where}, {stage}.")
 
     try:
-        result = run_pipeline(pairs, run_settings(run), progress=progress)
+        confusions = corpus_confusions(run.corpus)
+        result = run_pipeline(pairs, run_settings(run), progress=progress, confusions=confusions)
     except DATABASE_ERRORS:
         raise  # from the progress callback: the task retries; never the engine's fault
     except Exception as exc:  # the engine's own bug: fail in words rather than retry for ever

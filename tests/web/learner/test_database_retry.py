@@ -20,7 +20,9 @@ def test_a_database_error_in_the_pipeline_is_retried_not_failed(
     chunk = TripletChunk.objects.get(run=run)
     real_pipeline = services.run_pipeline
 
-    def outage_midway(pairs: object, settings: object, progress: object = None) -> object:
+    def outage_midway(
+        pairs: object, settings: object, progress: object = None, confusions: object = None
+    ) -> object:
         raise OperationalError("server closed the connection unexpectedly")
 
     monkeypatch.setattr(services, "run_pipeline", outage_midway)

@@ -1,0 +1,175 @@
+"""Artificial errors learnt from the corpus: strict only where learners made the confusion in the
+same selecting context (at least twice in the corpus), never for what the sentence or the
+meaning decides (tense, one article for another, modals, an added "the"); rule candidates marked
+with how often learners made them; learner-like candidates tried first."""
+
+from __future__ import annotations
+
+import pytest
+
+from triplets import annotate
+from triplets.candidates import Candidate
+from triplets.confusions import learn
+from triplets.corpus import LearnerPair
+from triplets.learned import LEARNT_ANYWHERE, LEARNT_CONTEXT, attested, learnt_candidates
+from triplets.pipeline import TripletSettings, _order, run_pipeline
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _loaded() -> None:
+    annotate.annotator()
+
+
+def _pairs(*texts: tuple[str, str]) -> list[LearnerPair]:
+    return [
+        LearnerPair(f"p{i}", "t.tsv", i + 2, learner, corrected)
+        for i, (learner, corrected) in enumerate(texts)
+    ]
+
+
+def _doc(text: str):  # type: ignore[no-untyped-def]
+    return annotate.nlp()(text)
+
+
+def _by_new(found: list[Candidate]) -> dict[tuple[int, tuple[str, ...]], Candidate]:
+    return {(c.start, c.new): c for c in found}
+
+
+INTERESTED_ON = (
+    ("She is interested on art.", "She is interested in art."),
+    ("We were interested on sport.", "We were interested in sport."),
+)
+
+
+def test_a_confusion_met_twice_in_the_same_context_is_strict_elsewhere_it_is_not() -> None:
+    table = learn(_pairs(*INTERESTED_ON))
+    doc = _doc("My brother is interested in football and lives in Rome.")
+    found = _by_new(learnt_candidates(doc, "R:PREP", table))
+    head = found[(4, ("on",))]
+    assert (head.strict, head.rule, head.seen, head.seen_in_context) == (True, f"{LEARNT_CONTEXT}_swap", 2, 2)
+    assert head.confusion == "R|in|on"
+    elsewhere = found[(8, ("on",))]  # "lives in Rome": the confusion, not its context
+    assert (elsewhere.strict, elsewhere.rule, elsewhere.seen_in_context) == (
+        False,
+        f"{LEARNT_ANYWHERE}_swap",
+        0,
+    )
+
+
+def test_a_confusion_met_once_is_never_strict() -> None:
+    table = learn(_pairs(INTERESTED_ON[0]))
+    doc = _doc("My brother is interested in football.")
+    assert not any(c.strict for c in learnt_candidates(doc, "R:PREP", table))
+
+
+@pytest.mark.parametrize(
+    ("pair", "text", "error_type"),
+    [
+        # A tense: the whole sentence decides.
+        (("Yesterday I go home.", "Yesterday I went home."), "Then I went home.", "R:VERB:TENSE"),
+        # One article for another: mostly another good noun phrase.
+        (("I saw the dog.", "I saw a dog."), "I saw a dog.", "R:DET"),
+        # A modal: the meaning decides.
+        (("I would swim.", "I can swim."), "I can swim.", "R:VERB:TENSE"),
+        # An added "the": "the people who ..." is English.
+        (("The people are kind.", "People are kind."), "People are kind.", "U:DET"),
+    ],
+)
+def test_what_the_sentence_or_the_meaning_decides_is_never_strict(
+    pair: tuple[str, str], text: str, error_type: str
+) -> None:
+    table = learn(_pairs(pair, pair))
+    assert not any(c.strict for c in learnt_candidates(_doc(text), error_type, table))
+
+
+def test_a_noun_form_is_strict_only_after_a_word_that_fixes_the_number() -> None:
+    table = learn(
+        _pairs(("I have many book.", "I have many books."), ("We read many book.", "We read many books."))
+    )
+    strict = [c for c in learnt_candidates(_doc("She bought many apples."), "R:NOUN:NUM", table) if c.strict]
+    assert [(c.new, c.rule) for c in strict] == [(("apple",), f"{LEARNT_CONTEXT}_form")]
+    assert not any(c.strict for c in learnt_candidates(_doc("She bought the apples."), "R:NOUN:NUM", table))
+
+
+def test_verb_forms_change_lexical_verbs_only() -> None:
+    table = learn(_pairs(("I want to going.", "I want to go."), ("You need to going.", "You need to go.")))
+    found = learnt_candidates(_doc("They want to be there and to swim."), "R:VERB:FORM", table)
+    assert [c.new for c in found if c.strict] == [("swimming",)]  # never "to being"
+
+
+def test_an_article_is_added_only_at_the_start_of_a_bare_noun_phrase() -> None:
+    learnt = ("I need an advice.", "I need advice."), ("She gave an advice.", "She gave advice.")
+    table = learn(_pairs(*learnt))
+    found = learnt_candidates(_doc("They asked for advice and good advice came."), "U:DET", table)
+    starts = sorted(c.start for c in found if c.strict)
+    assert starts == [3]  # "for an advice"; never inside "good advice" ("good an advice")
+
+
+def test_a_rules_candidate_is_marked_with_how_often_learners_made_it() -> None:
+    table = learn(
+        _pairs(("I listen music.", "I listen to music."), ("They listen music.", "They listen to music."))
+    )
+    doc = _doc("We listen to the radio.")
+    marked, unseen = attested(
+        doc, [Candidate(2, 3, (), "prep_delete_needed"), Candidate(3, 4, (), "det_delete")], table
+    )
+    assert (marked.confusion, marked.seen, marked.seen_in_context) == ("M|to|", 2, 2)
+    assert marked.source == "rules and corpus"
+    assert (unseen.seen, unseen.source) == (0, "rules")
+
+
+def test_the_most_learner_like_candidates_are_tried_first() -> None:
+    candidates = [
+        Candidate(0, 0, ("a",), "det_insert_a_plural", likely=False),
+        Candidate(1, 1, ("the",), "rule_plain"),
+        Candidate(2, 2, ("a",), "rule_seen", seen=3),
+        Candidate(3, 3, ("an",), f"{LEARNT_CONTEXT}_insert", seen=4, seen_in_context=2),
+        Candidate(4, 4, ("the",), "rule_loose", strict=False, seen=9, seen_in_context=9),
+    ]
+    ordered = [c.rule for c in _order(candidates, seed=0, pair_id="x")]
+    assert ordered == [
+        f"{LEARNT_CONTEXT}_insert",
+        "rule_seen",
+        "rule_plain",
+        "det_insert_a_plural",
+        "rule_loose",
+    ]
+
+
+def test_the_triplet_says_where_its_artificial_error_comes_from() -> None:
+    pairs = _pairs(
+        ("She is interested on art and in music.", "She is interested in art and in music."),
+        ("We were interested on sport.", "We were interested in sport."),
+        ("He is very interested on history.", "He is very interested in history."),
+    )
+    # The third pair's learner error is at "interested on"; the rules and the corpus offer the
+    # other positions of the first pair.
+    result = run_pipeline(pairs, TripletSettings(strict=False))
+    records = [t.record() for t in result.triplets]
+    assert records
+    for record in records:
+        edit = record["artificial_edit"]
+        assert edit["source"] in {"corpus", "rules and corpus", "rules"}
+        assert set(edit["learners_made"]) == {"anywhere", "in_context"}
+        if edit["source"] == "corpus":
+            assert edit["rule"].startswith("corpus") and edit["confusion"]
+
+
+def test_chunks_given_the_whole_corpus_table_make_the_whole_corpus_triplets() -> None:
+    pairs = _pairs(
+        ("She is interested on art.", "She is interested in art."),
+        (
+            "We were interested on sport and we depend of it.",
+            "We were interested in sport and we depend on it.",
+        ),
+        (
+            "They depend of their parents and are interested in films.",
+            "They depend on their parents and are interested in films.",
+        ),
+        ("I am interested on music but depend of nobody.", "I am interested in music but depend on nobody."),
+    )
+    table = learn(pairs)
+    whole = run_pipeline(pairs, confusions=table)
+    parts = [run_pipeline(pairs[:2], confusions=table), run_pipeline(pairs[2:], confusions=table)]
+    assert [t.record() for t in whole.triplets] == [t.record() for p in parts for t in p.triplets]
+    assert run_pipeline(pairs).report.to_dict() == whole.report.to_dict()  # learnt from the pairs given

@@ -1,0 +1,378 @@
+"""Artificial errors learnt from the corpus: the confusions its learners make
+(`triplets.confusions`), put at other positions of a corrected sentence.
+
+A learnt candidate is *strict* when the confusion was met in the same context, on the side that
+selects the word (`_selecting_sides`): a preposition's head before it or its object after it,
+a determiner's noun after it, a verb form's subject or auxiliary before it. Learners of this
+corpus made that very error there and an annotator corrected it. Confusions whose context is
+the whole sentence are never strict: a tense swap ("have" for "had") or one article for
+another ("the" for "a") is mostly another good sentence. A confusion met only elsewhere gives
+a candidate that is not strict either; omissions and additions are made only where they were
+met in context. What the rules make is checked against the table too
+(`attested`): a rule's edit that learners of the corpus also make is ranked before one they do
+not, and each triplet records which it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from triplets.candidates import Candidate
+from triplets.confusions import (
+    AUXILIARIES,
+    CLASS_WORDS,
+    DETERMINERS,
+    END,
+    FORM,
+    MISSING,
+    PREPOSITIONS,
+    REPLACE,
+    START,
+    UNNECESSARY,
+    Confusion,
+    ConfusionTable,
+    _after,
+    context_lemma,
+    form_tags,
+)
+from triplets.lexicon import dictionary_forms
+from triplets.rules._nominal import PLURAL_MARKERS, SINGULAR_MARKERS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+LEARNT_CONTEXT = "corpus_context"  # rule-name prefix: met in this context
+LEARNT_ANYWHERE = "corpus"  # met elsewhere in the corpus
+_VERB_TAGS = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ"})
+_NOUN_TAGS = frozenset({"NN", "NNS"})
+
+
+def _word_class(error_type: str) -> frozenset[str]:
+    """Return the closed class whose swaps, omissions and additions make `error_type`."""
+    category = error_type.split(":", 1)[1] if ":" in error_type else ""
+    if category == "PREP":
+        return PREPOSITIONS
+    if category == "DET":
+        return DETERMINERS
+    if category.startswith("VERB"):
+        return AUXILIARIES | {"to"}
+    return frozenset()
+
+
+def _form_upos(error_type: str) -> str:
+    """Return the part of speech whose form swaps make `error_type` ("" when none do)."""
+    if error_type in {"R:VERB:SVA", "R:VERB:TENSE", "R:VERB:FORM"}:
+        return "VERB"
+    if error_type == "R:NOUN:NUM":
+        return "NOUN"
+    return ""
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
+_MODALS = frozenset({"will", "would", "can", "could", "shall", "should", "may", "might", "must"})
+# Words before a noun whose number learners get wrong: "many book", "this books"; never "a
+# books", which looks machine-made however often an annotator corrected it.
+_PLURAL_FORCING = (SINGULAR_MARKERS | PLURAL_MARKERS) - {"a", "an"}
+# A confusion made once in the corpus may be one annotator's taste; twice, it is what learners do.
+MIN_SEEN_STRICT = 2
+_PRESENT = frozenset({"VB", "VBP", "VBZ"})
+_TENSE_AUXILIARIES = (
+    frozenset({"am", "is", "are", "be"}),
+    frozenset({"was", "were"}),
+    frozenset({"have", "has"}),
+    frozenset({"had"}),
+    frozenset({"do", "does"}),
+    frozenset({"did"}),
+    frozenset({"will", "can", "shall", "may"}),
+    frozenset({"would", "could", "should", "might"}),
+)
+
+
+def _tense_of(word: str) -> int:
+    return next((n for n, group in enumerate(_TENSE_AUXILIARIES) if word in group), -1)
+
+
+def _changes_tense(confusion: Confusion) -> bool:
+    """Return True for a confusion between a past and a present form ("go" / "went", "has" /
+    "had"): what forces a tense is the whole sentence, never a neighbouring word."""
+    if confusion.kind == FORM:
+        tags = {confusion.correct.split(":", 1)[1], confusion.learner.split(":", 1)[1]}
+        return "VBD" in tags and bool(tags & _PRESENT)
+    if confusion.kind == REPLACE:
+        right, wrong = _tense_of(confusion.correct), _tense_of(confusion.learner)
+        return right >= 0 and wrong >= 0 and right // 2 == wrong // 2 and right != wrong
+    return False
+
+
+_AGREEMENT = (
+    frozenset({"is", "are", "am"}),
+    frozenset({"was", "were"}),
+    frozenset({"has", "have"}),
+    frozenset({"does", "do"}),
+)
+
+
+def _agreement(confusion: Confusion) -> bool:
+    """Return True for a confusion of person or number on a present verb ("go" / "goes", "is" /
+    "are")."""
+    if confusion.kind == FORM:
+        tags = {confusion.correct.split(":", 1)[1], confusion.learner.split(":", 1)[1]}
+        return "VBZ" in tags and bool(tags & {"VBP", "VB"})
+    return confusion.kind == REPLACE and any({confusion.correct, confusion.learner} <= g for g in _AGREEMENT)
+
+
+def _fits(confusion: Confusion, error_type: str) -> bool:
+    """Return whether ERRANT can read the confusion as `error_type` (the verb types split verb
+    confusions: agreement, tense, the rest form), so no parse is spent on one it cannot."""
+    if error_type == "R:VERB:SVA":
+        return _agreement(confusion)
+    if error_type == "R:VERB:TENSE":
+        return _changes_tense(confusion)
+    if error_type == "R:VERB:FORM":
+        return not _agreement(confusion) and not _changes_tense(confusion)
+    return True
+
+
+def _selecting_sides(confusion: Confusion) -> tuple[bool, bool] | None:
+    """Return which neighbours (before, after) select the slot, so that a confusion met there
+    makes a strict candidate; None when no neighbour does."""
+    words = {confusion.correct, confusion.learner} - {""}
+    if _changes_tense(confusion) or words & _MODALS:
+        return None  # the sentence, or the meaning, decides
+    if words <= DETERMINERS:
+        if confusion.kind == REPLACE and words <= _ARTICLES:
+            return None
+        if confusion.kind == UNNECESSARY and words == {"the"}:
+            return None  # an added "the" is mostly another good noun phrase ("the people who")
+        return (False, True)  # the noun
+    if words <= PREPOSITIONS:
+        return (True, confusion.kind != UNNECESSARY)  # the head; the object, except when added
+    if confusion.kind == FORM and confusion.correct.startswith("NOUN"):
+        return (True, False)  # "many", "one", "a", "these" before the noun (NUMBER_MARKERS)
+    return (True, False)  # a verb form's subject or auxiliary, an auxiliary's subject
+
+
+def _cased(word: str, model: str) -> str:
+    return word[:1].upper() + word[1:] if model[:1].isupper() else word
+
+
+Context = tuple[str, ...]  # the context lemmas of one side: the neighbour, then the head or object
+
+
+def _candidate(
+    table: ConfusionTable,
+    error_type: str,
+    confusion: Confusion,
+    before: Context,
+    after: Context,
+    start: int,
+    end: int,
+    new: tuple[str, ...],
+) -> Candidate | None:
+    seen = table.count(confusion)
+    if not seen or not _fits(confusion, error_type):
+        return None
+    in_context = _in_context(table, confusion, before, after)
+    kind = {REPLACE: "swap", FORM: "form", MISSING: "delete", UNNECESSARY: "insert"}[confusion.kind]
+    rule = f"{LEARNT_CONTEXT}_{kind}" if in_context else f"{LEARNT_ANYWHERE}_{kind}"
+    return Candidate(
+        start,
+        end,
+        new,
+        rule,
+        strict=in_context > 0,
+        confusion=confusion.key(),
+        seen=seen,
+        seen_in_context=in_context,
+    )
+
+
+def _in_context(table: ConfusionTable, confusion: Confusion, before: Context, after: Context) -> int:
+    """Return how often the confusion was met with the same selecting context (0 when none
+    selects it, or when learners made it only once). A side's keys are its neighbour and, for a
+    preposition, its head or its object further away ("interested mainly in")."""
+    sides = _selecting_sides(confusion)
+    if sides is None or table.count(confusion) < MIN_SEEN_STRICT:
+        return 0
+    if confusion.kind == FORM and confusion.correct.startswith("NOUN") and before[0] not in _PLURAL_FORCING:
+        return 0  # "the tool" / "the tools": only a word that fixes the number forces it
+    befores = dict.fromkeys(before) if sides[0] else {}
+    afters = dict.fromkeys(after) if sides[1] else {}
+    return sum(table.in_context(confusion, key, None) for key in befores) + sum(
+        table.in_context(confusion, None, key) for key in afters
+    )
+
+
+def learnt_candidates(doc: Doc, error_type: str, table: ConfusionTable) -> list[Candidate]:
+    """Return the candidates of `error_type` the corpus' confusions make on `doc` (strict ones
+    in a context where they were met, the others where only the confusion was)."""
+    tokens = [t.lower_ for t in doc]
+    lemmas = [context_lemma(t) for t in tokens]
+    return list(_learnt(doc, error_type, table, tokens, lemmas))
+
+
+def _learnt(
+    doc: Doc, error_type: str, table: ConfusionTable, tokens: list[str], lemmas: list[str]
+) -> Iterator[Candidate]:
+    operation = error_type.split(":", 1)[0]
+    words = _word_class(error_type)
+    upos = _form_upos(error_type)
+    for token in doc:
+        i = token.i
+        lower = tokens[i]
+        before, after = _context(token, tokens, lemmas)
+        if operation == "R" and lower in words:
+            for learner, _n in table.learner_choices(REPLACE, lower):
+                if learner in words:
+                    found = _candidate(
+                        table,
+                        error_type,
+                        Confusion(REPLACE, lower, learner),
+                        before,
+                        after,
+                        i,
+                        i + 1,
+                        (_cased(learner, token.text),),
+                    )
+                    if found:
+                        yield found
+        elif operation == "M" and lower in words:
+            found = _candidate(table, error_type, Confusion(MISSING, lower, ""), before, after, i, i + 1, ())
+            if found and found.strict:  # a deletion anywhere is mostly still English
+                yield found
+        # Lexical verbs only: "I being going", "should being", "I doing not" are not what
+        # learners write for "am", "be", "do".
+        form_pos = {"VERB"} if upos == "VERB" else {"NOUN"}
+        if upos and token.pos_ in form_pos and token.tag_ in (_VERB_TAGS if upos == "VERB" else _NOUN_TAGS):
+            yield from _forms(table, error_type, token.text, token.tag_, upos, before, after, i)
+        if operation == "U" and _insertion_point(doc, i, words):
+            # An insertion before token i, where learners added the word.
+            after_here = (_after(tokens, i),)
+            for learner in table.added_words():
+                if learner not in words or lower == learner or (i > 0 and tokens[i - 1] == learner):
+                    continue
+                found = _candidate(
+                    table,
+                    error_type,
+                    Confusion(UNNECESSARY, "", learner),
+                    before,
+                    after_here,
+                    i,
+                    i,
+                    (learner,),
+                )
+                if found and found.strict:
+                    yield replace(found, new=(_cased(learner, token.text) if i == 0 else learner,))
+
+
+def _insertion_point(doc: Doc, i: int, words: frozenset[str]) -> bool:
+    """Return True where a word of the class may be added before token i: a determiner only
+    before a bare noun phrase (a noun or adjective with no determiner before it), never before a
+    pronoun or another class word."""
+    token = doc[i]
+    if token.lower_ in CLASS_WORDS or token.pos_ in {"PRON", "PUNCT"}:
+        return False
+    if words == DETERMINERS:
+        noun = token if token.pos_ == "NOUN" else token.head
+        if token.pos_ not in {"NOUN", "ADJ"} or noun.pos_ != "NOUN" or noun.left_edge.i != i:
+            return False  # only at the start of a noun phrase that has no determiner
+        if any(c.dep_ in {"det", "poss", "nummod"} for c in noun.children):
+            return False
+    return True
+
+
+def _context(token: Token, tokens: list[str], lemmas: list[str]) -> tuple[Context, Context]:
+    """Return the context keys before and after a token: its neighbours (the one after past a
+    determiner) and, for a preposition, its head before it and its object after it when they
+    are further away."""
+    i = token.i
+    before: list[str] = [lemmas[i - 1] if i > 0 else START]
+    after: list[str] = [_after(tokens, i + 1)]
+    if token.lower_ in PREPOSITIONS:
+        head = token.head
+        if head.i < i - 1:
+            before.append(context_lemma(head.text))
+        objects = [c for c in token.children if c.dep_ == "pobj"]
+        if objects and objects[0].i > i + 1:
+            after.append(context_lemma(objects[0].text))
+    return tuple(before), tuple(after)
+
+
+def _forms(
+    table: ConfusionTable,
+    error_type: str,
+    text: str,
+    tag: str,
+    upos: str,
+    before: Context,
+    after: Context,
+    i: int,
+) -> Iterator[Candidate]:
+    lemma, _tags = form_tags(text.lower(), upos)
+    if not lemma:
+        return
+    for learner, _n in table.learner_choices(FORM, f"{upos}:{tag}"):
+        forms = dictionary_forms(lemma, learner.split(":", 1)[1], upos)
+        if not forms or forms[0] == text.lower():
+            continue
+        confusion = Confusion(FORM, f"{upos}:{tag}", learner)
+        found = _candidate(table, error_type, confusion, before, after, i, i + 1, (_cased(forms[0], text),))
+        if found:
+            yield found
+
+
+def attested(doc: Doc, candidates: list[Candidate], table: ConfusionTable) -> list[Candidate]:
+    """Return the rules' candidates, each one-word confusion the table counts marked with how
+    often learners of the corpus made it (anywhere, and in this context)."""
+    tokens = [t.lower_ for t in doc]
+    lemmas = [context_lemma(t) for t in tokens]
+    return [_attested(doc, c, table, tokens, lemmas) for c in candidates]
+
+
+def _attested(
+    doc: Doc, candidate: Candidate, table: ConfusionTable, tokens: list[str], lemmas: list[str]
+) -> Candidate:
+    if candidate.confusion:
+        return candidate
+    confusion = _confusion_of(doc, candidate)
+    if confusion is None:
+        return candidate
+    seen = table.count(confusion)
+    if not seen:
+        return candidate
+    start = candidate.start
+    if candidate.end > start:
+        before, after = _context(doc[start], tokens, lemmas)
+    else:
+        before = (lemmas[start - 1] if start > 0 else START,)
+        after = (_after(tokens, start),)
+    in_context = _in_context(table, confusion, before, after)
+    return replace(candidate, confusion=confusion.key(), seen=seen, seen_in_context=in_context)
+
+
+def _confusion_of(doc: Doc, candidate: Candidate) -> Confusion | None:
+    """Return the one-word confusion a candidate makes (learner side = the candidate's words),
+    or None when it is not one."""
+    start, end, new = candidate.start, candidate.end, candidate.new
+    if end - start == 1 and not new:
+        return Confusion(MISSING, doc[start].lower_, "")
+    if end == start and len(new) == 1:
+        return Confusion(UNNECESSARY, "", new[0].lower())
+    if end - start == 1 and len(new) == 1:
+        old, learner = doc[start].lower_, new[0].lower()
+        if (
+            old in PREPOSITIONS | DETERMINERS | AUXILIARIES
+            and learner in PREPOSITIONS | DETERMINERS | AUXILIARIES
+        ):
+            return Confusion(REPLACE, old, learner)
+        for upos in ("VERB", "NOUN"):
+            lemma, _ = form_tags(old, upos)
+            learner_lemma, learner_tags = form_tags(learner, upos)
+            if lemma and lemma == learner_lemma and len(learner_tags) == 1:
+                return Confusion(FORM, f"{upos}:{doc[start].tag_}", f"{upos}:{learner_tags[0]}")
+    return None
+
+
+__all__ = ["END", "LEARNT_ANYWHERE", "LEARNT_CONTEXT", "attested", "learnt_candidates"]
