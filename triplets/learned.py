@@ -144,8 +144,6 @@ def _selecting_sides(confusion: Confusion) -> tuple[bool, bool] | None:
     if words <= DETERMINERS:
         if confusion.kind == REPLACE and words <= _ARTICLES:
             return None
-        if confusion.kind == UNNECESSARY and words == {"the"}:
-            return None  # an added "the" is mostly another good noun phrase ("the people who")
         return (False, True)  # the noun
     if words <= PREPOSITIONS:
         return (True, confusion.kind != UNNECESSARY)  # the head; the object, except when added
@@ -246,13 +244,21 @@ def _learnt(
         # learners write for "am", "be", "do".
         form_pos = {"VERB"} if upos == "VERB" else {"NOUN"}
         if upos and token.pos_ in form_pos and token.tag_ in (_VERB_TAGS if upos == "VERB" else _NOUN_TAGS):
-            yield from _forms(table, error_type, token.text, token.tag_, upos, before, after, i)
+            for found in _forms(table, error_type, token.text, token.tag_, upos, before, after, i):
+                if found.strict and _agreement(_confusion(found)) and not _agrees(token):
+                    # The corrected verb does not agree with its subject ("It relax"): the
+                    # "error" would repair the sentence.
+                    rule = found.rule.replace(LEARNT_CONTEXT, LEARNT_ANYWHERE, 1)
+                    found = replace(found, rule=rule, strict=False, seen_in_context=0)
+                yield found
         if operation == "U" and _insertion_point(doc, i, words):
             # An insertion before token i, where learners added the word.
             after_here = (_after(tokens, i),)
             for learner in table.added_words():
                 if learner not in words or lower == learner or (i > 0 and tokens[i - 1] == learner):
                     continue
+                if learner == "the" and not _alone(token):
+                    continue  # "the people who ...", "the new school year": good English
                 found = _candidate(
                     table,
                     error_type,
@@ -267,6 +273,14 @@ def _learnt(
                     yield replace(found, new=(_cased(learner, token.text) if i == 0 else learner,))
 
 
+def _alone(noun: Token) -> bool:
+    """Return True for a singular common noun with no word depending on it (no modifier,
+    complement or relative clause): the only place an added "the" is reliably wrong ("in the
+    life", "the freedom is ..."); a plural takes it for a specific group ("the classes")."""
+    heads_its_phrase = noun.dep_ not in {"compound", "nmod", "amod", "poss", "npadvmod"}
+    return noun.tag_ == "NN" and heads_its_phrase and not any(True for _ in noun.children)
+
+
 def _insertion_point(doc: Doc, i: int, words: frozenset[str]) -> bool:
     """Return True where a word of the class may be added before token i: a determiner only
     before a bare noun phrase (a noun or adjective with no determiner before it), never before a
@@ -275,6 +289,8 @@ def _insertion_point(doc: Doc, i: int, words: frozenset[str]) -> bool:
     if token.lower_ in CLASS_WORDS or token.pos_ in {"PRON", "PUNCT"}:
         return False
     if words == DETERMINERS:
+        if token.dep_ == "compound":
+            return False  # inside a noun phrase: "street the food tent"
         noun = token if token.pos_ == "NOUN" else token.head
         if token.pos_ not in {"NOUN", "ADJ"} or noun.pos_ != "NOUN" or noun.left_edge.i != i:
             return False  # only at the start of a noun phrase that has no determiner
@@ -298,6 +314,32 @@ def _context(token: Token, tokens: list[str], lemmas: list[str]) -> tuple[Contex
         if objects and objects[0].i > i + 1:
             after.append(context_lemma(objects[0].text))
     return tuple(before), tuple(after)
+
+
+def _confusion(candidate: Candidate) -> Confusion:
+    kind, correct, learner = candidate.confusion.split("|")
+    return Confusion(kind, correct, learner)
+
+
+_THIRD_SINGULAR = frozenset({"he", "she", "it", "this", "that", "everyone", "everybody", "someone", "nobody"})
+_NOT_THIRD_SINGULAR = frozenset({"i", "you", "we", "they", "these", "those"})
+
+
+def _agrees(verb: Token) -> bool:
+    """Return True when a present verb visibly agrees with its subject (a pronoun or a common
+    noun, singular with -s, plural without); False when it does not or no subject shows."""
+    subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+    if len(subjects) != 1 or verb.tag_ not in {"VBZ", "VBP"}:
+        return False
+    subject = subjects[0]
+    lower = subject.lower_
+    if lower in _THIRD_SINGULAR or subject.tag_ == "NN":
+        singular = True
+    elif lower in _NOT_THIRD_SINGULAR or subject.tag_ == "NNS":
+        singular = False
+    else:
+        return False
+    return singular == (verb.tag_ == "VBZ")
 
 
 def _forms(

@@ -173,3 +173,16 @@ def test_chunks_given_the_whole_corpus_table_make_the_whole_corpus_triplets() ->
     parts = [run_pipeline(pairs[:2], confusions=table), run_pipeline(pairs[2:], confusions=table)]
     assert [t.record() for t in whole.triplets] == [t.record() for p in parts for t in p.triplets]
     assert run_pipeline(pairs).report.to_dict() == whole.report.to_dict()  # learnt from the pairs given
+
+
+def test_agreement_is_strict_only_where_the_corrected_verb_agrees_with_its_subject() -> None:
+    table = learn(_pairs(("They goes home.", "They go home."), ("They likes it.", "They like it.")))
+    agreeing = learnt_candidates(_doc("They walk home."), "R:VERB:SVA", table)
+    assert [(c.new, c.strict) for c in agreeing] == [(("walks",), True)]
+    # An annotator's slip taught "it relax" as the correction; a corrected sentence whose verb does
+    # not agree with its subject gets no strict agreement error ("relaxes" would repair it).
+    table = learn(_pairs(("It relaxes us.", "It relax us."), ("It relaxes them.", "It relax them.")))
+    repairing = learnt_candidates(_doc("It relax me."), "R:VERB:SVA", table)
+    assert repairing
+    assert not any(c.strict for c in repairing)
+    assert all(c.rule == f"{LEARNT_ANYWHERE}_form" for c in repairing)

@@ -277,6 +277,32 @@ def the_before_activity(doc: Doc) -> Iterator[Candidate]:
             yield Candidate(token.i, token.i, ("the",), "det_insert_the_activity")
 
 
+_ADVERBIAL_TIME = words("week weekend month year summer winter spring autumn night")
+
+
+def the_in_time_adverbial(doc: Doc) -> Iterator[Candidate]:
+    """Yield "the" inserted in a bare time adverbial learners give an article ("the last weekend
+    I watched", "I worked all the day"): strict, "last weekend" and "all day" as adverbials take
+    none ("the last week of May", with its complement, is left alone)."""
+    for token in doc:
+        if (
+            token.dep_ != "npadvmod"
+            or token.lower_ not in _ADVERBIAL_TIME | {"day"}
+            or any(c.dep_ == "prep" for c in token.children)
+        ):
+            continue
+        previous = doc[token.i - 1] if token.i > 0 else None
+        if previous is None:
+            continue
+        if previous.lower_ == "last" and token.lower_ in _ADVERBIAL_TIME:
+            before = doc[previous.i - 1] if previous.i > 0 else None
+            if before is None or before.tag_ not in {"DT", "PRP$", "IN", "POS"}:
+                word = "The" if previous.i == 0 else "the"
+                yield Candidate(previous.i, previous.i, (word,), "det_insert_the_time")
+        elif previous.lower_ == "all" and token.lower_ in {"day", "night", "week", "year"}:
+            yield Candidate(token.i, token.i, ("the",), "det_insert_the_time")
+
+
 def a_before_uncountable(doc: Doc) -> Iterator[Candidate]:
     """Yield "a"/"an" inserted before a bare singular noun; strict only for nouns that are never
     countable ("an information"), else not ("a love of music", "a school" are English)."""
@@ -391,6 +417,7 @@ RULES = {
     "M:DET": (delete_indefinite, delete_the_superlative, delete_determiner),
     "U:DET": (
         the_before_activity,
+        the_in_time_adverbial,
         a_before_plural,
         the_before_name,
         the_before_possessive,

@@ -102,7 +102,8 @@ def test_the_before_a_possessive_determiner_is_strict_but_not_after_all() -> Non
 
 def test_no_article_before_days_and_months() -> None:
     assert [c.artificial for c in check("I play football on Fridays in May.", "U:DET")] == [
-        "I play a football on Fridays in May."
+        "I play the football on Fridays in May.",
+        "I play a football on Fridays in May.",
     ]
 
 
@@ -200,3 +201,52 @@ def test_demo_corpus_candidates_validate() -> None:
         assert result.made[(error_type, True)] >= 90, error_type
         assert result.share(error_type, True) >= 0.95, error_type
         assert result.share(error_type, False) >= 0.9, error_type
+
+
+# --- learner-like U:DET ----------------------------------------------------------------------
+
+
+def test_the_before_a_bare_sport_language_or_meal_object_is_strict() -> None:
+    assert_made(
+        "I play football on Sundays.",
+        "U:DET",
+        "I play the football on Sundays.",
+        "det_insert_the_activity",
+        True,
+    )
+    assert_made(
+        "We have lunch at noon.", "U:DET", "We have the lunch at noon.", "det_insert_the_activity", True
+    )
+    # With a complement the article is English ("the history of Rome"): no candidate.
+    assert "She studies the history of Rome." not in made("She studies history of Rome.", "U:DET")
+
+
+def test_the_before_most_of_is_strict() -> None:
+    assert_made(
+        "Most of my friends live here.",
+        "U:DET",
+        "The most of my friends live here.",
+        "det_insert_the_most_of",
+        True,
+    )
+
+
+def test_the_in_a_bare_time_adverbial_is_strict_but_not_before_a_complement() -> None:
+    assert_made(
+        "Last weekend I watched a film.",
+        "U:DET",
+        "The last weekend I watched a film.",
+        "det_insert_the_time",
+        True,
+    )
+    assert_made("I worked all day.", "U:DET", "I worked all the day.", "det_insert_the_time", True)
+    assert not any(
+        c.candidate.rule == "det_insert_the_time" for c in check("The last week of May was hot.", "U:DET")
+    )
+
+
+def test_rules_learners_seldom_follow_are_marked_unlikely() -> None:
+    unlikely = {c.candidate.rule for c in check("I like cats and my dog.", "U:DET") if not c.candidate.likely}
+    assert unlikely == {"det_insert_a_plural", "det_insert_the_possessive"}
+    swaps = [c.candidate for c in check("I saw an owl.", "R:DET") if c.candidate.rule == "det_a_an"]
+    assert swaps and not any(c.likely for c in swaps)
