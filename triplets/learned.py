@@ -144,9 +144,14 @@ def _selecting_sides(confusion: Confusion) -> tuple[bool, bool] | None:
     if words <= DETERMINERS:
         if confusion.kind == REPLACE and words <= _ARTICLES:
             return None
+        if confusion.kind == UNNECESSARY and words == {"the"}:
+            return None  # "the music", "the people who": mostly a specific reading, good English
         return (False, True)  # the noun
     if words <= PREPOSITIONS:
-        return (True, confusion.kind != UNNECESSARY)  # the head; the object, except when added
+        # The head selects a preposition ("interested in"); its object seldom does ("in / from
+        # / to the country" are all English), and the time and fixed phrases that do are the
+        # rules' ("on Monday", "by bus").
+        return (True, False)
     if confusion.kind == FORM and confusion.correct.startswith("NOUN"):
         return (True, False)  # "many", "one", "a", "these" before the noun (NUMBER_MARKERS)
     return (True, False)  # a verb form's subject or auxiliary, an auxiliary's subject
@@ -198,9 +203,28 @@ def _in_context(table: ConfusionTable, confusion: Confusion, before: Context, af
         return 0  # "the tool" / "the tools": only a word that fixes the number forces it
     befores = dict.fromkeys(before) if sides[0] else {}
     afters = dict.fromkeys(after) if sides[1] else {}
-    return sum(table.in_context(confusion, key, None) for key in befores) + sum(
-        table.in_context(confusion, None, key) for key in afters
-    )
+
+    def met(which: Confusion) -> int:
+        return sum(table.in_context(which, key, None) for key in befores) + sum(
+            table.in_context(which, None, key) for key in afters
+        )
+
+    found = met(confusion)
+    # Learners also get it wrong the other way here ("for learn" corrected to "for learning"):
+    # the corrected word may itself be a learner's error the annotator left, and the change
+    # would repair it.
+    if found and met(_reverse(confusion)) >= found:
+        return 0
+    return found
+
+
+def _reverse(confusion: Confusion) -> Confusion:
+    """Return the confusion the other way round (an omission's reverse is an addition)."""
+    if confusion.kind == MISSING:
+        return Confusion(UNNECESSARY, "", confusion.correct)
+    if confusion.kind == UNNECESSARY:
+        return Confusion(MISSING, confusion.learner, "")
+    return Confusion(confusion.kind, confusion.learner, confusion.correct)
 
 
 def learnt_candidates(doc: Doc, error_type: str, table: ConfusionTable) -> list[Candidate]:

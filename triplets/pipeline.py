@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from triplets import annotate as annotation
-from triplets.annotate import Edit
+from triplets.annotate import AnnotatedPair, Edit
 from triplets.atomise import NO_EDIT, SingleEditPair, atomise, detokenise
 from triplets.candidates import Candidate, apply, render, spans_overlap
 from triplets.confusions import ConfusionTable, learn
@@ -163,8 +163,15 @@ def _doc(tokens: Sequence[str], spaces: Sequence[str]) -> Doc:
     return Doc(annotation.nlp().vocab, words=list(tokens), spaces=[bool(s) for s in spaces])
 
 
-def _parse(docs: list[Doc], batch_size: int) -> list[Doc]:
-    return list(annotation.nlp().pipe(docs, batch_size=batch_size))
+def _parse(docs: list[Doc], batch_size: int, near: Sequence[AnnotatedPair | None] | None = None) -> list[Doc]:
+    """Parse the docs in batches (in place) and return them; each doc of `near` is a sentence made
+    from that pair's corrected sentence, and is parsed near it (`annotate.parse_near`: the same
+    parse, its vectors recomputed only where it differs)."""
+    if near is None:
+        annotation.parse(docs, batch_size)
+    else:
+        annotation.parse_near(docs, [p.cor_layers if p is not None else None for p in near], batch_size)
+    return docs
 
 
 def _learner_likeness(candidate: Candidate) -> int:
@@ -224,7 +231,11 @@ def _recheck(
     """Return the single-edit pairs whose learner sentence ERRANT still reads as exactly the kept
     edit, with that edit (learner -> corrected); count the others as reclassified."""
     to_parse = [s for s in singles if s.needs_recheck]
-    parsed = _parse([_doc(s.learner_tokens, s.learner_whitespace) for s in to_parse], batch_size)
+    parsed = _parse(
+        [_doc(s.learner_tokens, s.learner_whitespace) for s in to_parse],
+        batch_size,
+        near=[s.annotated for s in to_parse],
+    )
     reparsed = {id(s): d for s, d in zip(to_parse, parsed, strict=True)}
     kept: list[tuple[SingleEditPair, Edit]] = []
     for single in singles:
@@ -299,7 +310,11 @@ def _written_references(pending: list[_Pending], active: list[int], batch_size: 
     """Return, for each pending pair read from tokens (M2), its corrected sentence parsed from
     the text that is written (the other pairs' corrected sentences were parsed from their text)."""
     tokenised = [i for i in active if pending[i].single.tokenised]
-    docs = _parse([annotation.nlp().make_doc(pending[i].single.corrected) for i in tokenised], batch_size)
+    docs = _parse(
+        [annotation.nlp().make_doc(pending[i].single.corrected) for i in tokenised],
+        batch_size,
+        near=[pending[i].single.annotated for i in tokenised],
+    )
     return dict(zip(tokenised, docs, strict=True))
 
 
@@ -325,7 +340,9 @@ def _validate(pending: list[_Pending], settings: TripletSettings, report: YieldR
             batch.append((i, attempt.candidate, attempt.text, tokenizer(attempt.text)))
             if i in written:  # M2: the token list as well, for the positions
                 batch.append((i, attempt.candidate, attempt.text, _doc(attempt.tokens, attempt.spaces)))
-        parsed = iter(_parse([b[3] for b in batch], settings.batch_size))
+        parsed = iter(
+            _parse([b[3] for b in batch], settings.batch_size, near=[pending[b[0]].single.annotated for b in batch])
+        )
         still: list[int] = []
         for i in active:
             entry = pending[i]

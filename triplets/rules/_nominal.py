@@ -135,6 +135,8 @@ def anchored_number(noun: Token) -> str | None:
         return PLURAL
     if any(c.lower_ in SINGULAR_MARKERS for c in markers):
         return SINGULAR
+    if noun.tag_ == "NNS" and _plural_by_all_or_other(noun):
+        return PLURAL
     head = noun.head
     if noun.dep_ == "pobj" and head.lower_ == "of":
         quantifier = head.head
@@ -146,6 +148,18 @@ def anchored_number(noun: Token) -> str | None:
     if noun.dep_ in {"nsubj", "nsubjpass"} and not coordinated and head.pos_ in {"VERB", "AUX"}:
         return finite_number(head)
     return None
+
+
+def _plural_by_all_or_other(noun: Token) -> bool:
+    """Return True for a plural that "all" or a bare "other" counts ("all the students", "other
+    people": "all the student", "other student" are wrong); "the other books", "no other
+    students" may be singular, and a mass singular ("all the time") is never a plural here."""
+    left = [c.lower_ for c in noun.children if c.i < noun.i]
+    if "all" in left:
+        return True
+    return "other" in left and not any(
+        word in {"the", "another", "any", "no", "every", "each"} for word in left
+    )
 
 
 _COUNT_QUANTIFIERS = frozenset({"one", "each", "either", "neither", "many", "several", "both", "few"})

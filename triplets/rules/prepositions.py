@@ -101,6 +101,14 @@ COLLOCATIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("member", "of"): ("from",),
     ("invest", "in"): ("on", "at"),
     ("due", "to"): ("of", "for"),
+    ("accord", "to"): ("of", "with"),  # "according to": spaCy's lemma of "according"
+    ("addition", "to"): ("of", "with"),
+    ("contribute", "to"): ("for", "at"),
+    ("prepare", "for"): ("to", "at"),
+    ("care", "of"): ("for", "about"),
+    ("far", "from"): ("of", "to"),
+    ("addicted", "to"): ("of", "with"),
+    ("trip", "to"): ("at",),
 }
 # Verbs that take a direct object and no preposition -> the preposition learners add
 # ("discuss about the plan", "reached to the station", "married with him").
@@ -169,6 +177,19 @@ FIXED_PHRASES: dict[tuple[str, str], tuple[str, ...]] = {
     ("by", "bike"): ("with", "in"),
     ("by", "bicycle"): ("with", "in"),
     ("by", "boat"): ("with", "in"),
+    ("for", "reason"): ("by", "of"),
+    ("on", "trip"): ("in",),
+    ("in", "conclusion"): ("on", "at"),
+    ("in", "place"): ("at",),
+    ("on", "hand"): ("in", "at"),
+    ("at", "time"): ("in", "on"),
+}
+# Fixed phrases that hold only with a given modifier of the object: "on the other hand" (not "on
+# hand"), "at the same time" / "at that time" (not "at the time it takes"), "in the first place".
+_FIXED_MODIFIER: dict[tuple[str, str], frozenset[str]] = {
+    ("on", "hand"): frozenset({"other"}),
+    ("at", "time"): frozenset({"same", "that"}),
+    ("in", "place"): frozenset({"first", "second"}),
 }
 # Quantifiers that take "of" only before a determiner ("most of the people", not "most of
 # people").
@@ -447,6 +468,8 @@ def swap_fixed_phrase(doc: Doc) -> Iterator[Candidate]:
     for prep, obj in _prepositions(doc):
         key = (prep.lower_, obj.lower_)
         if key not in FIXED_PHRASES or (_head_lemma(prep), prep.lower_) in COLLOCATIONS:
+            continue
+        if key in _FIXED_MODIFIER and not any(c.lower_ in _FIXED_MODIFIER[key] for c in obj.children):
             continue
         if prep.lower_ == "by" and any(c.dep_ in {"det", "poss"} for c in obj.children):
             continue

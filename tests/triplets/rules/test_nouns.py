@@ -207,3 +207,11 @@ def test_demo_corpus_candidates_validate() -> None:
         assert result.share(error_type, True) >= floor, error_type
     assert result.share("R:NOUN:NUM", False) >= 0.95
     assert result.share("R:NOUN:POSS", False) >= 0.75
+
+
+def test_all_and_a_bare_other_fix_a_plural() -> None:
+    strict = {c.artificial for c in check("All the students passed.", "R:NOUN:NUM") if c.candidate.strict}
+    assert "All the student passed." in strict
+    strict = {c.artificial for c in check("Other students think so.", "R:NOUN:NUM") if c.candidate.strict}
+    assert "Other student think so." in strict
+    assert not any(c.candidate.strict for c in check("I like the other books.", "R:NOUN:NUM"))

@@ -190,3 +190,23 @@ def test_go_to_before_a_bare_verb_like_noun_is_not_strict() -> None:
     found = {c.artificial: c.candidate.strict for c in checked}
     assert found["When I go work, I go to school first."] is False
     assert found["When I go to work, I go school first."] is True
+
+
+def test_prepositions_of_fixed_adverbials_learners_get_wrong_are_strict() -> None:
+    swaps = {c.artificial for c in check("On the other hand, it is cheap.", "R:PREP") if c.candidate.strict}
+    assert "In the other hand, it is cheap." in swaps
+    swaps = {
+        c.artificial for c in check("At the same time, we learned a lot.", "R:PREP") if c.candidate.strict
+    }
+    assert "In the same time, we learned a lot." in swaps
+    swaps = {c.artificial for c in check("According to the news, it rained.", "R:PREP") if c.candidate.strict}
+    assert "According of the news, it rained." in swaps
+
+
+def test_a_fixed_phrase_needs_its_modifier() -> None:
+    # "on hand" and "at the time it takes" are not the fixed adverbials: no strict swap.
+    assert not any(c.candidate.strict for c in check("The doctor was on hand.", "R:PREP"))
+    assert not any(
+        c.candidate.rule == "prep_swap_fixed_phrase"
+        for c in check("It is cheap at the time of year.", "R:PREP")
+    )
