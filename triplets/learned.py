@@ -78,6 +78,7 @@ _PLURAL_FORCING = (SINGULAR_MARKERS | PLURAL_MARKERS) - {"a", "an"}
 # A confusion made once in the corpus may be one annotator's taste; twice, it is what learners do.
 MIN_SEEN_STRICT = 2
 _PRESENT = frozenset({"VB", "VBP", "VBZ"})
+_FINITE = frozenset({"VERB:VBP", "VERB:VBZ", "VERB:VBD"})
 _TENSE_AUXILIARIES = (
     frozenset({"am", "is", "are", "be"}),
     frozenset({"was", "were"}),
@@ -154,6 +155,8 @@ def _selecting_sides(confusion: Confusion) -> tuple[bool, bool] | None:
         return (True, False)
     if confusion.kind == FORM and confusion.correct.startswith("NOUN"):
         return (True, False)  # "many", "one", "a", "these" before the noun (NUMBER_MARKERS)
+    if confusion.kind == FORM and confusion.learner == "VERB:VBG" and confusion.correct in _FINITE:
+        return None  # "I liking", "If I having": a finite verb made an -ing form is no learner's habit
     return (True, False)  # a verb form's subject or auxiliary, an auxiliary's subject
 
 

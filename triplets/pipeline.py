@@ -26,7 +26,7 @@ from triplets.atomise import NO_EDIT, SingleEditPair, atomise, detokenise
 from triplets.candidates import Candidate, apply, render, spans_overlap
 from triplets.confusions import ConfusionTable, learn
 from triplets.corpus import LearnerPair
-from triplets.learned import attested, learnt_candidates
+from triplets.learned import MIN_SEEN_STRICT, attested, learnt_candidates
 from triplets.report import (
     ATOMIC_RECLASSIFIED,
     NO_CANDIDATE,
@@ -176,13 +176,13 @@ def _parse(docs: list[Doc], batch_size: int, near: Sequence[AnnotatedPair | None
 
 def _learner_likeness(candidate: Candidate) -> int:
     """Return how learner-like a candidate is, most first: 0 an edit the corpus' learners made
-    in this context, 1 one they made elsewhere, 2 a rule's edit, 3 a rule's edit learners seldom
-    make ("a things")."""
+    in this context, 1 one they made elsewhere (at least twice), 2 a rule's edit, 3 a rule's edit
+    learners seldom make ("a things", "an tour"), however often the corpus shows it."""
+    if not candidate.likely:
+        return 3
     if candidate.seen_in_context:
         return 0
-    if candidate.seen:
-        return 1
-    return 2 if candidate.likely else 3
+    return 1 if candidate.seen >= MIN_SEEN_STRICT else 2
 
 
 def _order(found: list[Candidate], seed: int, pair_id: str) -> list[Candidate]:
@@ -341,7 +341,11 @@ def _validate(pending: list[_Pending], settings: TripletSettings, report: YieldR
             if i in written:  # M2: the token list as well, for the positions
                 batch.append((i, attempt.candidate, attempt.text, _doc(attempt.tokens, attempt.spaces)))
         parsed = iter(
-            _parse([b[3] for b in batch], settings.batch_size, near=[pending[b[0]].single.annotated for b in batch])
+            _parse(
+                [b[3] for b in batch],
+                settings.batch_size,
+                near=[pending[b[0]].single.annotated for b in batch],
+            )
         )
         still: list[int] = []
         for i in active:

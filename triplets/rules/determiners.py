@@ -329,8 +329,10 @@ def a_an_swap(doc: Doc) -> Iterator[Candidate]:
             continue
         other = "an" if token.lower_ == "a" else "a"
         strict = indefinite_for(nxt.text) == token.lower_
-        # "an tour" is a slip of the pen more than a learner's error: tried last.
-        yield Candidate(token.i, token.i + 1, (article_like(other, token),), "det_a_an", strict, likely=False)
+        # Learners write "a apple" (the article they learnt first); "an tour" looks machine-made
+        # and is tried last.
+        likely = other == "a"
+        yield Candidate(token.i, token.i + 1, (article_like(other, token),), "det_a_an", strict, likely)
 
 
 def demonstrative_number(doc: Doc) -> Iterator[Candidate]:

@@ -109,6 +109,11 @@ COLLOCATIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("far", "from"): ("of", "to"),
     ("addicted", "to"): ("of", "with"),
     ("trip", "to"): ("at",),
+    ("one", "of"): ("from",),  # "one from my friends"
+    ("keep", "in"): ("on",),  # "keep on mind"
+    ("relate", "to"): ("with",),  # "related with"
+    ("care", "about"): ("of",),
+    ("look forward", "to"): ("for", "at"),  # "look forward for your answer"
 }
 # Verbs that take a direct object and no preposition -> the preposition learners add
 # ("discuss about the plan", "reached to the station", "married with him").
@@ -264,7 +269,13 @@ def _time_preposition(obj: Token) -> str | None:
 
 
 def _head_lemma(prep: Token) -> str:
-    return prep.head.lemma_.lower()
+    """Return the lemma of the word the preposition depends on ("look forward" for the "to" of
+    "look forward to", whose head is "look")."""
+    head = prep.head
+    lemma = head.lemma_.lower()
+    if lemma == "look" and any(c.lower_ == "forward" for c in head.children):
+        return "look forward"
+    return lemma
 
 
 # --- M:PREP -----------------------------------------------------------------------------------

@@ -210,3 +210,13 @@ def test_a_fixed_phrase_needs_its_modifier() -> None:
         c.candidate.rule == "prep_swap_fixed_phrase"
         for c in check("It is cheap at the time of year.", "R:PREP")
     )
+
+
+def test_collocations_learners_get_wrong() -> None:
+    for corrected, artificial in (
+        ("I look forward to your answer.", "I look forward for your answer."),
+        ("She is one of my friends.", "She is one from my friends."),
+        ("Keep in mind that it rains.", "Keep on mind that it rains."),
+    ):
+        strict = {c.artificial for c in check(corrected, "R:PREP") if c.candidate.strict}
+        assert artificial in strict, corrected
