@@ -252,11 +252,14 @@ def pair_tokens(pair: LearnerPair, tokenize: Callable[[str], list[str]]) -> tupl
     return tokenize(pair.learner.lower()), tokenize(pair.corrected.lower())
 
 
+@functools.cache
 def spacy_tokenize() -> Callable[[str], list[str]]:
-    """Return spaCy's English tokenizer (the annotator's own) as text -> token texts."""
-    from triplets import annotate
+    """Return spaCy's English tokenizer as text -> token texts: the rules the annotator's model
+    tokenizes with (the same tokens on every sentence of the W&I dev pairs), without loading the
+    model, so a corpus read learns its confusions at once."""
+    import spacy
 
-    tokenizer = annotate.nlp().tokenizer
+    tokenizer = spacy.blank("en").tokenizer
     return lambda text: [t.text for t in tokenizer(text)]
 
 

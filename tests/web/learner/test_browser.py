@@ -178,6 +178,12 @@ def test_browser_uploads_runs_filters_and_downloads_triplets(
         assert shown.nth(i).get_attribute("data-type") == error_type
         assert shown.nth(i).get_attribute("data-l1") == l1
     expect(shown.first.locator("dd.corrected mark").first).to_be_visible()
+    # Where each artificial error comes from: the corpus' learners, or a rule.
+    origins = page.locator("li.triplet span.origin")
+    assert origins.count() == count
+    assert all(
+        re.match(r"^(learnt from the corpus|a rule)", origins.nth(i).inner_text()) for i in range(count)
+    )
     page.screenshot(path=screenshots / "learner-triplets.png", full_page=True)
 
     # The filtered JSONL: BLiSS records of that type and L1 only.
