@@ -46,7 +46,9 @@ def _orths(doc: Any) -> list[int]:
     return orths
 
 
-def _matrices(orig: Sequence[Any], cor: Sequence[Any], lev: bool) -> tuple[list[list[float]], list[list[str]]]:
+def _matrices(
+    orig: Sequence[Any], cor: Sequence[Any], lev: bool
+) -> tuple[list[list[float]], list[list[str]]]:
     """Return ERRANT's cost and operation matrices for the token lists `orig` and `cor`
     (`Alignment.align`, the same arithmetic in the same order)."""
     o_len, c_len = len(orig), len(cor)
@@ -169,7 +171,9 @@ def cheapest_sequence(orig: Any, cor: Any, lev: bool = False) -> list[Step]:
         assert steps is not None
     steps.reverse()
     prefix: list[Step] = [("M", i, i + 1, i, i + 1) for i in range(start)]
-    suffix: list[Step] = [("M", o_stop + k, o_stop + k + 1, c_stop + k, c_stop + k + 1) for k in range(same_end)]
+    suffix: list[Step] = [
+        ("M", o_stop + k, o_stop + k + 1, c_stop + k, c_stop + k + 1) for k in range(same_end)
+    ]
     return prefix + steps + suffix
 
 

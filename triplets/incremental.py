@@ -44,10 +44,10 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Layers:
     """A parsed sentence's tok2vec activations: the input of each residual block and the last
-    block's output (its tensor), rows [-pad, n + pad) (the sentence's padding included), shape
-    (depth + 1, n + 2 * pad, width); and its feature table (n, columns)."""
+    block's output (its tensor), each rows [-pad, n + pad) (the sentence's padding included) of
+    width columns; and its feature table (n, columns)."""
 
-    rows: Any  # numpy float32 array
+    rows: tuple[Any, ...]  # depth + 1 numpy float32 arrays
     features: Any  # numpy uint64 array
 
 
@@ -127,14 +127,14 @@ class Encoder:
         for window, layers in zip(self.windows, self.blocks, strict=True):
             value = value + _run(layers, window.predict(value))
             kept.append(value)
-        stacked = np.stack(kept)
         out: list[Layers] = []
         start = 0  # the row of this doc's first padding row
         for doc, feats in zip(docs, features, strict=True):
             n = len(doc)
-            layers = Layers(stacked[:, start : start + n + 2 * pad].copy(), feats)
-            doc.tensor = layers.rows[-1][pad : pad + n]
-            out.append(layers)
+            # Views into the batch's arrays (never written to: each block makes a new one).
+            activations = Layers(tuple(value[start : start + n + 2 * pad] for value in kept), feats)
+            doc.tensor = activations.rows[-1][pad : pad + n]
+            out.append(activations)
             start += n + pad
         return out
 
