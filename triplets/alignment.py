@@ -67,52 +67,53 @@ def _matrices(
         ops[0][j] = "I"
     for i in range(o_len):
         row, below, op_row = cost[i], cost[i + 1], ops[i + 1]
+        orth, low, lemma, pos, text = o_orth[i], o_low[i], o_lemma[i], o_pos[i], o_text[i]
+        open_pos = pos in _OPEN_POS
         for j in range(c_len):
-            if o_orth[i] == c_orth[j]:
+            if orth == c_orth[j]:
                 below[j + 1] = row[j]
                 op_row[j + 1] = "M"
                 continue
-            del_cost = row[j + 1] + 1
-            ins_cost = below[j] + 1
-            trans_cost = _INF
+            # The cheapest of transposition, substitution, insertion, deletion, the first one
+            # where two are as cheap (ERRANT's `costs.index(min(costs))`).
+            best = _INF  # no transposition yet
+            op = ""
             k = 1
             if lev:
                 sub_cost = row[j] + 1
             else:
-                sub_cost = row[j] + _substitution(
-                    o_low[i] == c_low[j],
-                    o_lemma[i] == c_lemma[j],
-                    o_pos[i],
-                    c_pos[j],
-                    o_text[i],
-                    c_text[j],
-                )
+                # Alignment.get_sub_cost, term for term and in its order of addition.
+                if low == c_low[j]:
+                    sub_cost = row[j] + 0
+                else:
+                    lemma_cost = 0 if lemma == c_lemma[j] else 0.499
+                    other = c_pos[j]
+                    if pos == other:
+                        pos_cost = 0.0
+                    elif open_pos and other in _OPEN_POS:
+                        pos_cost = 0.25
+                    else:
+                        pos_cost = 0.5
+                    sub_cost = row[j] + float(
+                        lemma_cost + pos_cost + Indel.normalized_distance(text, c_text[j])
+                    )
                 while i - k >= 0 and j - k >= 0 and cost[i - k + 1][j - k + 1] != cost[i - k][j - k]:
                     if sorted(o_low[i - k : i + 1]) == sorted(c_low[j - k : j + 1]):
-                        trans_cost = cost[i - k][j - k] + k
+                        best = cost[i - k][j - k] + k
+                        op = "T" + str(k + 1)
                         break
                     k += 1
-            costs = [trans_cost, sub_cost, ins_cost, del_cost]
-            cheapest = costs.index(min(costs))
-            below[j + 1] = costs[cheapest]
-            op_row[j + 1] = ("T" + str(k + 1), "S", "I", "D")[cheapest]
+            if sub_cost < best:
+                best, op = sub_cost, "S"
+            ins_cost = below[j] + 1
+            if ins_cost < best:
+                best, op = ins_cost, "I"
+            del_cost = row[j + 1] + 1
+            if del_cost < best:
+                best, op = del_cost, "D"
+            below[j + 1] = best
+            op_row[j + 1] = op
     return cost, ops
-
-
-def _substitution(
-    same_lower: bool, same_lemma: bool, o_pos: Any, c_pos: Any, o_text: str, c_text: str
-) -> float:
-    # Alignment.get_sub_cost, term for term and in its order of addition.
-    if same_lower:
-        return 0
-    lemma_cost = 0 if same_lemma else 0.499
-    if o_pos == c_pos:
-        pos_cost = 0.0
-    elif o_pos in _OPEN_POS and c_pos in _OPEN_POS:
-        pos_cost = 0.25
-    else:
-        pos_cost = 0.5
-    return float(lemma_cost + pos_cost + Indel.normalized_distance(o_text, c_text))
 
 
 def _backtrace(ops: list[list[str]], offset: int, edged: bool) -> list[Step] | None:

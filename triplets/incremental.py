@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -51,20 +52,39 @@ class Layers:
     features: Any  # numpy uint64 array
 
 
+MIDDLE = 8  # rows between the first and the last change from which equal runs are looked for
+SAME_RUN = 3  # the shortest equal run between two changes kept as a segment
+
+
 @dataclass(slots=True)
 class _Plan:
-    """Where a derived sentence differs from its base: its rows [start, stop) replace the base's
-    rows [start, base_stop)."""
+    """How a derived sentence of `length` tokens is made from its base: each segment (first,
+    stop, shift) says its rows [first, stop) have the features of the base's rows [first + shift,
+    stop + shift) (the first segment starts in the padding before the sentence, the last ends in
+    the padding after it); the rows in no segment are new."""
 
     base: Layers
     length: int
-    start: int
-    stop: int
-    base_stop: int
+    segments: list[tuple[int, int, int]]
 
-    @property
-    def shift(self) -> int:
-        return self.base_stop - self.stop
+
+def _window(plan: _Plan, k: int, reach: int) -> list[tuple[int, int]]:
+    """Return the rows [a, b) block k recomputes: those within `reach` rows of the sentence that
+    are not at least k rows inside a segment (whose value is then the base's)."""
+    out = []
+    position, stop = -reach, plan.length + reach
+    for first, end, _ in plan.segments:
+        safe_first, safe_stop = first + k, end - k
+        if safe_stop <= safe_first:
+            continue
+        if safe_first > position:
+            out.append((position, min(safe_first, stop)))
+        position = max(position, safe_stop)
+        if position >= stop:
+            break
+    if position < stop:
+        out.append((position, stop))
+    return [(a, b) for a, b in out if b > a]
 
 
 def _run(layers: Sequence[Any], value: Any) -> Any:
@@ -147,12 +167,20 @@ class Encoder:
         same = (features[:shortest] == old[:shortest]).all(axis=1)
         start = int(shortest if same.all() else same.argmin())
         rest = shortest - start
+        end = 0
         if rest:
             same_end = (features[n - rest :][::-1] == old[m - rest :][::-1]).all(axis=1)
             end = int(rest if same_end.all() else same_end.argmin())
-        else:
-            end = 0
-        return _Plan(base, n, start, n - end, m - end)
+        pad = self.pad
+        segments = [(-pad, start, 0)]
+        if min(n - end, m - end) - start >= MIDDLE:  # changes far apart: what is equal between
+            ours = [tuple(row) for row in features[start : n - end].tolist()]
+            theirs = [tuple(row) for row in old[start : m - end].tolist()]
+            for i, j, size in SequenceMatcher(None, ours, theirs, autojunk=False).get_matching_blocks():
+                if size >= SAME_RUN:
+                    segments.append((start + i, start + i + size, j - i))
+        segments.append((n - end, n + pad, m - n))
+        return _Plan(base, n, segments)
 
     def near(self, docs: Sequence[Doc], bases: Sequence[Layers]) -> None:
         """Set each (non-empty) doc's tensor from the activations of the parsed sentence it was
@@ -160,53 +188,45 @@ class Encoder:
         pad, depth = self.pad, self.depth
         features = self.extract.predict(docs)
         plans = [self._plan(f, b) for f, b in zip(features, bases, strict=True)]
-        new_rows = [f[p.start : p.stop] for f, p in zip(features, plans, strict=True)]
-        counts = [len(r) for r in new_rows]
-        embedded = None
-        if sum(counts):
+        # All docs of the batch in one array of frames (each doc's rows with its padding), and
+        # where each frame row is found among the bases' frames.
+        frames = np.cumsum([0] + [p.length + 2 * pad for p in plans])
+        base_frames = np.cumsum([0] + [len(p.base.rows[0]) for p in plans])
+        mapping = np.zeros(int(frames[-1]), dtype=np.intp)
+        new_rows = []
+        new_at = []
+        for i, (plan, feats) in enumerate(zip(plans, features, strict=True)):
+            at = int(frames[i]) + pad  # the frame row of the doc's first token
+            covered = 0  # the first token row not yet in a segment
+            for first, stop, shift in plan.segments:
+                if first > covered:  # changed tokens before this segment: embedded anew
+                    new_rows.append(feats[covered:first])
+                    new_at.append(np.arange(at + covered, at + first))
+                mapping[at + first : at + stop] = (
+                    np.arange(first + shift, stop + shift) + base_frames[i] + pad
+                )
+                covered = max(covered, stop)
+        value = np.concatenate([p.base.rows[0] for p in plans])[mapping]
+        if new_rows:
             (embedded,) = _run(self.embed_rest, [np.concatenate(new_rows)])
-        current = []
-        offset = 0
-        for plan, count in zip(plans, counts, strict=True):
-            base = plan.base.rows[0]
-            rows = np.empty((plan.length + 2 * pad, base.shape[1]), dtype=base.dtype)
-            rows[: pad + plan.start] = base[: pad + plan.start]
-            if count:
-                assert embedded is not None
-                rows[pad + plan.start : pad + plan.stop] = embedded[offset : offset + count]
-                offset += count
-            rows[pad + plan.stop :] = base[pad + plan.base_stop :]
-            current.append(rows)
+            value[np.concatenate(new_at)] = embedded
         for k, layers in enumerate(self.blocks, start=1):
-            reach = depth - k  # how far outside the sentence block k's rows can reach its output
-            spans = []
-            windows = []
-            for plan, rows in zip(plans, current, strict=True):
-                first = pad + max(plan.start - k, -reach)
-                last = pad + min(plan.stop + k, plan.length + reach)
-                spans.append((first, last))
-                if last > first:
-                    windows.append(
-                        np.concatenate(
-                            (rows[first - 1 : last - 1], rows[first:last], rows[first + 1 : last + 1]), axis=1
-                        )
-                    )
-            added = _run(layers, np.concatenate(windows)) if windows else None
-            following = []
-            offset = 0
-            for plan, rows, (first, last) in zip(plans, current, spans, strict=True):
-                base = plan.base.rows[k]
-                after = np.empty_like(rows)
-                after[:first] = base[:first]
-                if last > first:
-                    assert added is not None
-                    after[first:last] = rows[first:last] + added[offset : offset + last - first]
-                    offset += last - first
-                after[last:] = base[last + plan.shift :]
-                following.append(after)
-            current = following
-        for doc, plan, rows in zip(docs, plans, current, strict=True):
-            doc.tensor = rows[pad : pad + plan.length]
+            # Block k recomputes every row that can reach an output row (within depth - k of
+            # the sentence) and is not k rows inside a segment.
+            windows = [
+                np.arange(int(frames[i]) + pad + a, int(frames[i]) + pad + b)
+                for i, plan in enumerate(plans)
+                for a, b in _window(plan, k, depth - k)
+            ]
+            following = np.concatenate([p.base.rows[k] for p in plans])[mapping]
+            if windows:
+                rows = np.concatenate(windows)
+                stacked = np.concatenate((value[rows - 1], value[rows], value[rows + 1]), axis=1)
+                following[rows] = value[rows] + _run(layers, stacked)
+            value = following
+        for i, (doc, plan) in enumerate(zip(docs, plans, strict=True)):
+            at = int(frames[i]) + pad
+            doc.tensor = value[at : at + plan.length]
 
     # ------------------------------------------------------------------ the check
 
