@@ -206,7 +206,7 @@ def _form_confusion(learner: str, correct: str) -> list[Confusion]:
     return found
 
 
-def _after(tokens: Sequence[str], index: int) -> str:
+def after_context(tokens: Sequence[str], index: int) -> str:
     """Return the context lemma after a slot: the token at `index`, or the one after it when it
     is a determiner (the noun of "on the internet", not "the")."""
     if index < len(tokens) and tokens[index] in DETERMINERS:
@@ -233,13 +233,15 @@ def observations(learner: Sequence[str], corrected: Sequence[str]) -> list[Obser
             else:
                 continue
             for confusion in confusions:
-                found.append(Observation(confusion, _before(corrected, j1 - 1), _after(corrected, j1 + 1)))
+                found.append(
+                    Observation(confusion, _before(corrected, j1 - 1), after_context(corrected, j1 + 1))
+                )
         elif op == "insert" and j2 - j1 == 1 and corrected[j1] in CLASS_WORDS:
             confusion = Confusion(MISSING, corrected[j1], "")
-            found.append(Observation(confusion, _before(corrected, j1 - 1), _after(corrected, j2)))
+            found.append(Observation(confusion, _before(corrected, j1 - 1), after_context(corrected, j2)))
         elif op == "delete" and i2 - i1 == 1 and learner[i1] in CLASS_WORDS:
             confusion = Confusion(UNNECESSARY, "", learner[i1])
-            found.append(Observation(confusion, _before(corrected, j1 - 1), _after(corrected, j1)))
+            found.append(Observation(confusion, _before(corrected, j1 - 1), after_context(corrected, j1)))
     return found
 
 

@@ -24,7 +24,6 @@ from triplets.confusions import (
     AUXILIARIES,
     CLASS_WORDS,
     DETERMINERS,
-    END,
     FORM,
     MISSING,
     PREPOSITIONS,
@@ -33,7 +32,7 @@ from triplets.confusions import (
     UNNECESSARY,
     Confusion,
     ConfusionTable,
-    _after,
+    after_context,
     context_lemma,
     form_tags,
 )
@@ -280,7 +279,7 @@ def _learnt(
                 yield found
         if operation == "U" and _insertion_point(doc, i, words):
             # An insertion before token i, where learners added the word.
-            after_here = (_after(tokens, i),)
+            after_here = (after_context(tokens, i),)
             for learner in table.added_words():
                 if learner not in words or lower == learner or (i > 0 and tokens[i - 1] == learner):
                     continue
@@ -332,7 +331,7 @@ def _context(token: Token, tokens: list[str], lemmas: list[str]) -> tuple[Contex
     are further away."""
     i = token.i
     before: list[str] = [lemmas[i - 1] if i > 0 else START]
-    after: list[str] = [_after(tokens, i + 1)]
+    after: list[str] = [after_context(tokens, i + 1)]
     if token.lower_ in PREPOSITIONS:
         head = token.head
         if head.i < i - 1:
@@ -416,7 +415,7 @@ def _attested(
         before, after = _context(doc[start], tokens, lemmas)
     else:
         before = (lemmas[start - 1] if start > 0 else START,)
-        after = (_after(tokens, start),)
+        after = (after_context(tokens, start),)
     in_context = _in_context(table, confusion, before, after)
     return replace(candidate, confusion=confusion.key(), seen=seen, seen_in_context=in_context)
 
@@ -442,6 +441,3 @@ def _confusion_of(doc: Doc, candidate: Candidate) -> Confusion | None:
             if lemma and lemma == learner_lemma and len(learner_tags) == 1:
                 return Confusion(FORM, f"{upos}:{doc[start].tag_}", f"{upos}:{learner_tags[0]}")
     return None
-
-
-__all__ = ["END", "LEARNT_ANYWHERE", "LEARNT_CONTEXT", "attested", "learnt_candidates"]
