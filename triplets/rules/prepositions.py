@@ -110,7 +110,6 @@ COLLOCATIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("addicted", "to"): ("of", "with"),
     ("trip", "to"): ("at",),
     ("one", "of"): ("from",),  # "one from my friends"
-    ("keep", "in"): ("on",),  # "keep on mind"
     ("relate", "to"): ("with",),  # "related with"
     ("care", "about"): ("of",),
     ("look forward", "to"): ("for", "at"),  # "look forward for your answer"
@@ -188,12 +187,13 @@ FIXED_PHRASES: dict[tuple[str, str], tuple[str, ...]] = {
     ("in", "place"): ("at",),
     ("on", "hand"): ("in", "at"),
     ("at", "time"): ("in", "on"),
+    ("in", "mind"): ("on",),  # "keep on mind"
 }
 # Fixed phrases that hold only with a given modifier of the object: "on the other hand" (not "on
 # hand"), "at the same time" / "at that time" (not "at the time it takes"), "in the first place".
 _FIXED_MODIFIER: dict[tuple[str, str], frozenset[str]] = {
     ("on", "hand"): frozenset({"other"}),
-    ("at", "time"): frozenset({"same", "that"}),
+    ("at", "time"): frozenset({"same"}),
     ("in", "place"): frozenset({"first", "second"}),
 }
 # Quantifiers that take "of" only before a determiner ("most of the people", not "most of
@@ -472,16 +472,23 @@ def swap_collocation(doc: Doc) -> Iterator[Candidate]:
             yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_collocation")
 
 
+def _fixed_phrase(prep: Token, obj: Token) -> bool:
+    """Return True when the preposition and its object are a fixed phrase (`FIXED_PHRASES`), with
+    the modifier some of them need ("on the other hand", not "on hand")."""
+    key = (prep.lower_, obj.lower_)
+    if key not in FIXED_PHRASES:
+        return False
+    return key not in _FIXED_MODIFIER or any(c.lower_ in _FIXED_MODIFIER[key] for c in obj.children)
+
+
 def swap_fixed_phrase(doc: Doc) -> Iterator[Candidate]:
     """Yield the preposition of a phrase its object fixes replaced by a wrong one ("in TV",
     "with bus", "on my opinion", "in the weekend"): strict. Transport nouns count only without
     a determiner ("in the car" is English)."""
     for prep, obj in _prepositions(doc):
+        if not _fixed_phrase(prep, obj) or (_head_lemma(prep), prep.lower_) in COLLOCATIONS:
+            continue
         key = (prep.lower_, obj.lower_)
-        if key not in FIXED_PHRASES or (_head_lemma(prep), prep.lower_) in COLLOCATIONS:
-            continue
-        if key in _FIXED_MODIFIER and not any(c.lower_ in _FIXED_MODIFIER[key] for c in obj.children):
-            continue
         if prep.lower_ == "by" and any(c.dep_ in {"det", "poss"} for c in obj.children):
             continue
         for new in FIXED_PHRASES[key]:
@@ -519,7 +526,7 @@ def swap_any(doc: Doc) -> Iterator[Candidate]:
         key = (_head_lemma(prep), prep.lower_)
         if key in COLLOCATIONS or _time_preposition(obj) == prep.lower_:
             continue
-        if (prep.lower_, obj.lower_) in FIXED_PHRASES:
+        if _fixed_phrase(prep, obj):
             continue
         for new in _CONFUSIONS[prep.lower_]:
             yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap", False)

@@ -566,6 +566,8 @@ def _infinitive_context(verb: Token) -> bool:
     for child in verb.children:
         if child.i > verb.i or child.dep_ != "aux":
             continue
+        if child.tag_ == "TO" and child.lower_ == "to" and _after_used(child):
+            return False  # "got used to put" is the annotator's slip: "putting" would repair it
         if (
             child.tag_ == "MD"
             or (child.tag_ == "TO" and child.lower_ == "to")
@@ -573,6 +575,12 @@ def _infinitive_context(verb: Token) -> bool:
         ):
             return True
     return False
+
+
+def _after_used(to: Token) -> bool:
+    """Return True for the "to" of "be / get used to", which a gerund follows."""
+    doc = to.doc
+    return to.i >= 2 and doc[to.i - 1].lower_ == "used" and doc[to.i - 2].lemma_.lower() in {"be", "get"}
 
 
 # Verbs that take a gerund and never a to-infinitive ("enjoy swimming", *"enjoy to swim"), and

@@ -34,9 +34,6 @@ class LearnerCorpus(BaseModel):
     # Every ImportIssue the readers reported, as dicts (file, line, field, severity, message).
     read_report = models.JSONField(default=list, blank=True)
     pair_count = models.PositiveIntegerField(default=0)
-    # What its learners do (triplets.confusions.ConfusionTable.to_dict()), counted while it was
-    # read: every run's artificial errors are drawn from it. Null for a corpus read before.
-    confusions = models.JSONField(null=True, blank=True)
     # The job reading the files (none for corpora read inside the upload request, before jobs).
     job = models.OneToOneField(
         "jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="learner_corpus"
@@ -63,6 +60,21 @@ class LearnerCorpus(BaseModel):
     def read_failed(self) -> bool:
         """Whether its files could not be stored as a corpus (the job failed or was cancelled)."""
         return self.job is not None and self.job.finished and self.job.status != self.job.Status.DONE
+
+
+class CorpusConfusions(models.Model):
+    """What a corpus' learners do (`triplets.confusions.ConfusionTable.to_dict()`), counted while
+    it was read: every run's artificial errors are drawn from it. A row of its own, so that
+    loading a corpus never loads a table of up to a few megabytes; none for a corpus read before
+    (learnt from its pairs on its first run)."""
+
+    corpus = models.OneToOneField(
+        LearnerCorpus, on_delete=models.CASCADE, primary_key=True, related_name="confusion_table"
+    )
+    table = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"confusions of {self.corpus_id}"
 
 
 class LearnerPairRecord(models.Model):

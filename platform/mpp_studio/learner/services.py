@@ -42,7 +42,13 @@ from mpp_studio.jobs.services import (
     job_start,
     progress_kib,
 )
-from mpp_studio.learner.models import LearnerCorpus, LearnerPairRecord, TripletChunk, TripletRun
+from mpp_studio.learner.models import (
+    CorpusConfusions,
+    LearnerCorpus,
+    LearnerPairRecord,
+    TripletChunk,
+    TripletRun,
+)
 from mpp_studio.learner.selectors import chunks_report
 from mpp_studio.learner.uploads import (
     Upload,
@@ -443,7 +449,10 @@ def _read_finish(corpus: LearnerCorpus, reading: _Reading) -> None:
         if not job_finish(job_id=corpus.job_id, message=text):
             return  # ended meanwhile: another delivery of the message finished it, or it gave up
         LearnerCorpus.objects.filter(pk=corpus.pk).update(
-            pair_count=reading.pairs, read_report=report, uploads={}, confusions=reading.confusions.to_dict()
+            pair_count=reading.pairs, read_report=report, uploads={}
+        )
+        CorpusConfusions.objects.update_or_create(
+            corpus=corpus, defaults={"table": reading.confusions.to_dict()}
         )
     _discard_kept(corpus)
 
@@ -653,17 +662,24 @@ def corpus_unread_message(corpus: LearnerCorpus) -> str:
 
 
 def corpus_confusions(corpus: LearnerCorpus) -> ConfusionTable:
-    """Return the confusions the corpus' learners make (learnt when it was read; learnt now from
-    its stored pairs, and kept, for a corpus read before they were). The table depends on the
-    pairs only, so two chunks learning it at once store the same."""
-    if corpus.confusions is not None:
-        return ConfusionTable.from_dict(corpus.confusions)
+    """Return the confusions the corpus' learners make: counted when it was read, or learnt now
+    from its stored pairs (and kept) for a corpus read before, or whose table an older version
+    learnt. The table depends on the pairs only, so two chunks learning it at once store the
+    same, and the second store is skipped."""
+    stored = CorpusConfusions.objects.filter(corpus=corpus).values_list("table", flat=True).first()
+    if ConfusionTable.is_current(stored):
+        assert isinstance(stored, dict)
+        return ConfusionTable.from_dict(stored)
     table = ConfusionTable()
     tokenize = spacy_tokenize()
     records = LearnerPairRecord.objects.filter(corpus=corpus).order_by("index")
     for record in records.iterator(chunk_size=WRITE_BATCH):
         learn_pair(table, learner_pair(record), tokenize)
-    LearnerCorpus.objects.filter(pk=corpus.pk).update(confusions=table.to_dict())
+    try:
+        with transaction.atomic():
+            CorpusConfusions.objects.update_or_create(corpus=corpus, defaults={"table": table.to_dict()})
+    except IntegrityError:
+        pass  # another chunk stored the same table first
     return table
 
 

@@ -204,6 +204,14 @@ def test_prepositions_of_fixed_adverbials_learners_get_wrong_are_strict() -> Non
 
 
 def test_a_fixed_phrase_needs_its_modifier() -> None:
+    # "keep ... in the fridge", "in that time" are English: no strict swap.
+    assert not any(
+        c.candidate.strict and c.candidate.new == ("on",)
+        for c in check("I keep the milk in the fridge.", "R:PREP")
+    )
+    assert not any(c.candidate.strict for c in check("In that time I lived in Paris.", "R:PREP"))
+    # Without its modifier, "at the time" is any preposition: a non-strict swap is offered.
+    assert any(not c.candidate.strict for c in check("We met at the time agreed.", "R:PREP"))
     # "on hand" and "at the time it takes" are not the fixed adverbials: no strict swap.
     assert not any(c.candidate.strict for c in check("The doctor was on hand.", "R:PREP"))
     assert not any(
@@ -217,6 +225,7 @@ def test_collocations_learners_get_wrong() -> None:
         ("I look forward to your answer.", "I look forward for your answer."),
         ("She is one of my friends.", "She is one from my friends."),
         ("Keep in mind that it rains.", "Keep on mind that it rains."),
+        ("I keep the milk in mind.", "I keep the milk on mind."),
     ):
         strict = {c.artificial for c in check(corrected, "R:PREP") if c.candidate.strict}
         assert artificial in strict, corrected

@@ -538,3 +538,8 @@ def test_agreement_with_a_proper_noun_subject_is_not_strict() -> None:
     found = {c.artificial: c.candidate.strict for c in checked}
     assert found["When Flamengo lose, my father is sad."] is False
     assert found["When Flamengo loses, my father are sad."] is True
+
+
+def test_no_gerund_after_be_or_get_used_to() -> None:
+    found = [c.artificial for c in check("We got used to put the books away.", "R:VERB:FORM")]
+    assert "We got used to putting the books away." not in found
