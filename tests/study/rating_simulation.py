@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from study.design import DesignSettings, StudyDesign, build_design
-from study.items import StudyItem
+from study.items import StudyItem, item_sort_key
 from study.order import ParticipantSchedule, Trial, build_schedule
 from study.rating_scale import RatingJudgement
 from study.seeds import derive_seed
@@ -107,8 +107,10 @@ class RatingModel:
         return float(min(points, max(1, value)))
 
 
-def _key(item: StudyItem) -> str:
-    return item.item_id
+def _key(item: StudyItem) -> tuple[object, ...]:
+    # As a reader counts ("en/227" before "en/1022"): the same order whatever ids a database
+    # gave the pairs, so a seed plants the same item effects in every run.
+    return item_sort_key(item.item_id)
 
 
 @dataclass(frozen=True)
