@@ -46,22 +46,17 @@ class Candidate:
 
     @property
     def source(self) -> str:
-        """Return where the edit comes from (`source_of`)."""
-        return source_of(self.rule, self.seen)
+        """Return where the edit comes from: "corpus" (learnt from the corpus' learners: its rule
+        is one of `triplets.learned`'s), "rules and corpus" (a rule's edit its learners make too)
+        or "rules"."""
+        if self.rule.startswith("corpus"):
+            return "corpus"
+        return "rules and corpus" if self.seen else "rules"
 
     def span(self) -> tuple[int, int]:
         """Return the corrected-side token span this candidate changes, an insertion point
         widened to the token after it (so two edits at one point count as the same position)."""
         return (self.start, self.end) if self.end > self.start else (self.start, self.start + 1)
-
-
-def source_of(rule: str, seen: int) -> str:
-    """Return where an artificial edit comes from: "corpus" (learnt from the corpus' learners:
-    its rule is one of `triplets.learned`'s), "rules and corpus" (a rule's edit its learners
-    make too) or "rules"."""
-    if rule.startswith("corpus"):
-        return "corpus"
-    return "rules and corpus" if seen else "rules"
 
 
 def spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:

@@ -57,7 +57,7 @@ UNINFORMATIVE = frozenset(
 )
 START, END = "^", "$"
 # The word classes each ERRANT type's confusions come from.
-_FORM_UPOS = {"VERB": "VERB", "NOUN": "NOUN"}
+_FORM_UPOS = ("VERB", "NOUN")
 
 
 @functools.lru_cache(maxsize=200_000)

@@ -39,6 +39,7 @@ from triplets.confusions import (
 )
 from triplets.lexicon import dictionary_forms
 from triplets.rules._nominal import PLURAL_MARKERS, SINGULAR_MARKERS
+from triplets.rules.verbs import visibly_agrees
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -281,7 +282,7 @@ def _learnt(
         form_pos = {"VERB"} if upos == "VERB" else {"NOUN"}
         if upos and token.pos_ in form_pos and token.tag_ in (_VERB_TAGS if upos == "VERB" else _NOUN_TAGS):
             for found in _forms(table, error_type, token.text, token.tag_, upos, before, after, i):
-                if found.strict and _agreement(_confusion(found)) and not _agrees(token):
+                if found.strict and _agreement(_confusion(found)) and not visibly_agrees(token):
                     # The corrected verb does not agree with its subject ("It relax"): the
                     # "error" would repair the sentence.
                     rule = found.rule.replace(LEARNT_CONTEXT, LEARNT_ANYWHERE, 1)
@@ -289,7 +290,7 @@ def _learnt(
                 yield found
         if operation == "U" and _insertion_point(doc, i, words):
             # An insertion before token i, where learners added the word.
-            after_here = (after_context(tokens, i),)
+            before_here, after_here = _insertion_context(tokens, lemmas, i)
             for learner in table.added_words():
                 if learner not in words or lower == learner or (i > 0 and tokens[i - 1] == learner):
                     continue
@@ -297,7 +298,7 @@ def _learnt(
                     table,
                     error_type,
                     Confusion(UNNECESSARY, "", learner),
-                    before,
+                    before_here,
                     after_here,
                     i,
                     i,
@@ -325,6 +326,11 @@ def _insertion_point(doc: Doc, i: int, words: frozenset[str]) -> bool:
     return True
 
 
+def _insertion_context(tokens: list[str], lemmas: list[str], i: int) -> tuple[Context, Context]:
+    """Return the context keys of an insertion before token i: the words on either side."""
+    return (lemmas[i - 1] if i > 0 else START,), (after_context(tokens, i),)
+
+
 def _context(token: Token, tokens: list[str], lemmas: list[str]) -> tuple[Context, Context]:
     """Return the context keys before and after a token: its neighbours (the one after past a
     determiner) and, for a preposition, its head too when it stands further before it
@@ -339,27 +345,6 @@ def _context(token: Token, tokens: list[str], lemmas: list[str]) -> tuple[Contex
 def _confusion(candidate: Candidate) -> Confusion:
     kind, correct, learner = candidate.confusion.split("|")
     return Confusion(kind, correct, learner)
-
-
-_THIRD_SINGULAR = frozenset({"he", "she", "it", "this", "that", "everyone", "everybody", "someone", "nobody"})
-_NOT_THIRD_SINGULAR = frozenset({"i", "you", "we", "they", "these", "those"})
-
-
-def _agrees(verb: Token) -> bool:
-    """Return True when a present verb visibly agrees with its subject (a pronoun or a common
-    noun, singular with -s, plural without); False when it does not or no subject shows."""
-    subjects = [c for c in verb.children if c.dep_ == "nsubj"]
-    if len(subjects) != 1 or verb.tag_ not in {"VBZ", "VBP"}:
-        return False
-    subject = subjects[0]
-    lower = subject.lower_
-    if lower in _THIRD_SINGULAR or subject.tag_ == "NN":
-        singular = True
-    elif lower in _NOT_THIRD_SINGULAR or subject.tag_ == "NNS":
-        singular = False
-    else:
-        return False
-    return singular == (verb.tag_ == "VBZ")
 
 
 def _forms(
@@ -410,8 +395,7 @@ def _attested(
     if candidate.end > start:
         before, after = _context(doc[start], tokens, lemmas)
     else:
-        before = (lemmas[start - 1] if start > 0 else START,)
-        after = (after_context(tokens, start),)
+        before, after = _insertion_context(tokens, lemmas, start)
     in_context = _in_context(table, confusion, before, after)
     return replace(candidate, confusion=confusion.key(), seen=seen, seen_in_context=in_context)
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from triplets import annotate as annotation
 from triplets.annotate import AnnotatedPair, Edit
 from triplets.atomise import NO_EDIT, SingleEditPair, atomise, detokenise
-from triplets.candidates import Candidate, apply, render, source_of, spans_overlap
+from triplets.candidates import Candidate, apply, render, spans_overlap
 from triplets.confusions import ConfusionTable, learn
 from triplets.corpus import LearnerPair
 from triplets.learned import MIN_SEEN_STRICT, attested, learnt_candidates
@@ -82,8 +82,9 @@ class Triplet:
     """A validated (corrected, learner error, artificial error) triplet.
 
     `learner_edit` is ERRANT's edit learner -> corrected, `artificial_edit` ERRANT's edit
-    artificial -> corrected (same type, another corrected-side position); `rule` and `strict`
-    say which generator made the artificial error and whether its context forces it.
+    artificial -> corrected (same type, another corrected-side position); `candidate` is the
+    edit that made the artificial sentence: its rule, whether its context forces it, and how often
+    the corpus' learners made it.
     """
 
     triplet_id: str
@@ -93,18 +94,19 @@ class Triplet:
     error_type: str
     learner_edit: Edit
     artificial_edit: Edit
-    rule: str
-    strict: bool
+    candidate: Candidate
     all_error_types: tuple[str, ...]
     source: LearnerPair
-    confusion: str = ""
-    seen: int = 0
-    seen_in_context: int = 0
 
     @property
-    def artificial_source(self) -> str:
-        """Return where the artificial error comes from (`candidates.source_of`)."""
-        return source_of(self.rule, self.seen)
+    def rule(self) -> str:
+        """Return the rule that made the artificial error."""
+        return self.candidate.rule
+
+    @property
+    def strict(self) -> bool:
+        """Return whether the artificial error's context forces it."""
+        return self.candidate.strict
 
     def record(self) -> dict[str, Any]:
         """Return the triplet as a JSONL record in the BLiSS layout (`learnerID`, `L1`, `cefr`,
@@ -132,11 +134,14 @@ class Triplet:
             "all_error_types": list(self.all_error_types),
             "artificial_edit": {
                 **edit_record(self.artificial_edit),
-                "rule": self.rule,
-                "strict": self.strict,
-                "source": self.artificial_source,
-                "confusion": self.confusion,
-                "learners_made": {"anywhere": self.seen, "in_context": self.seen_in_context},
+                "rule": self.candidate.rule,
+                "strict": self.candidate.strict,
+                "source": self.candidate.source,
+                "confusion": self.candidate.confusion,
+                "learners_made": {
+                    "anywhere": self.candidate.seen,
+                    "in_context": self.candidate.seen_in_context,
+                },
             },
             "learner_error_position": [self.learner_edit.c_start, self.learner_edit.c_end],
             "artificial_error_position": [self.artificial_edit.c_start, self.artificial_edit.c_end],
@@ -375,13 +380,9 @@ def _validate(pending: list[_Pending], settings: TripletSettings, report: YieldR
                     error_type=error_type,
                     learner_edit=entry.learner_edit,
                     artificial_edit=edits[0],
-                    rule=candidate.rule,
-                    strict=candidate.strict,
+                    candidate=candidate,
                     all_error_types=single.all_error_types,
                     source=single.source,
-                    confusion=candidate.confusion,
-                    seen=candidate.seen,
-                    seen_in_context=candidate.seen_in_context,
                 )
                 continue
             report.refuse(error_type, reason)

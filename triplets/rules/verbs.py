@@ -243,6 +243,13 @@ def present_forms(lemma: str, number: str) -> tuple[str, ...]:
     return dictionary_forms(lemma, "VBZ" if number == SINGULAR else "VBP", "VERB")
 
 
+def visibly_agrees(verb: Token) -> bool:
+    """Return True when a verb agrees with a subject whose number is clear (a plain pronoun or
+    a simple noun): the one rule for when an agreement change is a forced error."""
+    number, clear = number_of(verb)
+    return clear and number is not None and _agrees(verb, number)
+
+
 def _agrees(token: Token, number: str) -> bool:
     lower = token.lower_
     if lower in {"am", "is", "are"}:
@@ -301,8 +308,8 @@ def subject_verb_agreement(doc: Doc) -> Iterator[Candidate]:
         if not _alpha(token) or token.tag_ == "MD" or not _finite_present(token):
             continue
         lower = token.lower_
-        number, clear = number_of(token)
-        strict = clear and number is not None and _agrees(token, number)
+        number, _clear = number_of(token)
+        strict = visibly_agrees(token)
         if lower in _SVA_FLIP:
             news: tuple[str, ...] = (_SVA_FLIP[lower],)
             if lower == "was" and _is_subjunctive(token):
