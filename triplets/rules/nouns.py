@@ -5,7 +5,11 @@ or a plural written as a possessive: "my friend's are kind").
 
 Number changes use LemmInflect's dictionary forms only (real words). Strict candidates are those
 whose context fixes the noun's number: a determiner, quantifier or numeral ("two brother", "this
-books"), "one of the ___", or the subject-verb agreement of a finite verb ("my parent are").
+books"), "one of the ___", the subject-verb agreement of a finite verb ("my parent are"), or
+"there are / were" before a lone plural ("there are different approach"). Time nouns follow
+idioms ("all the year", "some other day", "a 15 year old boy") and have their own rule: only a
+plural numeral or quantifier ("for 15 year", "many time") or "every / each" ("every days")
+fixes their number.
 INFL forms are non-words and always wrong. What ERRANT calls NOUN:POSS (measured with errant
 3.0.2): "John car" for "John's car" is M:NOUN:POSS, "the car's door" for "the car door"
 U:NOUN:POSS; "friend's" for "friends'" or for a plain plural "friends", "my friends name" for
@@ -24,8 +28,10 @@ from triplets.rules._nominal import (
     DAYS,
     MONTHS,
     PLURAL,
+    PLURAL_MARKERS,
     SINGULAR,
     TIME_NOUNS,
+    _plural_numeral,  # one owner of what a plural numeral is (private in _nominal)
     anchored_number,
     strictly_uncountable,
     words,
@@ -88,7 +94,70 @@ def number_flip(doc: Doc) -> Iterator[Candidate]:
             continue  # the corrected sentence disagrees with itself: leave it
         # An uncountable noun has no plural in standard English: "advices" is wrong anywhere.
         strict = number == current or (current == SINGULAR and strictly_uncountable(noun.lemma_))
+        if number is None and current == PLURAL and _plural_by_existential(noun):
+            yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), "noun_number_there_are", True)
+            continue
         yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), "noun_number", strict)
+
+
+def _plural_by_existential(noun: Token) -> bool:
+    """Return True for the lone plural noun after "there are / were" ("there are different
+    approaches": "there are different approach" has no reading); a coordinated noun is left
+    alone ("there are a park, shops and cafes")."""
+    verb = noun.head
+    return (
+        noun.dep_ == "attr"
+        and verb.lower_ in {"are", "were"}
+        and any(c.dep_ == "expl" for c in verb.children)
+        and not any(c.dep_ == "conj" for c in noun.children)
+        and noun.dep_ != "conj"
+    )
+
+
+# Time nouns whose number a count fixes like any other noun's ("for 15 year", "three time a
+# week", "every days"); "while", "today" and the like have no number to change.
+_COUNTED_TIME_NOUNS = words(
+    """time times day days week weeks month months year years hour hours minute minutes second
+    seconds evening evenings night nights weekend weekends century centuries decade decades"""
+)
+# Words after a time noun that make it a measure modifying an adjective or noun, where the
+# singular is English ("a 15 year old boy", "a two hour drive"): never changed.
+_MEASURE_FOLLOWERS = words("old long -")
+_COUNT_DEPS = frozenset({"det", "nummod", "amod", "quantmod"})
+
+
+def time_noun_number(doc: Doc) -> Iterator[Candidate]:
+    """Yield the number of a counted time noun changed against its count: a plural made
+    singular after a plural numeral or quantifier ("for 15 years" -> "for 15 year", "two years
+    ago" -> "two year ago", "many times" -> "many time"), a singular made plural after "every"
+    or "each" ("every days"); always strict. A time noun that measures an adjective or a noun
+    ("15 years old", "a two-hour drive") is left alone, as is one with no counting word."""
+    for noun in doc:
+        if noun.lower_ not in _COUNTED_TIME_NOUNS or noun.tag_ not in {"NN", "NNS"} or not noun.is_alpha:
+            continue
+        if noun.dep_ in {"compound", "poss", "amod"} or noun.head.pos_ == "ADJ":
+            continue
+        following = doc[noun.i + 1] if noun.i + 1 < len(doc) else None
+        if following is not None and (following.lower_ in _MEASURE_FOLLOWERS or following.tag_ == "POS"):
+            continue
+        forms = _other_number(noun)
+        if not forms:
+            continue
+        markers = [c for c in noun.children if c.i < noun.i and c.dep_ in _COUNT_DEPS]
+        plural_counted = noun.tag_ == "NNS" and _counted(noun, markers)
+        every = noun.tag_ == "NN" and any(m.lower_ in {"every", "each"} for m in markers)
+        if plural_counted or every:
+            yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), "noun_number_time", True)
+
+
+def _counted(noun: Token, markers: list[Token]) -> bool:
+    """Return True when a plural numeral or quantifier counts the plural noun ("15 years",
+    "many times", "these days", "one of the best days"); "all the year" and "some other day"
+    are English, so "all" and "other" count nothing here."""
+    if any(m.lower_ in PLURAL_MARKERS or (m.dep_ == "nummod" and _plural_numeral(m)) for m in markers):
+        return True
+    head = noun.head
+    return noun.dep_ == "pobj" and head.lower_ == "of" and head.head.lower_ == "one" and head.head.i < head.i
 
 
 # --- R:NOUN:INFL ------------------------------------------------------------------------------
@@ -235,7 +304,7 @@ def _has_marker(noun: Token) -> bool:
 
 
 RULES = {
-    "R:NOUN:NUM": (number_flip,),
+    "R:NOUN:NUM": (number_flip, time_noun_number),
     "R:NOUN:INFL": (regular_plural,),
     "M:NOUN:POSS": (delete_possessive,),
     "U:NOUN:POSS": (insert_before_verb, insert_possessive),

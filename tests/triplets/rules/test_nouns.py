@@ -77,8 +77,49 @@ def test_uncountable_plural_is_strict_and_only_real_words_are_made() -> None:
 
 
 def test_compound_and_time_nouns_keep_their_number() -> None:
-    changed = {c.candidate.start for c in check("We waited at the bus stop for two hours.", "R:NOUN:NUM")}
-    assert changed == {5}  # "stop" only: not "bus" (compound) nor "hours" (time noun)
+    doc = nlp()("We waited at the bus stop for two hours.")
+    changed = {c.start for c in nouns.number_flip(doc)}
+    assert changed == {5}  # "stop" only: not "bus" (compound) nor "hours" (the time noun rule's)
+    assert [(c.start, c.new) for c in nouns.time_noun_number(doc)] == [(8, ("hour",))]
+
+
+def test_counted_time_noun_number_is_strict() -> None:
+    for corrected, artificial in (
+        ("I have lived here for 15 years.", "I have lived here for 15 year."),
+        ("I moved here two years ago.", "I moved here two year ago."),
+        ("I go to the gym three times a week.", "I go to the gym three time a week."),
+        ("I have been there many times.", "I have been there many time."),
+        ("It was one of the best days of my life.", "It was one of the best day of my life."),
+        ("I run every day.", "I run every days."),
+    ):
+        assert_made(corrected, "R:NOUN:NUM", artificial, "noun_number_time", True)
+
+
+def test_time_nouns_without_a_count_or_as_a_measure_keep_their_number() -> None:
+    for corrected in (
+        "He is 15 years old.",  # a measure of an adjective: "a 15 year old boy" is English
+        "It is a 15 year old car.",
+        "We can meet some other day.",  # "some other days" is English too
+        "I worked there all the years I lived in Rome.",  # "all the year" is English
+        "These are the best years.",  # agreement alone is no count here
+        "I stayed all day.",
+    ):
+        assert list(nouns.time_noun_number(nlp()(corrected))) == [], corrected
+
+
+def test_lone_plural_after_there_are_is_strict() -> None:
+    assert_made(
+        "There are different approaches to music.",
+        "R:NOUN:NUM",
+        "There are different approach to music.",
+        "noun_number_there_are",
+        True,
+    )
+    # A coordinated noun may follow the verb's agreement with the whole list.
+    assert not any(c.candidate.strict for c in check("There are shops, cafes and parks.", "R:NOUN:NUM"))
+    assert not any(
+        c.candidate.rule == "noun_number_there_are" for c in check("There is a problem.", "R:NOUN:NUM")
+    )
 
 
 # --- R:NOUN:INFL ------------------------------------------------------------------------------
