@@ -2,12 +2,17 @@
 (the wrong determiner).
 
 Strict candidates are those whose context forces the error: a deleted article or determiner
-before a singular countable noun ("He is teacher"), "the" deleted before a superlative or "same",
-"a" before a plural ("a cats") or an uncountable noun ("an information"), "the" before a one-word
-personal or place name ("the Paris") or before a possessive determiner ("the my friend"),
-"a"/"an" swapped against the next word's sound ("an car"), this/that, another/other and
-every/all against the noun's number ("this books", "another books", "every students"), and "a"
-for "the" before a plural noun or a superlative ("a books", "a best"). Articles deleted before
+before a singular countable noun ("He is teacher") or a counted time noun ("for week", "it was
+long day"), "the" deleted before a superlative or "same", a determiner deleted after a partitive
+"of" ("most of people", "one of friends") or in a phrase that always has "the" ("on other hand",
+"in morning", "for first time", "all time"), "a" before a plural ("a cats") or a noun that never
+takes it, adjectives or not ("an information", "a bad weather", "a good health", "have a fun",
+"a music"), "the" before a one-word personal or place name ("the Paris"), before a name's "'s"
+("the John's car") or before a possessive determiner ("the my friend"), "a"/"an" swapped against
+the next word's sound ("an car"), this/that, another/other and every/all against the noun's
+number ("this books", "another books", "every students"), "a" for "the" or "some" before a
+plural, a superlative or a noun that takes no "a" ("a books", "a best", "an advice"), and "you"
+for "your" after a preposition or in a subject ("with you brother"). Articles deleted before
 bare-able nouns ("to school", "Mother is kind", "this summer was hottest") and "a" <-> "the" are
 not strict.
 """
@@ -108,11 +113,30 @@ def _determiners(doc: Doc) -> Iterator[tuple[Token, Token]]:
 # --- M:DET ------------------------------------------------------------------------------------
 
 
+# Time nouns that count: "a" before them cannot go ("for week", "once day", "it was long day");
+# "time" (mass: "have time") and the deictic ones ("today") are left out.
+_COUNT_TIME_NOUNS = words(
+    """day week month year hour minute second morning afternoon evening night weekend century
+    decade moment while"""
+)
+
+
 def delete_indefinite(doc: Doc) -> Iterator[Candidate]:
-    """Yield "a"/"an" deleted; strict before a singular countable noun ("He is teacher")."""
+    """Yield "a"/"an" deleted; strict before a singular countable noun ("He is teacher"), and
+    before a countable time noun with at most adjectives between ("for week", "long day"; not
+    "what a day", a question once "a" is gone, nor "a Sunday morning")."""
     for det, noun in _determiners(doc):
         if det.lower_ in {"a", "an"}:
-            yield Candidate(det.i, det.i + 1, (), "det_delete_indefinite", _singular_countable(noun))
+            strict = _singular_countable(noun) or _counted_time(det, noun)
+            yield Candidate(det.i, det.i + 1, (), "det_delete_indefinite", strict)
+
+
+def _counted_time(det: Token, noun: Token) -> bool:
+    if noun.tag_ != "NN" or noun.lower_ not in _COUNT_TIME_NOUNS:
+        return False
+    if det.i > 0 and det.doc[det.i - 1].lower_ in {"what", "half", "many"}:
+        return False
+    return all(t.tag_ == "JJ" for t in det.doc[det.i + 1 : noun.i])
 
 
 def delete_the_superlative(doc: Doc) -> Iterator[Candidate]:
@@ -131,12 +155,68 @@ def _attributive(det: Token) -> bool:
     return adjective.lower_ == "same" or (adjective.dep_ == "amod" and adjective.head.pos_ == "NOUN")
 
 
+# Quantifiers and numerals whose partitive "of" needs a determined noun phrase ("most of the
+# people", "one of my friends": "most of people" is a classic learner error); "a lot of", "the
+# rest of", "half of" may take a bare noun.
+_PARTITIVE_HEADS = words("one some many most all each none several both few any either neither")
+_PARTITIVE_DETERMINERS = _POSSESSIVES | words("the this that these those")
+_DAYPARTS = words("morning afternoon evening mornings afternoons evenings")
+_ORDINAL_TIMES = words("first second third fourth fifth last")
+
+
+def _partitive(det: Token) -> bool:
+    """Return True for the determiner of a common noun after a quantifier's partitive "of"
+    ("most of the people", "two of my friends")."""
+    noun, doc = det.head, det.doc
+    if det.lower_ not in _PARTITIVE_DETERMINERS or det.i == 0 or det.dep_ not in {"det", "poss"}:
+        return False
+    of = doc[det.i - 1]
+    if of.lower_ != "of" or noun.pos_ != "NOUN" or noun.dep_ != "pobj" or noun.head.i != of.i:
+        return False
+    quantifier = of.head
+    return quantifier.i < of.i and (quantifier.lower_ in _PARTITIVE_HEADS or quantifier.tag_ == "CD")
+
+
+def _fixed_the(det: Token) -> bool:
+    """Return True for "the" in a phrase that never drops it: "on/in the other hand", "in the
+    morning", "for the first time", "it was the first time", "all the time" (not "of all time")."""
+    doc = det.doc
+    if det.lower_ != "the" or det.i == 0 or det.i + 1 >= len(doc):
+        return False
+    before, after = doc[det.i - 1].lower_, doc[det.i + 1]
+    noun = det.head
+    if before in {"on", "in"} and after.lower_ == "other" and det.i + 2 < len(doc):
+        return doc[det.i + 2].lower_ == "hand"
+    if before == "in" and after.lower_ in _DAYPARTS:
+        return after.dep_ == "pobj" and after.head.i == det.i - 1
+    if after.lower_ in _ORDINAL_TIMES and det.i + 2 < len(doc) and doc[det.i + 2].lower_ == "time":
+        time = doc[det.i + 2]
+        return noun.i == time.i and (before == "for" or time.dep_ == "attr")
+    if before == "all" and after.lower_ == "time" and noun.i == after.i:
+        earlier = doc[det.i - 2].lower_ if det.i > 1 else ""
+        return earlier != "of" and after.dep_ not in {"nsubj", "nsubjpass"} and not list(after.rights)
+    return False
+
+
+def delete_forced_the(doc: Doc) -> Iterator[Candidate]:
+    """Yield a determiner deleted where English always needs it whatever the noun: after a
+    partitive "of" ("most of people", "one of friends") and "the" in fixed phrases ("on other
+    hand", "in morning", "for first time", "all time"): strict."""
+    for token in doc:
+        if token.tag_ not in {"DT", "PRP$"}:
+            continue
+        if _partitive(token):
+            yield Candidate(token.i, token.i + 1, (), "det_delete_partitive")
+        elif _fixed_the(token):
+            yield Candidate(token.i, token.i + 1, (), "det_delete_the_fixed")
+
+
 def delete_determiner(doc: Doc) -> Iterator[Candidate]:
     """Yield "the", a demonstrative, "every"/"each"/"no" or a possessive determiner deleted;
     strict before a singular countable noun that cannot stand bare ("in the hospital" may lose
     its article in British English, "my father" may not lose "my")."""
     for det, noun in _determiners(doc):
-        if det.lower_ in {"a", "an"} or _superlative_or_same(det):
+        if det.lower_ in {"a", "an"} or _superlative_or_same(det) or _partitive(det) or _fixed_the(det):
             continue
         # "My mother is kind" -> "Mother is kind": kinship words also serve as names.
         named = det.tag_ == "PRP$" and noun.lower_ in _KIN_NAMES
@@ -214,6 +294,34 @@ def the_before_name(doc: Doc) -> Iterator[Candidate]:
         start = noun.left_edge.i
         word = "The" if start == 0 else "the"
         yield Candidate(start, start, (word,), "det_insert_the_name", one_word and not common)
+
+
+# Places whose name can be "X's" ("St John's College", "McDonald's restaurant"), and which then
+# take "the".
+_NAMED_PLACES = words(
+    """restaurant restaurants store stores shop shops cafe café bar pub hotel church cathedral
+    hospital school college university park square street road bridge theatre gallery museum
+    day"""
+)
+
+
+def the_before_possessor(doc: Doc) -> Iterator[Candidate]:
+    """Yield "the" inserted before a one-word name with a possessive "'s" ("the John's car",
+    "the Taiwan's largest market", as in Romance languages and Greek): strict, except before a
+    place that a name's "'s" can name ("the St John's College", "the McDonald's restaurant")."""
+    for token in doc:
+        if token.tag_ != "NNP" or token.dep_ != "poss" or token.head.lower_ in _NAMED_PLACES:
+            continue
+        if token.i + 1 >= len(doc) or doc[token.i + 1].tag_ != "POS" or token.head.i <= token.i:
+            continue
+        if any(True for _ in token.children if _.i < token.i) or not token.is_alpha:
+            continue
+        if token.i > 0 and doc[token.i - 1].tag_ in {"DT", "PDT", "PRP$", "POS", "NNP", "NNPS"}:
+            continue
+        if dictionary_forms(token.lower_, "NN", "NOUN") or _nationality(token.lower_):
+            continue
+        word = "The" if token.i == 0 else "the"
+        yield Candidate(token.i, token.i, (word,), "det_insert_the_possessor")
 
 
 def _nationality(word: str) -> bool:
@@ -303,15 +411,41 @@ def the_in_time_adverbial(doc: Doc) -> Iterator[Candidate]:
             yield Candidate(token.i, token.i, ("the",), "det_insert_the_time")
 
 
+# Mass nouns learners count ("a good health", "have a fun", "a money", "a music"), uncountable
+# whatever their modifiers; a determiner's own list, beside the shared never-countable one.
+_MASS_ONLY = words("money music health fun luck stuff permission")
+
+
+def _never_indefinite(noun: Token) -> bool:
+    """Return True for a noun that takes no "a"/"an" whatever its adjectives ("an important
+    information", "a good health"); "a good knowledge of" is English, so the loose ones are not."""
+    return noun.tag_ == "NN" and (strictly_uncountable(noun.lemma_) or noun.lower_ in _MASS_ONLY)
+
+
+_MEASURES = words("lot lots amount deal bit piece plenty lack")
+
+
+def _measured(noun: Token) -> bool:
+    """Return True for a noun after a measure's "of" ("a lot of homework"): "a lot of a homework"
+    is not what learners write."""
+    head = noun.head
+    return noun.dep_ == "pobj" and head.lower_ == "of" and head.head.lower_ in _MEASURES
+
+
 def a_before_uncountable(doc: Doc) -> Iterator[Candidate]:
-    """Yield "a"/"an" inserted before a bare singular noun; strict only for nouns that are never
-    countable ("an information"), else not ("a love of music", "a school" are English)."""
+    """Yield "a"/"an" inserted before a bare singular noun phrase; strict only for nouns that
+    are never countable, with or without adjectives ("an information", "a bad weather", "a good
+    health"), else not ("a love of music", "a school" are English)."""
     for noun in _bare_noun_phrases(doc):
         if noun.tag_ != "NN":
             continue
         start = _insert_point(noun)
         article = indefinite_for(doc[start].text)
-        strict = strictly_uncountable(noun.lemma_) and start == noun.i
+        strict = (
+            _never_indefinite(noun)
+            and all(t.tag_ in {"JJ", "RB", "NN", "HYPH"} for t in doc[start : noun.i])
+            and not _measured(noun)
+        )
         yield Candidate(start, start, _article_before(doc, start, article), "det_insert_a_bare", strict)
 
 
@@ -369,10 +503,45 @@ def the_to_a(doc: Doc) -> Iterator[Candidate]:
         forced = (
             _superlative_or_same(det)
             or (noun.tag_ == "NNS" and dictionary_forms(noun.lemma_, "NN", "NOUN") != ())
-            or (noun.tag_ == "NN" and strictly_uncountable(noun.lemma_))
+            or _never_indefinite(noun)
         )
         if forced and noun.lower_ not in {"people", "police"}:
             yield Candidate(det.i, det.i + 1, (article_like(indefinite_for(nxt.text), det),), "det_the_to_a")
+
+
+def some_to_a(doc: Doc) -> Iterator[Candidate]:
+    """Yield "some" replaced by "a"/"an" before a noun that takes no indefinite article ("some
+    advice" -> "an advice", "some money" -> "a money"): strict."""
+    for token in doc:
+        noun = token.head
+        if token.lower_ != "some" or token.dep_ != "det" or noun.i <= token.i or not _never_indefinite(noun):
+            continue
+        if _measured(noun) or any(
+            t.tag_ not in {"JJ", "RB", "NN", "HYPH"} for t in doc[token.i + 1 : noun.i]
+        ):
+            continue
+        new = article_like(indefinite_for(doc[token.i + 1].text), token)
+        yield Candidate(token.i, token.i + 1, (new,), "det_some_to_a")
+
+
+def your_to_you(doc: Doc) -> Iterator[Candidate]:
+    """Yield "your" replaced by "you" before a singular countable noun that is a preposition's
+    object or a subject ("with you family", "You car is new"): strict. Never after a verb ("give
+    you money" is English), nor where a word after it may read as a verb ("you answer")."""
+    for token in doc:
+        noun = token.head
+        if token.lower_ != "your" or token.dep_ != "poss" or noun.i <= token.i:
+            continue
+        if not _singular_countable(noun) or noun.lower_ in _MASS_ONLY:
+            continue
+        between = doc[token.i + 1 : noun.i + 1]
+        if any(t.tag_ not in {"JJ", "NN"} or dictionary_forms(t.lower_, "VB", "VERB") for t in between):
+            continue
+        before = doc[token.i - 1] if token.i > 0 else None
+        after_preposition = before is not None and noun.dep_ == "pobj" and noun.head.i == before.i
+        subject = noun.dep_ in {"nsubj", "nsubjpass"} and (before is None or before.tag_ in {",", "CC", "IN"})
+        if after_preposition or subject:
+            yield Candidate(token.i, token.i + 1, (article_like("you", token),), "det_your_you")
 
 
 def quantifier_number(doc: Doc) -> Iterator[Candidate]:
@@ -410,20 +579,29 @@ def a_the_swap(doc: Doc) -> Iterator[Candidate]:
             continue
         if det.lower_ in {"a", "an"}:
             yield Candidate(det.i, det.i + 1, (article_like("the", det),), "det_a_the", False)
-        elif det.lower_ == "the" and not _superlative_or_same(det) and not strictly_uncountable(noun.lemma_):
+        elif det.lower_ == "the" and not _superlative_or_same(det) and not _never_indefinite(noun):
             new = article_like(indefinite_for(nxt.text), det)
             yield Candidate(det.i, det.i + 1, (new,), "det_a_the", False)
 
 
 RULES = {
-    "M:DET": (delete_indefinite, delete_the_superlative, delete_determiner),
+    "M:DET": (delete_indefinite, delete_the_superlative, delete_forced_the, delete_determiner),
     "U:DET": (
         the_before_activity,
         the_in_time_adverbial,
         a_before_plural,
         the_before_name,
         the_before_possessive,
+        the_before_possessor,
         a_before_uncountable,
     ),
-    "R:DET": (a_an_swap, demonstrative_number, the_to_a, quantifier_number, a_the_swap),
+    "R:DET": (
+        a_an_swap,
+        demonstrative_number,
+        the_to_a,
+        some_to_a,
+        quantifier_number,
+        your_to_you,
+        a_the_swap,
+    ),
 }

@@ -109,7 +109,7 @@ def test_no_article_before_days_and_months() -> None:
 
 def test_indefinite_before_an_uncountable_noun_is_strict_only_for_never_countable_nouns() -> None:
     assert_made("I need information.", "U:DET", "I need an information.", "det_insert_a_bare", True)
-    assert_made("I like music.", "U:DET", "I like a music.", "det_insert_a_bare", False)
+    assert_made("I like art.", "U:DET", "I like an art.", "det_insert_a_bare", False)
 
 
 # --- R:DET ------------------------------------------------------------------------------------

@@ -1,0 +1,142 @@
+"""Determiner rules for contexts that force the error whatever the noun: a determiner deleted
+after a partitive "of" or in a fixed phrase, "a" deleted before a counted time noun, "a"/"an"
+before mass nouns learners count, "the" before a name's possessive, "some" -> "a", "your" ->
+"you". Each strict case, and each guard's English context that must not be strict."""
+
+from __future__ import annotations
+
+from tests.triplets.rules.conftest import check
+from tests.triplets.rules.test_determiners import assert_made, made
+
+
+def rules_of(corrected: str, error_type: str) -> dict[str, tuple[str, bool]]:
+    """Return (rule, strict) by artificial sentence."""
+    return {c.artificial: (c.candidate.rule, c.candidate.strict) for c in check(corrected, error_type)}
+
+
+# --- M:DET ------------------------------------------------------------------------------------
+
+
+def test_determiner_deleted_after_a_partitive_of_is_strict() -> None:
+    assert_made(
+        "Most of the people in my town agree.",
+        "M:DET",
+        "Most of people in my town agree.",
+        "det_delete_partitive",
+        True,
+    )
+    assert_made(
+        "I went there with two of my friends.",
+        "M:DET",
+        "I went there with two of friends.",
+        "det_delete_partitive",
+        True,
+    )
+
+
+def test_determiner_deleted_after_a_measure_of_is_not_strict() -> None:
+    # "a lot of students" is English.
+    assert rules_of("A lot of the students left early.", "M:DET")["A lot of students left early."] == (
+        "det_delete",
+        False,
+    )
+
+
+def test_the_deleted_in_a_fixed_phrase_is_strict() -> None:
+    assert_made(
+        "On the other hand, it is cheap.",
+        "M:DET",
+        "On other hand, it is cheap.",
+        "det_delete_the_fixed",
+        True,
+    )
+    assert_made("We study in the morning.", "M:DET", "We study in morning.", "det_delete_the_fixed", True)
+    assert_made(
+        "I saw snow for the first time.", "M:DET", "I saw snow for first time.", "det_delete_the_fixed", True
+    )
+    assert_made(
+        "It was the first time I flew.", "M:DET", "It was first time I flew.", "det_delete_the_fixed", True
+    )
+    assert_made(
+        "She talks about it all the time.",
+        "M:DET",
+        "She talks about it all time.",
+        "det_delete_the_fixed",
+        True,
+    )
+
+
+def test_all_the_time_as_a_subject_is_not_a_fixed_phrase() -> None:
+    found = rules_of("All the time we spent there was wasted.", "M:DET")
+    assert all(rule != "det_delete_the_fixed" for rule, _ in found.values())
+
+
+def test_a_deleted_before_a_counted_time_noun_is_strict() -> None:
+    assert_made(
+        "I stayed there for a week.", "M:DET", "I stayed there for week.", "det_delete_indefinite", True
+    )
+    assert_made("It was a long day.", "M:DET", "It was long day.", "det_delete_indefinite", True)
+
+
+def test_a_deleted_before_a_time_noun_is_not_strict_after_what_or_before_a_compound() -> None:
+    # "What day it was!" reads as a question word; "on Sunday morning" is English.
+    assert rules_of("What a day it was!", "M:DET")["What day it was!"] == ("det_delete_indefinite", False)
+    assert rules_of("We met on a Sunday morning.", "M:DET")["We met on Sunday morning."] == (
+        "det_delete_indefinite",
+        False,
+    )
+
+
+# --- U:DET ------------------------------------------------------------------------------------
+
+
+def test_a_before_a_mass_noun_learners_count_is_strict() -> None:
+    assert_made("We had fun at the party.", "U:DET", "We had a fun at the party.", "det_insert_a_bare", True)
+    assert_made("I listen to music.", "U:DET", "I listen to a music.", "det_insert_a_bare", True)
+    assert_made("I wish you good luck.", "U:DET", "I wish you a good luck.", "det_insert_a_bare", True)
+
+
+def test_a_before_a_never_countable_noun_with_an_adjective_is_strict() -> None:
+    assert_made("It is bad weather today.", "U:DET", "It is a bad weather today.", "det_insert_a_bare", True)
+
+
+def test_a_before_an_uncountable_noun_is_not_strict_after_a_measure_or_for_loose_nouns() -> None:
+    found = rules_of("I have a lot of homework.", "U:DET")
+    assert found["I have a lot of a homework."] == ("det_insert_a_bare", False)
+    # "a good knowledge of history" is English.
+    found = rules_of("He has good knowledge of history.", "U:DET")
+    assert found["He has a good knowledge of history."] == ("det_insert_a_bare", False)
+
+
+def test_the_before_a_names_possessive_is_strict_but_not_before_a_named_place() -> None:
+    assert_made("I met John's sister.", "U:DET", "I met the John's sister.", "det_insert_the_possessor", True)
+    assert "We ate at the McDonald's restaurant." not in made("We ate at McDonald's restaurant.", "U:DET")
+
+
+# --- R:DET ------------------------------------------------------------------------------------
+
+
+def test_a_for_the_or_some_before_a_mass_noun_is_strict() -> None:
+    assert_made(
+        "I like the music of this band.", "R:DET", "I like a music of this band.", "det_the_to_a", True
+    )
+    assert_made("She gave me some advice.", "R:DET", "She gave me an advice.", "det_some_to_a", True)
+    # A plural after "some" takes no "a" either, but "a books" is not what learners write.
+    assert all(rule != "det_some_to_a" for rule, _ in rules_of("I read some good books.", "R:DET").values())
+
+
+def test_you_for_your_after_a_preposition_or_as_a_subject_is_strict() -> None:
+    assert_made("I stayed with your brother.", "R:DET", "I stayed with you brother.", "det_your_you", True)
+    assert_made(
+        "I came, and your sister was there.",
+        "R:DET",
+        "I came, and you sister was there.",
+        "det_your_you",
+        True,
+    )
+
+
+def test_you_for_your_is_not_made_after_a_verb_or_before_a_verb_like_noun() -> None:
+    # "give you money back", "You answer was" (answer reads as a verb).
+    assert "I will give you money back." not in made("I will give your money back.", "R:DET")
+    assert "You answer was right." not in made("Your answer was right.", "R:DET")
