@@ -7,8 +7,11 @@ English with another meaning ("a book on / about / for music"). So strict candid
 those that small tables of fixed collocations and phrases, the time expressions or the phrase
 structure force: "listen music", "five people my family", "depend of", "interested on", "in
 TV", "with bus", "in Monday", "on 2010", "during three years", "discuss about the plan",
-"bought about a car", "went to home", "in last week", "near of the sea", "most of people".
-Every other candidate is marked not strict.
+"bought about a car", "went to home", "in last week", "near of the sea", "most of people",
+"because the rain", "most my friends", "since a long time", "in my point of view", "in the end
+of the year", "in the age of 15", "the biggest city on the world", "By example, ...". Phrases
+that are fixed only in a frame (a modifier, an "of" complement, a superlative head, the start of
+the sentence) are strict only in it. Every other candidate is marked not strict.
 """
 
 from __future__ import annotations
@@ -113,6 +116,15 @@ COLLOCATIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("relate", "to"): ("with",),  # "related with"
     ("care", "about"): ("of",),
     ("look forward", "to"): ("for", "at"),  # "look forward for your answer"
+    ("take part", "in"): ("to",),  # "take part to the contest" (prendre part à)
+    ("specialise", "in"): ("on",),
+    ("specialize", "in"): ("on",),
+    ("scared", "of"): ("from",),
+    ("frightened", "of"): ("from",),
+    ("rid", "of"): ("from",),  # "get rid from"
+    ("protect", "from"): ("of",),
+    ("prevent", "from"): ("of",),
+    ("recover", "from"): ("of",),
 }
 # Verbs that take a direct object and no preposition -> the preposition learners add
 # ("discuss about the plan", "reached to the station", "married with him").
@@ -188,6 +200,10 @@ FIXED_PHRASES: dict[tuple[str, str], tuple[str, ...]] = {
     ("on", "hand"): ("in", "at"),
     ("at", "time"): ("in", "on"),
     ("in", "mind"): ("on",),  # "keep on mind"
+    ("from", "point"): ("in",),  # "in my point of view"
+    ("at", "end"): ("in",),  # "in the end of the year"
+    ("at", "age"): ("in",),  # "in the age of 15"
+    ("in", "world"): ("on",),  # "the biggest city on the world"
 }
 # Fixed phrases that hold only with a given modifier of the object: "on the other hand" (not "on
 # hand"), "at the same time" / "at that time" (not "at the time it takes"), "in the first place".
@@ -196,6 +212,62 @@ _FIXED_MODIFIER: dict[tuple[str, str], frozenset[str]] = {
     ("at", "time"): frozenset({"same"}),
     ("in", "place"): frozenset({"first", "second"}),
 }
+# Fixed phrases that hold only in a frame around them: "from my point of view" (not "from this
+# point"), "at the end of the year" (an event or a stretch of time: "in the end of the tube" is a
+# place), "at the age of 15" ("in the age of machines" is English), and "in the world" after a
+# superlative of a noun that never takes "on" ("the best book on the world" is about it).
+_END_OF = (
+    TIME_NOUNS
+    | DAYS
+    | MONTHS
+    | SEASONS
+    | words(
+        """film movie story concert lesson class course game match trip holiday holidays party
+    meeting journey show semester term war season programme program"""
+    )
+)
+_WORLD_HEADS = words(
+    """city cities country countries place places person people man men woman women thing things
+    language languages team teams player players company companies food animal animals building
+    buildings sport sports singer singers band bands university universities job jobs"""
+)
+
+
+def _of_complement(obj: Token) -> Token | None:
+    """Return the object of the "of" that follows `obj` ("the end of [the year]"), or None."""
+    for child in obj.children:
+        if child.dep_ == "prep" and child.lower_ == "of" and child.i == obj.i + 1:
+            return _object(child)
+    return None
+
+
+def _superlative(head: Token) -> bool:
+    """Return True for a superlative ("the best", "the richest people", "the most famous city")."""
+    if head.tag_ == "JJS":
+        return True
+    return any(
+        c.dep_ == "amod" and (c.tag_ == "JJS" or any(m.lower_ == "most" for m in c.children))
+        for c in head.children
+    )
+
+
+def _in_frame(prep: Token, obj: Token) -> bool:
+    """Return True when a fixed phrase that needs a frame (`_END_OF`, `_WORLD_HEADS`) has it."""
+    key = (prep.lower_, obj.lower_)
+    of = _of_complement(obj)
+    the = any(c.lower_ == "the" and c.dep_ == "det" for c in obj.children)
+    if key == ("from", "point"):
+        return of is not None and of.lower_ == "view"
+    if key == ("at", "end"):
+        return the and of is not None and of.lower_ in _END_OF
+    if key == ("at", "age"):
+        return the and of is not None and of.like_num
+    if key == ("in", "world"):
+        head = prep.head
+        return the and _superlative(head) and (head.tag_ == "JJS" or head.lower_ in _WORLD_HEADS)
+    return True
+
+
 # Quantifiers that take "of" only before a determiner ("most of the people", not "most of
 # people").
 _OF_QUANTIFIERS = frozenset({"most", "many", "several", "few", "little", "much"})
@@ -275,6 +347,10 @@ def _head_lemma(prep: Token) -> str:
     lemma = head.lemma_.lower()
     if lemma == "look" and any(c.lower_ == "forward" for c in head.children):
         return "look forward"
+    if lemma == "take" and any(
+        c.lower_ == "part" and c.dep_ == "dobj" and not any(c.children) for c in head.children
+    ):
+        return "take part"
     return lemma
 
 
@@ -283,7 +359,7 @@ def _head_lemma(prep: Token) -> str:
 
 def delete_collocation(doc: Doc) -> Iterator[Candidate]:
     """Yield a preposition its head needs deleted ("listen music", "interested music", "a lot
-    people", "went school"): always strict."""
+    people", "went school", "most my friends"): always strict."""
     for prep, _obj in _prepositions(doc):
         lower, head = prep.lower_, prep.head
         needed = (
@@ -297,8 +373,22 @@ def delete_collocation(doc: Doc) -> Iterator[Candidate]:
             and head.lower_ not in _OPTIONAL_OF
             and head.i < prep.i
         )
-        if needed or of_noun or _needed_by_verb(prep):
+        if needed or of_noun or _quantifier_of(prep) or _needed_by_verb(prep):
             yield Candidate(prep.i, prep.i + 1, (), "prep_delete_needed")
+
+
+# Quantifiers that need "of" before a determiner ("most of the time", not "most the time");
+# "all", "both" and "half" do without it, "much the same" is English.
+_OF_BEFORE_DET = frozenset({"most", "many", "several", "none", "each"})
+
+
+def _quantifier_of(prep: Token) -> bool:
+    """Return True for the "of" of "most of the people", "each of my friends" (a quantifier
+    right before it, a determiner or possessive on its object)."""
+    head, obj = prep.head, _object(prep)
+    if prep.lower_ != "of" or head.lower_ not in _OF_BEFORE_DET or head.i != prep.i - 1 or obj is None:
+        return False
+    return any(c.dep_ in {"det", "poss"} and c.i < obj.i for c in obj.children)
 
 
 def _needed_by_verb(prep: Token) -> bool:
@@ -343,6 +433,30 @@ def _after_noun(prep: Token, obj: Token) -> bool:
     return not any(c.dep_ == "nummod" for c in obj.children) and obj.pos_ in {"NOUN", "PROPN", "PRON"}
 
 
+# Words whose "of" makes a preposition of them: "because of the rain", "instead of coffee".
+_OF_PREPOSITIONS = frozenset({"because", "instead"})
+# What may stand in the noun phrase after them: without "of" a longer one could read as a clause
+# ("because people like you": they like you).
+_PLAIN_NP = frozenset({"det", "poss", "amod", "compound", "nummod"})
+
+
+def delete_complex_of(doc: Doc) -> Iterator[Candidate]:
+    """Yield the "of" of "because of" / "instead of" deleted before a plain noun phrase that
+    ends the clause ("because the rain.", "tea instead coffee,"): strict."""
+    for token in doc:
+        i = token.i
+        if token.lower_ != "of" or i == 0 or doc[i - 1].lower_ not in _OF_PREPOSITIONS:
+            continue
+        noun = next((t for t in doc[i + 1 :] if t.left_edge.i == i + 1 and t.pos_ in {"NOUN", "PROPN"}), None)
+        if noun is None or noun.lower_ == "course" or noun.head.i not in {i - 1, i}:
+            continue
+        if any(t.dep_ not in _PLAIN_NP for t in noun.subtree if t is not noun) or noun.right_edge.i != noun.i:
+            continue
+        if noun.i + 1 < len(doc) and not doc[noun.i + 1].is_punct:
+            continue
+        yield Candidate(i, i + 1, (), "prep_delete_complex")
+
+
 def delete_after_noun(doc: Doc) -> Iterator[Candidate]:
     """Yield a preposition between two noun phrases deleted ("five people my family", "stories
     his life"): strict."""
@@ -373,7 +487,7 @@ def delete_any(doc: Doc) -> Iterator[Candidate]:
             continue
         if lower == "of" and head.pos_ in {"NOUN", "PRON", "NUM"} and head.lower_ not in _OPTIONAL_OF:
             continue
-        if _needed_by_verb(prep) or _after_noun(prep, obj):
+        if _needed_by_verb(prep) or _after_noun(prep, obj) or _quantifier_of(prep):
             continue
         yield Candidate(prep.i, prep.i + 1, (), "prep_delete", False)
 
@@ -476,30 +590,46 @@ def _fixed_phrase(prep: Token, obj: Token) -> bool:
     """Return True when the preposition and its object are a fixed phrase (`FIXED_PHRASES`), with
     the modifier some of them need ("on the other hand", not "on hand")."""
     key = (prep.lower_, obj.lower_)
-    if key not in FIXED_PHRASES:
+    if key not in FIXED_PHRASES or not _in_frame(prep, obj):
         return False
     return key not in _FIXED_MODIFIER or any(c.lower_ in _FIXED_MODIFIER[key] for c in obj.children)
 
 
 def swap_fixed_phrase(doc: Doc) -> Iterator[Candidate]:
     """Yield the preposition of a phrase its object fixes replaced by a wrong one ("in TV",
-    "with bus", "on my opinion", "in the weekend"): strict. Transport nouns count only without
-    a determiner ("in the car" is English)."""
+    "with bus", "on my opinion", "in the weekend", "in my point of view", "in the end of the
+    year", "in the age of 15", "the biggest city on the world", "By example, ..."): strict.
+    Transport nouns count only without a determiner ("in the car" is English)."""
     for prep, obj in _prepositions(doc):
         if not _fixed_phrase(prep, obj) or (_head_lemma(prep), prep.lower_) in COLLOCATIONS:
             continue
         key = (prep.lower_, obj.lower_)
         if prep.lower_ == "by" and any(c.dep_ in {"det", "poss"} for c in obj.children):
             continue
-        for new in FIXED_PHRASES[key]:
+        news = FIXED_PHRASES[key]
+        if key == ("for", "example") and prep.i == 0 and obj.i + 1 < len(doc) and doc[obj.i + 1].text == ",":
+            news += ("by",)  # "By example, ..." (par exemple); "learn by example" is English mid-sentence
+        for new in news:
             yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_fixed_phrase")
+
+
+def _a_long_time(obj: Token) -> bool:
+    """Return True for the object of "for a long time" (nothing else before it)."""
+    before = sorted((c.lower_ for c in obj.children if c.i < obj.i), key=len)
+    return obj.lower_ == "time" and before == ["a", "long"]
 
 
 def swap_duration(doc: Doc) -> Iterator[Candidate]:
     """Yield "for" before a length of time replaced by "during" or "since" ("during three
-    years", "since two weeks", as in French or German): strict."""
+    years", "since two weeks", as in French or German), and "for a long time" by "since a long
+    time" ("during a long time" can be English): strict."""
     for prep, obj in _prepositions(doc):
-        if prep.lower_ != "for" or obj.tag_ != "NNS" or obj.lower_ not in TIME_NOUNS:
+        if prep.lower_ != "for":
+            continue
+        if _a_long_time(obj):
+            yield Candidate(prep.i, prep.i + 1, (_cased("since", prep),), "prep_swap_duration")
+            continue
+        if obj.tag_ != "NNS" or obj.lower_ not in TIME_NOUNS:
             continue
         if not any(c.dep_ in {"nummod", "amod"} and c.i < obj.i for c in obj.children):
             continue
@@ -533,7 +663,7 @@ def swap_any(doc: Doc) -> Iterator[Candidate]:
 
 
 RULES = {
-    "M:PREP": (delete_collocation, delete_after_noun, delete_time, delete_any),
+    "M:PREP": (delete_collocation, delete_complex_of, delete_after_noun, delete_time, delete_any),
     "U:PREP": (before_object, before_adverb, of_after_quantifier),
     "R:PREP": (swap_collocation, swap_fixed_phrase, swap_time, swap_duration, swap_any),
 }

@@ -1,0 +1,119 @@
+"""Preposition rules that need a frame around the phrase: "because of" / "instead of", a
+quantifier's "of", "for a long time", "from my point of view", "at the end of", "at the age of",
+a superlative's "in the world", a sentence-initial "For example," and the added collocations."""
+
+from __future__ import annotations
+
+from tests.triplets.rules.conftest import check
+
+
+def strict(corrected: str, error_type: str, rule: str) -> set[str]:
+    """Return the artificial sentences a rule makes strict on `corrected` that ERRANT validates."""
+    return {
+        c.artificial
+        for c in check(corrected, error_type)
+        if c.candidate.strict and c.candidate.rule == rule and c.reason is None
+    }
+
+
+def any_strict(corrected: str, error_type: str) -> set[str]:
+    """Return every strict artificial sentence of `corrected`, validated or not."""
+    return {c.artificial for c in check(corrected, error_type) if c.candidate.strict}
+
+
+# --- M:PREP -----------------------------------------------------------------------------------
+
+
+def test_of_of_because_of_and_instead_of_deleted_is_strict() -> None:
+    assert strict("We stayed in because of the storm.", "M:PREP", "prep_delete_complex") == {
+        "We stayed in because the storm."
+    }
+    assert strict("She ordered juice instead of milk.", "M:PREP", "prep_delete_complex") == {
+        "She ordered juice instead milk."
+    }
+
+
+def test_no_complex_of_deleted_where_a_clause_could_follow() -> None:
+    # "because people like you" reads as a clause; "because of course" is no "because of".
+    assert not strict("I came because of people like you.", "M:PREP", "prep_delete_complex")
+    assert not strict("He left because of course it rained.", "M:PREP", "prep_delete_complex")
+    assert not strict("I came because of the people at work.", "M:PREP", "prep_delete_complex")
+
+
+def test_of_after_a_quantifier_before_a_determiner_deleted_is_strict() -> None:
+    assert "I spent most my money on books." in strict(
+        "I spent most of my money on books.", "M:PREP", "prep_delete_needed"
+    )
+    assert "Each the players won a medal." in strict(
+        "Each of the players won a medal.", "M:PREP", "prep_delete_needed"
+    )
+
+
+def test_of_after_all_or_before_a_pronoun_deleted_is_not_strict() -> None:
+    # "all the players" is English; "most them" is no determiner case.
+    assert not any_strict("All of the players won.", "M:PREP")
+    assert not any_strict("Most of them won.", "M:PREP")
+
+
+def test_take_part_in_deleted_is_strict() -> None:
+    assert "We took part the race." in strict("We took part in the race.", "M:PREP", "prep_delete_needed")
+
+
+# --- R:PREP -----------------------------------------------------------------------------------
+
+
+def test_since_a_long_time_is_strict() -> None:
+    assert strict("She has worked here for a long time.", "R:PREP", "prep_swap_duration") == {
+        "She has worked here since a long time."
+    }
+    # "for a time", "for the first time" are no length of time that "since" could never take.
+    assert not strict("She has worked here for a time.", "R:PREP", "prep_swap_duration")
+    assert not strict("She came here for the first time.", "R:PREP", "prep_swap_duration")
+
+
+def test_point_of_view_end_and_age_frames_are_strict() -> None:
+    assert "In my point of view, the film is boring." in strict(
+        "From my point of view, the film is boring.", "R:PREP", "prep_swap_fixed_phrase"
+    )
+    assert "We left in the end of the concert." in strict(
+        "We left at the end of the concert.", "R:PREP", "prep_swap_fixed_phrase"
+    )
+    assert "He started school in the age of six." in strict(
+        "He started school at the age of six.", "R:PREP", "prep_swap_fixed_phrase"
+    )
+
+
+def test_frames_missing_give_no_strict_swap() -> None:
+    # "from this point", "in the end of the tube" (a place), "in the age of machines" are English.
+    assert not any_strict("From this point, the road is steep.", "R:PREP")
+    assert not any_strict("There is a hole at the end of the tube.", "R:PREP")
+    assert not any_strict("We live at the age of machines.", "R:PREP")
+
+
+def test_superlative_in_the_world_is_strict_elsewhere_not() -> None:
+    assert "Tokyo is the biggest city on the world." in strict(
+        "Tokyo is the biggest city in the world.", "R:PREP", "prep_swap_fixed_phrase"
+    )
+    # "the best book on the world" (about it), and "in the world" after no superlative, are English.
+    assert not any_strict("It is the best book in the world.", "R:PREP")
+    assert not any_strict("There are many cities in the world.", "R:PREP")
+
+
+def test_by_example_only_opening_the_sentence() -> None:
+    assert "By example, we walk to work." in strict(
+        "For example, we walk to work.", "R:PREP", "prep_swap_fixed_phrase"
+    )
+    # Mid-sentence "by example" can be English ("children learn, by example, ...").
+    assert not any(
+        c.candidate.new == ("by",) for c in check("Children learn, for example, to share.", "R:PREP")
+    )
+
+
+def test_added_collocations_are_strict() -> None:
+    for corrected, artificial in (
+        ("We took part in the race.", "We took part to the race."),
+        ("She got rid of the old car.", "She got rid from the old car."),
+        ("My brother is scared of dogs.", "My brother is scared from dogs."),
+        ("He recovered from the flu.", "He recovered of the flu."),
+    ):
+        assert artificial in strict(corrected, "R:PREP", "prep_swap_collocation"), corrected
