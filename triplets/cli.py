@@ -15,6 +15,7 @@ from typing import IO, Any
 from formats.record import ImportIssue
 from triplets.confusions import learn
 from triplets.corpus import METADATA_FIELDS, LearnerPair
+from triplets.other_errors import corrections_by_sentence
 from triplets.pipeline import TripletSettings, run_pipeline
 from triplets.readers import (
     MetadataColumns,
@@ -125,9 +126,10 @@ def cmd_triplets(args: argparse.Namespace) -> int:
         f"({time.perf_counter() - started:.1f} s)",
         file=err,
     )
+    other_corrections = corrections_by_sentence(pairs)  # a sentence's rows may fall in two chunks
     with out.open("w", encoding="utf-8") as stream:
         for chunk in _chunks(pairs, progress_chunk(len(pairs), args.chunk)):
-            result = run_pipeline(chunk, settings, confusions=confusions)
+            result = run_pipeline(chunk, settings, confusions=confusions, other_corrections=other_corrections)
             for triplet in result.triplets:
                 stream.write(json.dumps(triplet.record(), ensure_ascii=False) + "\n")
             report.merge(result.report)

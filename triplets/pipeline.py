@@ -27,12 +27,19 @@ from triplets.candidates import Candidate, apply, render, spans_overlap
 from triplets.confusions import ConfusionTable, learn
 from triplets.corpus import LearnerPair
 from triplets.learned import MIN_SEEN_STRICT, attested, learnt_candidates
+from triplets.other_errors import (
+    SentenceCorrections,
+    at_other_errors,
+    corrections_by_sentence,
+    other_error_ranges,
+)
 from triplets.report import (
     ATOMIC_RECLASSIFIED,
     NO_CANDIDATE,
     NO_CORRECTION,
     NO_GENERATOR,
     NO_VALID_CANDIDATE,
+    ONLY_AT_OTHER_ERRORS,
     ONLY_LEARNER_POSITION,
     RULE_FAILED,
     YieldReport,
@@ -259,11 +266,14 @@ def _queue(
     settings: TripletSettings,
     report: YieldReport,
     confusions: ConfusionTable,
+    other_corrections: SentenceCorrections,
 ) -> list[_Try]:
     """Return the candidates to validate for one single-edit pair whose learner edit covers the
     corrected tokens `learner_span`, after the cheap checks (counting refusals); an empty list
     has been counted as a dropped pair. The corpus' own confusions come first, then the rules'
-    candidates, each marked with how often the corpus' learners made it."""
+    candidates, each marked with how often the corpus' learners made it. Places at the
+    learner's other errors in the sentence (`other_corrections`, `triplets.other_errors`)
+    are left out too."""
     error_type = single.edit.type
     assert single.annotated is not None
     doc = single.annotated.cor
@@ -286,6 +296,10 @@ def _queue(
     if not away:
         report.drop(error_type, ONLY_LEARNER_POSITION, single.pair_id)
         return []
+    away = _off_other_errors(single, doc, away, other_corrections)
+    if not away:
+        report.drop(error_type, ONLY_AT_OTHER_ERRORS, single.pair_id)
+        return []
     queue: list[_Try] = []
     seen: set[str] = set()
     corrected_tokens = [t.text for t in doc]
@@ -306,6 +320,19 @@ def _queue(
     if not queue:
         report.drop(error_type, NO_VALID_CANDIDATE, single.pair_id)
     return queue
+
+
+def _off_other_errors(
+    single: SingleEditPair, doc: Doc, found: list[Candidate], other_corrections: SentenceCorrections
+) -> list[Candidate]:
+    """Return the candidates that change no token at the learner's other errors in the sentence
+    (none are known for M2 input, whose corrected sentence is the full correction)."""
+    source = single.source
+    others = other_corrections.get(source.learner, ()) if not single.tokenised else ()
+    if not others or doc.text != single.corrected:
+        return found
+    taken = at_other_errors(doc, other_error_ranges(source.learner, single.corrected, others))
+    return [c for c in found if not taken.intersection(range(*c.span()))]
 
 
 def _widened(span: tuple[int, int]) -> tuple[int, int]:
@@ -399,6 +426,7 @@ def run_pipeline(
     settings: TripletSettings | None = None,
     progress: Callable[[str], None] | None = None,
     confusions: ConfusionTable | None = None,
+    other_corrections: SentenceCorrections | None = None,
 ) -> PipelineResult:
     """Return the triplets made from `pairs` (in input order) and the yield report.
 
@@ -406,9 +434,14 @@ def run_pipeline(
     corpus); without it they are learnt from `pairs`. A corpus cut into chunks passes the
     table learnt from all of it, so its triplets do not depend on the cut. `progress`, when
     given, is told each stage as it starts (annotating, generating, re-checking, validating).
+    `other_corrections` names the sentences with several corrections (one row per edit) across
+    the corpus (`triplets.other_errors.corrections_by_sentence`); without it they are read from
+    `pairs`.
     """
     settings = settings or TripletSettings()
     table = confusions if confusions is not None else learn(pairs)
+    if other_corrections is None:
+        other_corrections = corrections_by_sentence(pairs)
     say = progress or (lambda stage: None)
     result = PipelineResult()
     report = result.report
@@ -442,7 +475,7 @@ def run_pipeline(
     provisional: dict[int, tuple[list[_Try], YieldReport]] = {}
     for single in with_generator:
         scratch = YieldReport()
-        queue = _queue(single, single.learner_span, settings, scratch, table)
+        queue = _queue(single, single.learner_span, settings, scratch, table, other_corrections)
         if queue:
             hopeful.append(single)
             provisional[id(single)] = (queue, scratch)
@@ -457,7 +490,7 @@ def run_pipeline(
         if span == single.learner_span:  # ERRANT kept the span: the queue made above stands
             report.merge(scratch)
         else:
-            queue = _queue(single, span, settings, report, table)
+            queue = _queue(single, span, settings, report, table, other_corrections)
         pending.append(_Pending(single, edit, queue))
     say("validating")
     made = _validate(pending, settings, report)

@@ -16,6 +16,7 @@ ATOMIC_RECLASSIFIED = "atomic_reclassified"  # ERRANT reads the one-error senten
 NO_GENERATOR = "no_generator"  # no rule makes this type (OTHER, R:NOUN...)
 NO_CANDIDATE = "no_candidate"  # the rules find no place for the error in this sentence
 ONLY_LEARNER_POSITION = "only_learner_position"  # ...except where the learner's error is
+ONLY_AT_OTHER_ERRORS = "only_at_other_errors"  # ...or where the learner's other errors are
 NO_VALID_CANDIDATE = "no_valid_candidate"  # every candidate tried was refused
 RULE_FAILED = "rule_failed"  # a rule raised on this sentence (logged; a bug to report)
 
@@ -29,6 +30,7 @@ REASON_LABELS = {
     NO_GENERATOR: "no rule makes this error type",
     NO_CANDIDATE: "no place in the sentence for this error",
     ONLY_LEARNER_POSITION: "the only place is where the learner's error is",
+    ONLY_AT_OTHER_ERRORS: "the only places are where the learner's other errors are",
     NO_VALID_CANDIDATE: "every artificial sentence tried was refused",
     RULE_FAILED: "a rule failed on this sentence (a bug: please report it)",
     "not_a_word": "a new word is not a real English word",

@@ -88,6 +88,8 @@ class LearnerPairRecord(models.Model):
     source_file = models.CharField(max_length=255)
     line = models.PositiveIntegerField()
     learner = models.TextField()
+    # triplets.other_errors.sentence_key(learner): a run finds the rows of one sentence by it
+    learner_key = models.CharField(max_length=40, blank=True, default="")
     corrected = models.TextField(null=True, blank=True)
     edits = models.JSONField(null=True, blank=True)
     learner_id = models.CharField(max_length=200, blank=True)
@@ -104,7 +106,12 @@ class LearnerPairRecord(models.Model):
             models.UniqueConstraint(fields=("corpus", "index"), name="learner_pair_unique_index"),
         ]
         # A yield report names pairs by their ids: its drill-down looks them up in one corpus.
-        indexes = [models.Index(fields=("corpus", "pair_id"), name="learner_pair_by_id")]
+        indexes = [
+            models.Index(fields=("corpus", "pair_id"), name="learner_pair_by_id"),
+            # A table of single edits gives a sentence one row per edit: each chunk of a run looks
+            # up the rows its sentences share with the rest of the corpus.
+            models.Index(fields=("corpus", "learner_key"), name="learner_pair_by_sentence"),
+        ]
 
     def __str__(self) -> str:
         return self.learner

@@ -61,6 +61,7 @@ from mpp_studio.learner.uploads import (
 )
 from triplets.confusions import ConfusionTable, learn_pair, spacy_tokenize
 from triplets.corpus import METADATA_FIELDS, LearnerPair, M2Edit
+from triplets.other_errors import SentenceCorrections, corrections_by_sentence, sentence_key
 from triplets.pipeline import Triplet, TripletSettings, run_pipeline
 from triplets.readers import (
     MetadataColumns,
@@ -503,6 +504,7 @@ def _record(corpus: LearnerCorpus, index: int, pair: LearnerPair) -> LearnerPair
         source_file=display_name(pair.source_file),
         line=pair.line,
         learner=pair.learner,
+        learner_key=sentence_key(pair.learner),
         corrected=pair.corrected,
         edits=None
         if pair.edits is None
@@ -744,6 +746,20 @@ def make_triplets_chunk(*, chunk_id: int) -> None:
         raise
 
 
+def _sentence_corrections(corpus: LearnerCorpus, records: list[LearnerPairRecord]) -> SentenceCorrections:
+    """Return the corrections of the chunk's learner sentences that have several (a table of
+    single edits gives one row per edit), read from the whole corpus: a sentence's rows may
+    fall in two chunks, and the triplets must not depend on the cut."""
+    keys = {r.learner_key for r in records if r.learner_key and r.edits is None}
+    if not keys:
+        return {}
+    sharing = LearnerPairRecord.objects.filter(corpus=corpus, learner_key__in=keys, edits__isnull=True)
+    return corrections_by_sentence(
+        LearnerPair(pair_id=r.pair_id, source_file="", line=0, learner=r.learner, corrected=r.corrected)
+        for r in sharing.only("pair_id", "learner", "corrected", "edits")
+    )
+
+
 def _forget_attempt(chunk: TripletChunk) -> None:
     """Give back the attempt counted for this run of the chunk, once the database answers."""
 
@@ -782,7 +798,14 @@ def _make_attempt(chunk: TripletChunk, run: TripletRun, where: str) -> None:
 
     try:
         confusions = corpus_confusions(run.corpus)
-        result = run_pipeline(pairs, run_settings(run), progress=progress, confusions=confusions)
+        other_corrections = _sentence_corrections(run.corpus, records)
+        result = run_pipeline(
+            pairs,
+            run_settings(run),
+            progress=progress,
+            confusions=confusions,
+            other_corrections=other_corrections,
+        )
     except DATABASE_ERRORS:
         raise  # from the progress callback: the task retries; never the engine's fault
     except Exception as exc:  # the engine's own bug: fail in words rather than retry for ever
