@@ -258,6 +258,8 @@ def _learnt(
         i = token.i
         lower = tokens[i]
         before, after = _context(token, tokens, lemmas)
+        if _verb_form_for_errant(token, words):
+            continue
         if operation == "R" and lower in words:
             for learner, _n in table.learner_choices(REPLACE, lower):
                 if learner in words:
@@ -306,6 +308,12 @@ def _learnt(
                 )
                 if found and found.strict:
                     yield replace(found, new=(_cased(learner, token.text) if i == 0 else learner,))
+
+
+def _verb_form_for_errant(token: Token, words: frozenset[str]) -> bool:
+    """Return True where a preposition's change would be a verb form's for ERRANT: at the
+    infinitive's "to" ("want go", "want at go") and before a bare verb ("want to at go")."""
+    return words is PREPOSITIONS and (token.tag_ == "TO" or token.tag_ == "VB")
 
 
 def _insertion_point(doc: Doc, i: int, words: frozenset[str]) -> bool:

@@ -256,3 +256,19 @@ def test_no_gerund_is_made_after_a_preposition() -> None:
     pairs = [("It is time for changing.", "It is time for change."), ("I want to going.", "I want to go.")]
     found = _strict(pairs, "These are the steps to follow for change.", "R:VERB:FORM")
     assert [c.new for c in found] == [("following",)]  # "to following", never "for changing"
+
+
+def test_no_preposition_change_at_an_infinitive_or_before_a_bare_verb() -> None:
+    """ERRANT reads a change of the infinitive's "to" ("want at go") or a "to" added before a
+    bare verb ("must to go") as a verb-form error: never a preposition candidate."""
+    table = learn(
+        _pairs(
+            ("I went at the park.", "I went to the park."),
+            ("We drove at the city.", "We drove to the city."),
+            ("You must to go home.", "You must go home."),
+            ("We must to leave now.", "We must leave now."),
+        )
+    )
+    doc = _doc("I want to go to the park.")  # "to"(2) the infinitive's, "to"(4) a preposition
+    assert {c.start for c in learnt_candidates(doc, "R:PREP", table)} == {4}
+    assert learnt_candidates(_doc("They must go now."), "U:PREP", table) == []
