@@ -1,20 +1,21 @@
 """Determiner errors: M:DET (a missing determiner), U:DET (an article where none belongs), R:DET
 (the wrong determiner).
 
-Strict candidates are those whose context forces the error: a deleted article or determiner
-before a singular countable noun ("He is teacher") or a counted time noun ("for week", "it was
-long day"), "the" deleted before a superlative or "same", a determiner deleted after a partitive
-"of" ("most of people", "one of friends") or in a phrase that always has "the" ("on other hand",
-"in morning", "for first time", "all time"), "a" before a plural ("a cats") or a noun that never
-takes it, adjectives or not ("an information", "a bad weather", "a good health", "have a fun",
-"a music"), "the" before a one-word personal or place name ("the Paris"), before a name's "'s"
-("the John's car") or before a possessive determiner ("the my friend"), "a"/"an" swapped against
-the next word's sound ("an car"), this/that, another/other and every/all against the noun's
-number ("this books", "another books", "every students"), "a" for "the" or "some" before a
-plural, a superlative or a noun that takes no "a" ("a books", "a best", "an advice"), and "you"
-for "your" after a preposition or in a subject ("with you brother"). Articles deleted before
-bare-able nouns ("to school", "Mother is kind", "this summer was hottest") and "a" <-> "the" are
-not strict.
+Strict candidates are those whose context forces the error: a deleted article or determiner before
+a singular countable noun ("He is teacher") or a counted time noun ("for week", "it was long day"),
+"a" deleted from "a lot" and "a bit" ("lot of friends"), "the" deleted before a superlative or
+"same", a determiner deleted after a partitive "of" ("most of people", "one of friends") or in a
+phrase that always has "the" ("on other hand", "in morning", "for first time", "all time"), "a"
+before a plural ("a cats") or a noun that never takes it, adjectives or not ("an information", "a
+bad weather", "a good health", "have a fun", "a music") or "lots of" ("a lots of"), "the" before a
+one-word personal or place name ("the Paris"; not a name that may keep an older "the", "the
+Ukraine"), before a name's "'s" ("the John's car") or before a possessive determiner ("the my
+friend"), "a"/"an" swapped against the next word's sound ("an car"), this/that, another/other and
+every/all against the noun's number ("this books", "another books", "every students"), "a" for
+"the" or "some" before a plural, a superlative or a noun that takes no "a" ("a books", "a best",
+"an advice"), and "you" for "your" after a preposition or in a subject ("with you brother").
+Articles deleted before bare-able nouns ("to school", "Mother is kind", "this summer was hottest")
+and "a" <-> "the" are not strict.
 """
 
 from __future__ import annotations
@@ -137,6 +138,19 @@ def _counted_time(det: Token, noun: Token) -> bool:
     if det.i > 0 and det.doc[det.i - 1].lower_ in {"what", "half", "many"}:
         return False
     return all(t.tag_ == "JJ" for t in det.doc[det.i + 1 : noun.i])
+
+
+def delete_quantifier_article(doc: Doc) -> Iterator[Candidate]:
+    """Yield the "a" of "a lot" and "a (little) bit" deleted ("I have lot of friends", "I am bit
+    tired"): strict, "lot" and "bit" are countable nouns that cannot stand bare."""
+    for token in doc:
+        if token.lower_ != "a" or token.tag_ != "DT":
+            continue
+        nxt = _next_word(token)
+        if nxt is not None and nxt.lower_ == "little" and token.i + 2 < len(doc):
+            nxt = doc[token.i + 2]
+        if nxt is not None and nxt.lower_ in {"lot", "bit"} and nxt.tag_ == "NN" and token.head.i == nxt.i:
+            yield Candidate(token.i, token.i + 1, (), "det_delete_a_lot")
 
 
 def delete_the_superlative(doc: Doc) -> Iterator[Candidate]:
@@ -267,7 +281,7 @@ def _article_before(doc: Doc, start: int, article: str) -> tuple[str, ...]:
 def a_before_plural(doc: Doc) -> Iterator[Candidate]:
     """Yield "a"/"an" inserted before a plural noun phrase ("I like a cats"): always strict."""
     for noun in _bare_noun_phrases(doc):
-        if noun.tag_ != "NNS" or noun.lower_ in {"people", "police", "cattle"}:
+        if noun.tag_ != "NNS" or noun.lower_ in {"people", "police", "cattle", "lots"}:
             continue
         if not dictionary_forms(noun.lemma_, "NN", "NOUN") or noun.lower_ == noun.lemma_.lower():
             continue
@@ -277,6 +291,10 @@ def a_before_plural(doc: Doc) -> Iterator[Candidate]:
         yield Candidate(
             start, start, _article_before(doc, start, article), "det_insert_a_plural", likely=False
         )
+
+
+# Names that may keep an older "the" ("the Ukraine", "the Sudan", "the Hague").
+_OPTIONAL_THE = words("ukraine sudan gambia congo lebanon yemen hague sahara crimea punjab argentine")
 
 
 def the_before_name(doc: Doc) -> Iterator[Candidate]:
@@ -290,6 +308,7 @@ def the_before_name(doc: Doc) -> Iterator[Candidate]:
             bool(dictionary_forms(noun.lower_, "NN", "NOUN"))
             or bool(dictionary_forms(noun.lower_, "JJ", "ADJ"))
             or _nationality(noun.lower_)
+            or noun.lower_ in _OPTIONAL_THE
         )
         start = noun.left_edge.i
         word = "The" if start == 0 else "the"
@@ -430,6 +449,17 @@ def _measured(noun: Token) -> bool:
     is not what learners write."""
     head = noun.head
     return noun.dep_ == "pobj" and head.lower_ == "of" and head.head.lower_ in _MEASURES
+
+
+def a_before_lots(doc: Doc) -> Iterator[Candidate]:
+    """Yield "a" inserted before "lots of" ("a lots of people", a blend of "a lot of" and "lots
+    of"): strict."""
+    for token in doc:
+        if token.lower_ != "lots" or token.i + 1 >= len(doc) or doc[token.i + 1].lower_ != "of":
+            continue
+        if token.i > 0 and doc[token.i - 1].tag_ in {"DT", "PDT", "PRP$", "POS", "JJ", "CD"}:
+            continue
+        yield Candidate(token.i, token.i, ("A" if token.i == 0 else "a",), "det_insert_a_lots")
 
 
 def a_before_uncountable(doc: Doc) -> Iterator[Candidate]:
@@ -585,7 +615,13 @@ def a_the_swap(doc: Doc) -> Iterator[Candidate]:
 
 
 RULES = {
-    "M:DET": (delete_indefinite, delete_the_superlative, delete_forced_the, delete_determiner),
+    "M:DET": (
+        delete_indefinite,
+        delete_quantifier_article,
+        delete_the_superlative,
+        delete_forced_the,
+        delete_determiner,
+    ),
     "U:DET": (
         the_before_activity,
         the_in_time_adverbial,
@@ -593,6 +629,7 @@ RULES = {
         the_before_name,
         the_before_possessive,
         the_before_possessor,
+        a_before_lots,
         a_before_uncountable,
     ),
     "R:DET": (

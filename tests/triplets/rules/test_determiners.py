@@ -69,8 +69,12 @@ def test_missing_the_before_a_plural_or_a_bare_institution_noun_is_not_strict() 
     assert not made("We go to the school every day.", "M:DET")["We go to the school day."].candidate.strict
 
 
-def test_quantifier_articles_are_never_deleted() -> None:
-    assert check("I have a few friends and a lot of time.", "M:DET") == []
+def test_quantifier_articles_are_deleted_only_from_a_lot() -> None:
+    # "few friends" is English; "lot of time" is not (det_delete_a_lot).
+    found = [
+        (c.artificial, c.candidate.rule) for c in check("I have a few friends and a lot of time.", "M:DET")
+    ]
+    assert found == [("I have a few friends and lot of time.", "det_delete_a_lot")]
 
 
 # --- U:DET ------------------------------------------------------------------------------------

@@ -140,3 +140,27 @@ def test_you_for_your_is_not_made_after_a_verb_or_before_a_verb_like_noun() -> N
     # "give you money back", "You answer was" (answer reads as a verb).
     assert "I will give you money back." not in made("I will give your money back.", "R:DET")
     assert "You answer was right." not in made("Your answer was right.", "R:DET")
+
+
+def test_a_deleted_from_a_lot_or_a_bit_is_strict() -> None:
+    assert_made("I have a lot of friends.", "M:DET", "I have lot of friends.", "det_delete_a_lot", True)
+    assert_made("I am a little bit tired.", "M:DET", "I am little bit tired.", "det_delete_a_lot", True)
+
+
+def test_a_lot_as_a_piece_of_land_is_the_ordinary_indefinite_rule() -> None:
+    found = rules_of("We parked in a parking lot.", "M:DET")
+    assert found["We parked in parking lot."] == ("det_delete_indefinite", True)
+
+
+def test_a_before_lots_of_is_strict_and_made_once() -> None:
+    found = [c for c in check("We had lots of fun.", "U:DET") if c.artificial == "We had a lots of fun."]
+    assert [(c.candidate.rule, c.candidate.strict, c.reason) for c in found] == [
+        ("det_insert_a_lots", True, None)
+    ]
+
+
+def test_the_before_a_name_that_may_keep_an_older_the_is_not_strict() -> None:
+    assert rules_of("We visited Ukraine.", "U:DET")["We visited the Ukraine."] == (
+        "det_insert_the_name",
+        False,
+    )
