@@ -33,6 +33,7 @@ from triplets.rules._nominal import (
     TIME_NOUNS,
     _plural_numeral,  # one owner of what a plural numeral is (private in _nominal)
     anchored_number,
+    finite_number,
     strictly_uncountable,
     words,
 )
@@ -94,10 +95,58 @@ def number_flip(doc: Doc) -> Iterator[Candidate]:
             continue  # the corrected sentence disagrees with itself: leave it
         # An uncountable noun has no plural in standard English: "advices" is wrong anywhere.
         strict = number == current or (current == SINGULAR and strictly_uncountable(noun.lemma_))
-        if number is None and current == PLURAL and _plural_by_existential(noun):
-            yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), "noun_number_there_are", True)
+        rule = "noun_number"
+        if number is None:
+            if current == PLURAL and _plural_by_existential(noun):
+                rule, strict = "noun_number_there_are", True
+            elif _relative_number(noun) == current:
+                rule, strict = "noun_number_relative", True
+            elif current == PLURAL and _plural_predicate(noun, forms[0]):
+                rule, strict = "noun_number_predicate", True
+        yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), rule, strict)
+
+
+def _relative_number(noun: Token) -> str | None:
+    """Return the number that the verb of a relative clause on the noun shows through its
+    relative subject ("the gardens that are": plural); None when there is none, or when a
+    "which" after a comma may stand for a whole clause ("I got flowers, which is nice")."""
+    if noun.dep_ == "pobj" and noun.head.head.pos_ in {"NOUN", "PROPN", "PRON"}:
+        return None  # "the garden of the museums that is famous": the clause may be the garden's
+    for clause in noun.children:
+        if clause.dep_ != "relcl" or clause.i < noun.i:
             continue
-        yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), "noun_number", strict)
+        relative = next((c for c in clause.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
+        if relative is None or relative.lower_ not in {"that", "which", "who"}:
+            continue
+        if relative.lower_ == "which" and relative.i > 0 and noun.doc[relative.i - 1].is_punct:
+            continue
+        return finite_number(clause)
+    return None
+
+
+# Endings of nouns for people, which have no mass reading ("they are chicken" has one):
+# "my parents are teacher" is wrong whatever it means.
+_PERSON_ENDINGS = ("er", "or", "ist", "ian")
+_PERSON_NOUNS = words("friend student parent child neighbour neighbor colleague classmate member tourist")
+
+
+def _plural_predicate(noun: Token, singular: str) -> bool:
+    """Return True for a plural noun for people after "are / were" with a plural subject
+    ("my parents are teachers", "they were my friends"): the bare singular has no reading. A
+    singular that is also an adjective ("they are adult", "expert") is English, as is "you are
+    my friend"."""
+    verb = noun.head
+    if noun.dep_ != "attr" or verb.lower_ not in {"are", "were"} or lemmas(singular.lower(), "ADJ"):
+        return False
+    lemma = noun.lemma_.lower()
+    if not (lemma.endswith(_PERSON_ENDINGS) or lemma in _PERSON_NOUNS):
+        return False
+    if any(c.dep_ == "conj" for c in noun.children) or any(c.dep_ == "det" for c in noun.children):
+        return False  # "they are the teachers" keeps the verb's number with "the"
+    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    if subj is None or any(c.dep_ == "conj" for c in subj.children):
+        return False
+    return subj.lower_ in {"we", "they", "these", "those"} or subj.tag_ == "NNS"
 
 
 def _plural_by_existential(noun: Token) -> bool:

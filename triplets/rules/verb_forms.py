@@ -3,8 +3,9 @@ near-synonym, a doubled base form or a be inserted), M:VERB:FORM / U:VERB:FORM (
 "to" deleted or inserted), M:VERB:TENSE / U:VERB:TENSE (an auxiliary deleted or inserted).
 
 Strict candidates break a forcing frame: a clause without its verb, "want go", "can to swim",
-"I seen", "I have went", "I did worked". Deleting an auxiliary where the bare verb is still a
-finite form ("have lived" -> "lived") is never proposed.
+"I seen", "I have went", "I did worked", "can motivated", "why we need it?", "he go home".
+Deleting an auxiliary where the bare verb is still a finite form ("have lived" -> "lived",
+"will go" -> "I go") is never strict.
 """
 
 from __future__ import annotations
@@ -49,13 +50,24 @@ def _main_verb(token: Token) -> bool:
 
 
 def _finite_main(token: Token) -> bool:
-    # A finite main verb with no auxiliary of its own ("she likes", "we went").
+    # A finite main verb with no auxiliary of its own ("she likes", "we went"), after its one
+    # subject: "then came my favourite singer" has no slot for an auxiliary before "came", and
+    # a verb the parser gives two subjects ("the robot ... and I think") has no clear number.
+    subj = subject(token)
+    before = token.doc[token.i - 1].lower_ if token.i > 0 else ""
     return (
         _main_verb(token)
         and token.tag_ in {"VBD", "VBZ", "VBP"}
         and not any(c.dep_ in _AUX_DEPS for c in token.children)
-        and subject(token) is not None
+        and subj is not None
+        and subj.i < token.i
+        and sum(c.dep_ in {"nsubj", "nsubjpass"} for c in subj.head.children) == 1
+        and not before.endswith(_NEGATIVE_ENDINGS)
     )
+
+
+# A contracted negative the parser may read as a noun ("don´t" with an acute accent).
+_NEGATIVE_ENDINGS = ("n't", "n´t", "n’t")
 
 
 def _start_of_verb_group(verb: Token) -> int:
@@ -270,7 +282,12 @@ def _differs_from(verb: Token, other: str) -> bool:
 def missing_auxiliary(doc: Doc) -> Iterator[Candidate]:
     """Yield deletions of an auxiliary: progressive be ("I am going" -> "I going") and perfect
     have before a participle that is not also a past ("I have seen" -> "I seen"), both strict;
-    passive be ("was built" -> "built") not strict. Contracted auxiliaries are left alone."""
+    a base "be" or "have" after a modal or "to" before a participle that is not also the base
+    form ("can be done" -> "can done", "could have saved" -> "could saved"), strict; the "do"
+    of a direct wh-question ("Why do we need it?" -> "Why we need it?"), strict; a modal whose
+    verb is then a bare "be" or a bare verb after a singular subject ("we will be" -> "we be",
+    "he will go" -> "he go"), strict; passive be ("was built" -> "built") not strict.
+    Contracted auxiliaries are left alone."""
     found = []
     for aux in doc:
         if aux.dep_ not in _AUX_DEPS or not aux.text.isalpha():
@@ -282,9 +299,94 @@ def missing_auxiliary(doc: Doc) -> Iterator[Candidate]:
             found.append(Candidate(aux.i, aux.i + 1, (), "verb-delete-progressive-be", not first))
         elif aux.dep_ == "aux" and lemma == "have" and verb.tag_ == "VBN" and _differs_from(verb, "VBD"):
             found.append(Candidate(aux.i, aux.i + 1, (), "verb-delete-perfect-have", not first))
+        elif lemma in {"be", "have"} and aux.tag_ == "VB" and verb.tag_ == "VBN" and _after_modal_or_to(aux):
+            # "can be done" -> "can done", "could have saved" -> "could saved": a participle
+            # that is not also the base form cannot follow a modal or "to" ("must be put" ->
+            # "must put" is English).
+            if _differs_from(verb, "VB"):
+                found.append(Candidate(aux.i, aux.i + 1, (), f"verb-delete-{lemma}-after-modal", True))
         elif aux.dep_ == "auxpass" and lemma == "be" and verb.tag_ == "VBN":
             found.append(Candidate(aux.i, aux.i + 1, (), "verb-delete-passive-be", False))
+        elif aux.dep_ == "aux" and lemma == "do" and _wh_question_do(aux):
+            found.append(Candidate(aux.i, aux.i + 1, (), "verb-delete-question-do", True))
+        elif aux.dep_ == "aux" and aux.tag_ == "MD" and _modal_left_bare(aux):
+            found.append(Candidate(aux.i, aux.i + 1, (), "verb-delete-modal", True))
     return iter(ordered(found))
+
+
+def _after_modal_or_to(aux: Token) -> bool:
+    before = aux.doc[aux.i - 1] if aux.i > 0 else None
+    return (
+        before is not None and before.head.i == aux.head.i and (before.tag_ == "MD" or before.lower_ == "to")
+    )
+
+
+def _negated(aux: Token) -> bool:
+    following = aux.doc[aux.i + 1] if aux.i + 1 < len(aux.doc) else None
+    return following is not None and following.lower_ in {"not", "n't"}
+
+
+def _wh_question_do(aux: Token) -> bool:
+    """Return True for the "do / does / did" of a direct wh-question, between the wh-word and
+    the subject, before its verb ("Why do we need it?": "Why we need it?" is no English); not
+    for an elliptical "Why do you?" ("Why you?") nor a negative."""
+    doc = aux.doc
+    verb = aux.head
+    subj = subject(aux)
+    return (
+        aux.text.isalpha()
+        and aux.i > 0
+        and doc[aux.i - 1].tag_ in {"WRB", "WP"}
+        and not _negated(aux)
+        and subj is not None
+        and subj.i == aux.i + 1
+        and verb.i > subj.i
+        and any(t.text == "?" for t in doc[verb.i :])
+    )
+
+
+# Heads after which a bare "be" is a subjunctive ("I suggest that we be there").
+_SUBJUNCTIVE_HEADS = frozenset(
+    {"suggest", "recommend", "insist", "demand", "require", "request", "propose", "ask", "urge"}
+    | {"important", "essential", "necessary", "vital", "crucial"}
+)
+
+
+def _modal_left_bare(modal: Token) -> bool:
+    """Return True when deleting the modal leaves a bare verb that no subject allows: "be"
+    after any subject but "you" ("we will be able" -> "we be able"; "you be careful" is an
+    imperative) or a lexical verb after a clear third-person singular ("he will go" -> "he
+    go"). Not in a question ("Will he go?"), a negative, or a subjunctive clause."""
+    verb = modal.head
+    subj = subject(modal)
+    if (
+        not modal.text.isalpha()
+        or modal.lower_ not in _DELETABLE_MODALS
+        or verb.tag_ != "VB"
+        or verb.i != modal.i + 1
+        or subj is None
+        or subj.i > modal.i
+        or _negated(modal)
+        or _subjunctive_slot(verb)
+    ):
+        return False
+    if verb.lemma_.lower() == "be":
+        return subj.lower_ != "you"
+    number, clear = number_of(modal)
+    return clear and number == SINGULAR and verb.pos_ == "VERB" and verb.lemma_.lower() not in {"have", "do"}
+
+
+def _subjunctive_slot(verb: Token) -> bool:
+    # "I suggest (that) he go", "it is important that he be there".
+    head = verb.head
+    if head.i == verb.i:
+        return False
+    return head.lemma_.lower() in _SUBJUNCTIVE_HEADS or any(
+        c.dep_ == "acomp" and c.lemma_.lower() in _SUBJUNCTIVE_HEADS for c in head.children
+    )
+
+
+_DELETABLE_MODALS = frozenset({"will", "would", "can", "could", "should", "must", "may", "might"})
 
 
 def unnecessary_auxiliary(doc: Doc) -> Iterator[Candidate]:

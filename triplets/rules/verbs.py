@@ -160,6 +160,17 @@ _TIME_NOUNS = frozenset(
         "december",
     }
 )
+# Verbs whose present tells a state or a habit that still holds, so that "I visited Rome and
+# love it", "she moved to Paris and teaches French" are English: never made present in a
+# coordination.
+_STATIVE = frozenset(
+    {
+        *("love", "like", "hate", "prefer", "know", "understand", "believe", "think", "want"),
+        *("need", "own", "have", "live", "remember", "miss", "enjoy", "mean", "seem", "belong"),
+        *("contain", "consist", "depend", "deserve", "agree", "feel", "hope", "wish"),
+        *("work", "study", "teach", "speak", "play", "go", "use"),
+    }
+)
 # Subordinators of a clause about the future that takes the present ("if it rains, ...").
 _CONDITION_MARKS = frozenset({"if", "when", "unless", "until", "before", "after", "once"})
 _DURATIONS = frozenset(
@@ -479,19 +490,29 @@ def _perfect_since(verb: Token) -> Iterator[Candidate]:
 
 def conditional_present(verb: Token) -> str | None:
     """Return the base form of a present verb in an if/when clause whose main clause has
-    "will" ("if it rains, we will stay"), where "will" is wrong; None for any other verb."""
-    if (
-        verb.dep_ != "advcl"
-        or verb.tag_ not in {"VBZ", "VBP"}
-        or not _alpha(verb)
-        or _aux_children(verb)
-        or not any(c.dep_ in {"mark", "advmod"} and c.lower_ in _CONDITION_MARKS for c in verb.children)
-        or not any(c.lower_ == "will" and c.dep_ == "aux" for c in verb.head.children)
+    "will" ("if it rains, we will stay"), where "will" is wrong; or in a temporal clause (when,
+    until, before, after, once) whose main clause is about the future by another modal or is
+    an imperative ("call me when you arrive", "we can talk when you come"); None for any other
+    verb. A polite "if you will follow me" is why "if" needs a "will" in its main clause."""
+    marks = {c.lower_ for c in verb.children if c.dep_ in {"mark", "advmod"}} & _CONDITION_MARKS
+    if verb.dep_ != "advcl" or verb.tag_ not in {"VBZ", "VBP"} or not _alpha(verb) or _aux_children(verb):
+        return None
+    main = verb.head
+    if not marks or not (
+        any(c.lower_ == "will" and c.dep_ == "aux" for c in main.children)
+        or (marks - {"if", "unless"} and _future_main(main))
     ):
         return None
     lemma = verb.lemma_.lower()
     bases = ("be",) if lemma == "be" else dictionary_forms(lemma, "VB", "VERB")
     return bases[0] if bases else None
+
+
+def _future_main(main: Token) -> bool:
+    # A main clause about what is to come: a present modal ("we can talk") or an imperative.
+    if any(c.dep_ == "aux" and c.lower_ in {"can", "shall", "must", "should", "'ll"} for c in main.children):
+        return True
+    return main.tag_ == "VB" and main.dep_ == "ROOT" and not _aux_children(main) and subject(main) is None
 
 
 def _will_in_condition(verb: Token) -> Iterator[Candidate]:
@@ -508,8 +529,9 @@ def tense(doc: Doc) -> Iterator[Candidate]:
     a time adverbial (a past-anchored clause put into the present, a future-anchored "will go"
     into "went"), in a past-past coordination ("went home and cook"), a past temporal clause
     with its past main clause ("when I am young, I played"), a perfect with a period up to now
-    ("I live here since 2010") or "will" in a conditional clause ("if it will rain, we will
-    stay"); the rest are not:
+    ("I live here since 2010") or "will" in a conditional or temporal clause ("if it will rain,
+    we will stay", "call me when he will come"); a coordinated state or habit ("visited Rome
+    and love it") is never strict; the rest are not:
     a naive tense change is usually still grammatical."""
     found: list[Candidate] = []
     anchors = time_anchors(doc)
@@ -539,6 +561,7 @@ def tense(doc: Doc) -> Iterator[Candidate]:
             and not _aux_children(token)
             and not _aux_children(token.head)
             and token.lower_ not in {"was", "were"}
+            and token.lemma_.lower() not in _STATIVE
         ):
             for new in _past_to_present(token, number_of(token)[0])[:1]:
                 found.append(_one(token, new, "verb-tense-coordination", True))

@@ -256,3 +256,37 @@ def test_all_and_a_bare_other_fix_a_plural() -> None:
     strict = {c.artificial for c in check("Other students think so.", "R:NOUN:NUM") if c.candidate.strict}
     assert "Other student think so." in strict
     assert not any(c.candidate.strict for c in check("I like the other books.", "R:NOUN:NUM"))
+
+
+def test_number_fixed_by_a_relative_clause_verb_is_strict() -> None:
+    assert_made(
+        "We visited the gardens that are behind the museum.",
+        "R:NOUN:NUM",
+        "We visited the garden that are behind the museum.",
+        "noun_number_relative",
+        True,
+    )
+    # "which" after a comma may stand for the whole clause ("I got flowers, which is nice").
+    assert made("I sold my car, which is great.", "R:NOUN:NUM")["I sold my cars, which is great."] == (
+        "noun_number",
+        False,
+    )
+    # After "of" the clause may belong to the first noun ("the garden of the museums that is").
+    made_here = made("I saw the garden of the museum that is famous.", "R:NOUN:NUM")
+    assert all(rule != "noun_number_relative" for rule, _ in made_here.values())
+
+
+def test_plural_person_noun_after_plural_be_is_strict() -> None:
+    assert_made(
+        "My parents are teachers.", "R:NOUN:NUM", "My parents are teacher.", "noun_number_predicate", True
+    )
+    assert_made(
+        "They were my best friends.", "R:NOUN:NUM", "They were my best friend.", "noun_number_predicate", True
+    )
+    for corrected, artificial in (
+        ("You are my friends.", "You are my friend."),  # singular "you"
+        ("They are experts.", "They are expert."),  # "expert" is an adjective too
+        ("They are chickens.", "They are chicken."),  # no person noun: a mass reading
+        ("They are the teachers.", "They are the teacher."),
+    ):
+        assert made(corrected, "R:NOUN:NUM").get(artificial, ("", False))[0] != "noun_number_predicate"

@@ -269,6 +269,23 @@ GOLDEN = [
         "verb-delete-passive-be",
         False,
     ),
+    ("M:VERB:TENSE", "Why do we need it?", "Why we need it?", "verb-delete-question-do", True),
+    ("M:VERB:TENSE", "He will go home soon.", "He go home soon.", "verb-delete-modal", True),
+    ("M:VERB:TENSE", "We will be able to help.", "We be able to help.", "verb-delete-modal", True),
+    (
+        "M:VERB:TENSE",
+        "They can be motivated easily.",
+        "They can motivated easily.",
+        "verb-delete-be-after-modal",
+        True,
+    ),
+    (
+        "M:VERB:TENSE",
+        "I could have saved some time.",
+        "I could saved some time.",
+        "verb-delete-have-after-modal",
+        True,
+    ),
     ("U:VERB:TENSE", "I went to the park.", "I have went to the park.", "verb-insert-have-before-past", True),
     (
         "U:VERB:TENSE",
@@ -432,6 +449,58 @@ def test_auxiliary_deletion_leaves_no_english_finite_verb() -> None:
     assert check("I'm going home.", "M:VERB:TENSE") == []  # a contraction: M:CONTR, not this type
     assert _strictness("Are you coming?", "M:VERB:TENSE") == {"You coming?": False}
     assert check("I have been there.", "U:VERB:TENSE") == []
+
+
+def test_auxiliary_deletion_after_a_modal_or_in_a_question_only_where_forced() -> None:
+    # A participle that is also the base form reads as an active verb: "must put" is English.
+    assert not any(c.candidate.strict for c in check("It must be put in the box.", "M:VERB:TENSE"))
+    assert not any(c.candidate.strict for c in check("You could have put it here.", "M:VERB:TENSE"))
+    assert _strictness("It has to be done today.", "M:VERB:TENSE") == {"It has to done today.": True}
+    # An elliptical or negative question, an embedded wh-clause: nothing to delete.
+    for corrected in ("Why do you?", "Why don't we go there?", "That is why we need it."):
+        assert not any(
+            c.candidate.rule == "verb-delete-question-do" for c in check(corrected, "M:VERB:TENSE")
+        )
+
+
+def test_modal_deletion_only_where_the_bare_verb_has_no_reading() -> None:
+    for corrected in (
+        "Will he go home?",  # a question: "He go home?"
+        "You will be fine.",  # "You be fine" can be an imperative
+        "I will go home.",  # "I go home" is English
+        "He will not go.",
+        "It is important that he should study hard.",  # "that he study" is a subjunctive
+        "I suggest that we should be there.",
+    ):
+        assert not any(c.candidate.rule == "verb-delete-modal" for c in check(corrected, "M:VERB:TENSE")), (
+            corrected
+        )
+
+
+def test_will_in_a_temporal_clause_of_a_future_main_clause_is_strict() -> None:
+    assert (
+        _strictness("Call me when you arrive.", "U:VERB:TENSE").get("Call me when you will arrive.") is True
+    )
+    assert_tense = _strictness("We can talk when he comes back.", "R:VERB:TENSE")
+    assert assert_tense.get("We can talk when he will come back.") is True
+    # "if" needs "will" in its main clause: a polite "if you will wait here, ..." is English.
+    assert "If you will need help, ask me." not in _strictness("If you need help, ask me.", "U:VERB:TENSE")
+    # An embedded question ("I don't know when he will come") is English.
+    assert "I don't know when he will come." not in _strictness("I don't know when he comes.", "R:VERB:TENSE")
+
+
+def test_auxiliary_insertion_needs_one_subject_before_the_verb() -> None:
+    # "then came my friend": no slot for an auxiliary; two subjects give no clear number.
+    inserted = {c.artificial for c in check("He sang and then came my friend.", "U:VERB:TENSE")}
+    assert not any("have came" in a or "has came" in a for a in inserted)
+    inserted = {c.artificial for c in check("The robot and I think it is fine.", "U:VERB:TENSE")}
+    assert not any(" is think" in a for a in inserted)
+
+
+def test_coordination_never_makes_a_state_present() -> None:
+    # "I visited the city and love it" is English: a state that still holds.
+    made = _strictness("I visited the city and loved it.", "R:VERB:TENSE")
+    assert made.get("I visited the city and love it.") is False
 
 
 def test_contracted_negative_modals_keep_their_stems() -> None:
