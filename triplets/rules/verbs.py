@@ -663,14 +663,41 @@ _INFINITIVE_VERBS = frozenset(
 )
 
 
+# Verbs that take a gerund or a to-infinitive but never a bare infinitive ("start reading",
+# "start to read", *"start read"); help, let, make, see, go ... take a bare one.
+_NO_BARE_INFINITIVE = _GERUND_VERBS | frozenset(
+    {"start", "begin", "stop", "continue", "like", "love", "hate", "prefer", "try", "forget", "regret"}
+)
+
+
+def _bare_base_wrong(gerund: Token, bases: tuple[str, ...]) -> bool:
+    """Return True when the gerund's base form could not stand in its place as a noun either:
+    it is no noun ("stop sing") or it keeps a direct object, which no noun takes ("learn
+    languages brings", "started read a book"; but "I love work", "study abroad is", "play
+    between the sides" are noun phrases); and the gerund has no subject of its own ("I saw him
+    run")."""
+    if not bases or any(c.dep_ in {"nsubj", "nsubjpass", "cc", "conj"} for c in gerund.children):
+        return False
+    return not lemmas(bases[0], "NOUN") or any(
+        c.dep_ == "dobj"
+        and (
+            (c.i == gerund.i + 1 and c.tag_ in {"NNS", "NNP", "NNPS", "PRP"})
+            or any(d.dep_ in {"det", "poss"} for d in c.children)
+        )
+        for c in gerund.children
+    )
+
+
 def verb_form(doc: Doc) -> Iterator[Candidate]:
     """Yield wrong non-finite forms in contexts that force the right one: a bare infinitive
     after a modal, "to" or do-support -> -ing or past ("can going", "to went"); a progressive
     -ing -> base form ("am go"); -ing after a preposition -> base ("interested in learn");
     a perfect participle -> -ing or base ("have seeing", "have see"); a passive participle ->
     base ("was build"); a gerund after enjoy/recommend... -> "to" + base ("recommend to do"),
-    "to" + base after want/decide... -> gerund ("want going"). A gerund object -> base ("like
-    swim") is not strict."""
+    "to" + base after want/decide... -> gerund ("want going"); a gerund -> base after a verb
+    that takes no bare infinitive ("stopped eat meat") or as a subject ("Learn English opens
+    doors"), where the base cannot be read as a noun. Any other gerund object -> base ("I love
+    work") is not strict."""
     found: list[Candidate] = []
     for verb in doc:
         if (
@@ -714,12 +741,18 @@ def verb_form(doc: Doc) -> Iterator[Candidate]:
                 verb.dep_ in {"xcomp", "dobj"} and verb.head.pos_ == "VERB" and not _infinitive_context(verb)
             ):
                 rule, strict = "verb-form-gerund-base", False
+                if _bare_base_wrong(verb, bases) and verb.head.lemma_.lower() in _NO_BARE_INFINITIVE:
+                    rule, strict = "verb-form-gerund-object-base", True  # "I stopped sing"
                 if verb.head.lemma_.lower() in _GERUND_VERBS and verb.head.i < verb.i:
                     # "recommend doing" -> "recommend to do": these verbs take no infinitive.
                     for new in bases[:1]:
                         found.append(
                             Candidate(verb.i, verb.i + 1, ("to", new), "verb-form-gerund-to-infinitive")
                         )
+            elif verb.dep_ == "csubj" and verb.head.i > verb.i and _bare_base_wrong(verb, bases):
+                # "Learning languages brings ..." -> "Learn languages brings ...": a bare verb
+                # cannot be a subject.
+                rule, strict = "verb-form-gerund-subject-base", True
             else:
                 continue
             for new in bases[:1]:

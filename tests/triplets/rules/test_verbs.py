@@ -254,6 +254,15 @@ GOLDEN = [
     ),
     ("U:VERB", "We went home early.", "We went go home early.", "verb-insert-base-after-past", True),
     ("U:VERB", "He works in a bank.", "He is works in a bank.", "verb-insert-copula", True),
+    ("R:VERB:FORM", "He stopped eating meat.", "He stopped eat meat.", "verb-form-gerund-object-base", True),
+    ("R:VERB:FORM", "I like reading books.", "I like read books.", "verb-form-gerund-object-base", True),
+    (
+        "R:VERB:FORM",
+        "Learning English opens many doors.",
+        "Learn English opens many doors.",
+        "verb-form-gerund-subject-base",
+        True,
+    ),
     ("M:VERB:FORM", "I want to go home.", "I want go home.", "verb-delete-to", True),
     ("M:VERB:FORM", "Can you help me to carry this?", "Can you help me carry this?", "verb-delete-to", False),
     ("U:VERB:FORM", "I can swim.", "I can to swim.", "verb-insert-to-modal", True),
@@ -501,6 +510,17 @@ def test_coordination_never_makes_a_state_present() -> None:
     # "I visited the city and love it" is English: a state that still holds.
     made = _strictness("I visited the city and loved it.", "R:VERB:TENSE")
     assert made.get("I visited the city and love it.") is False
+
+
+def test_gerund_made_bare_only_where_no_noun_or_bare_infinitive_reads() -> None:
+    for corrected, artificial in (
+        ("I love working at home.", "I love work at home."),  # "work" is a noun
+        ("Studying abroad is expensive.", "Study abroad is expensive."),  # a noun phrase
+        ("I saw him running.", "I saw him run."),  # a bare infinitive after "see"
+        ("I helped cleaning the house.", "I helped clean the house."),
+        ("Reading and writing are fun.", "Read and writing are fun."),
+    ):
+        assert _strictness(corrected, "R:VERB:FORM").get(artificial) is not True, corrected
 
 
 def test_contracted_negative_modals_keep_their_stems() -> None:
