@@ -3,8 +3,9 @@
 
 Every inflected form comes from `lexicon.dictionary_forms` (real words only), except the INFL
 rule, whose forms must be non-words (`lexicon.rule_forms`). A candidate is strict when its
-context forces the error: a visible subject for agreement, a time adverbial for tense, an
-auxiliary, modal, "to" or preposition for the non-finite form, a valency frame for R:VERB.
+context forces the error: a visible subject for agreement, a time adverbial or a clause's
+frame for tense (a participle with no auxiliary: "we seen it"), an auxiliary, modal, "to" or
+preposition for the non-finite form, a valency frame for R:VERB.
 The missing/unnecessary verb types (M:/U:VERB...) are in `verb_forms`.
 """
 
@@ -488,6 +489,39 @@ def _perfect_since(verb: Token) -> Iterator[Candidate]:
         yield Candidate(have.i, verb.i + 1, (_with_case(new, have.text),), "verb-tense-perfect-since")
 
 
+_PERSONAL_SUBJECTS = frozenset({"i", "you", "he", "she", "it", "we", "they"})
+# Verbs whose participle can follow a noun with two objects ("the man given a prize"): a noun
+# subject with an object is then no proof that a finite verb is needed.
+_DITRANSITIVE = frozenset({"give", "send", "show", "tell", "teach", "offer", "bring", "lend", "pay", "write"})
+
+
+def participle_only(verb: Token) -> tuple[str, ...]:
+    """Return the verb's past participles that are neither its past nor its base or present
+    ("seen", "gone", "taken"; none for "made", "come", "put")."""
+    lemma = verb.lemma_.lower()
+    others = {f.lower() for tag in ("VBD", "VB", "VBP", "VBZ") for f in dictionary_forms(lemma, tag, "VERB")}
+    return tuple(f for f in dictionary_forms(lemma, "VBN", "VERB") if f.lower() not in others)
+
+
+def _participle_for_past(verb: Token) -> Iterator[Candidate]:
+    # "We saw the garden" -> "We seen the garden": a participle with no auxiliary cannot be
+    # the finite verb of a clause whose subject is a personal pronoun; after a noun subject
+    # only with a direct object ("the man seen" could be a reduced relative).
+    if verb.tag_ != "VBD" or verb.pos_ != "VERB" or not _alpha(verb) or _aux_children(verb):
+        return
+    if verb.lemma_.lower() in {"be", "have"}:
+        return
+    subj = subject(verb)
+    if subj is None or subj.i > verb.i:
+        return
+    personal = subj.lower_ in _PERSONAL_SUBJECTS and subj.tag_ == "PRP"
+    with_object = any(c.dep_ == "dobj" for c in verb.children) and verb.lemma_.lower() not in _DITRANSITIVE
+    if not personal and not with_object:
+        return
+    for new in participle_only(verb)[:1]:
+        yield _one(verb, new, "verb-tense-participle-for-past", True)
+
+
 def conditional_present(verb: Token) -> str | None:
     """Return the base form of a present verb in an if/when clause whose main clause has
     "will" ("if it rains, we will stay"), where "will" is wrong; or in a temporal clause (when,
@@ -530,8 +564,10 @@ def tense(doc: Doc) -> Iterator[Candidate]:
     into "went"), in a past-past coordination ("went home and cook"), a past temporal clause
     with its past main clause ("when I am young, I played"), a perfect with a period up to now
     ("I live here since 2010") or "will" in a conditional or temporal clause ("if it will rain,
-    we will stay", "call me when he will come"); a coordinated state or habit ("visited Rome
-    and love it") is never strict; the rest are not:
+    we will stay", "call me when he will come"); and a past made a participle with no
+    auxiliary ("we saw it" -> "we seen it": after a personal pronoun, or a noun with a direct
+    object, where no reduced relative reads). A coordinated state or habit ("visited Rome and
+    love it") is never strict; the rest are not:
     a naive tense change is usually still grammatical."""
     found: list[Candidate] = []
     anchors = time_anchors(doc)
@@ -572,6 +608,7 @@ def tense(doc: Doc) -> Iterator[Candidate]:
                 found.append(_one(verb, new, "verb-tense-when-clause", True))
         found.extend(_perfect_since(token))
         found.extend(_will_in_condition(token))
+        found.extend(_participle_for_past(token))
     for token in doc:
         if not _alpha(token):
             continue
@@ -692,12 +729,12 @@ def verb_form(doc: Doc) -> Iterator[Candidate]:
     """Yield wrong non-finite forms in contexts that force the right one: a bare infinitive
     after a modal, "to" or do-support -> -ing or past ("can going", "to went"); a progressive
     -ing -> base form ("am go"); -ing after a preposition -> base ("interested in learn");
-    a perfect participle -> -ing or base ("have seeing", "have see"); a passive participle ->
-    base ("was build"); a gerund after enjoy/recommend... -> "to" + base ("recommend to do"),
-    "to" + base after want/decide... -> gerund ("want going"); a gerund -> base after a verb
-    that takes no bare infinitive ("stopped eat meat") or as a subject ("Learn English opens
-    doors"), where the base cannot be read as a noun. Any other gerund object -> base ("I love
-    work") is not strict."""
+    a perfect participle -> past, -ing or base ("have went", "have seeing", "have see"); a
+    passive participle -> past or base ("was wrote", "was build"); a gerund after
+    enjoy/recommend... -> "to" + base ("recommend to do"), "to" + base after want/decide... ->
+    gerund ("want going"); a gerund -> base after a verb that takes no bare infinitive
+    ("stopped eat meat") or as a subject ("Learn English opens doors"), where the base cannot
+    be read as a noun. Any other gerund object -> base ("I love work") is not strict."""
     found: list[Candidate] = []
     for verb in doc:
         if (
@@ -759,12 +796,25 @@ def verb_form(doc: Doc) -> Iterator[Candidate]:
                 found.append(_one(verb, new, rule, strict))
         elif verb.tag_ == "VBN":
             bases = tuple(f for f in dictionary_forms(lemma, "VB", "VERB") if f != lower)
-            if _has_aux(verb, {"have"}):
+            # "have gone" -> "have went", "was written" -> "was wrote": a past that is not also
+            # the participle never follows have or a passive be.
+            pasts = (
+                ()
+                if lemma in {"be", "have"} or lower not in participle_only(verb)
+                else dictionary_forms(lemma, "VBD", "VERB")
+            )
+            passive = _has_aux(verb, {"be", "get"}, ("auxpass",))
+            # "has been built" -> "has been building" is English: a passive is not a perfect here.
+            if _has_aux(verb, {"have"}) and not passive:
+                for new in pasts[:1]:
+                    found.append(_one(verb, new, "verb-form-perfect-past", True))
                 for new in dictionary_forms(lemma, "VBG", "VERB")[:1]:
                     found.append(_one(verb, new, "verb-form-perfect-ing", True))
                 for new in bases[:1]:
                     found.append(_one(verb, new, "verb-form-perfect-base", True))
-            elif _has_aux(verb, {"be", "get"}, ("auxpass",)):
+            elif passive:
+                for new in pasts[:1]:
+                    found.append(_one(verb, new, "verb-form-passive-past", True))
                 for new in bases[:1]:
                     # "must be cleaned" -> "be clean" is English: the base is also an adjective.
                     found.append(_one(verb, new, "verb-form-passive-base", not lemmas(new, "ADJ")))

@@ -263,6 +263,22 @@ GOLDEN = [
         "verb-form-gerund-subject-base",
         True,
     ),
+    ("R:VERB:FORM", "I have gone home.", "I have went home.", "verb-form-perfect-past", True),
+    (
+        "R:VERB:FORM",
+        "The letter was written by him.",
+        "The letter was wrote by him.",
+        "verb-form-passive-past",
+        True,
+    ),
+    ("R:VERB:TENSE", "We saw the garden.", "We seen the garden.", "verb-tense-participle-for-past", True),
+    (
+        "R:VERB:TENSE",
+        "The man took my bag.",
+        "The man taken my bag.",
+        "verb-tense-participle-for-past",
+        True,
+    ),
     ("M:VERB:FORM", "I want to go home.", "I want go home.", "verb-delete-to", True),
     ("M:VERB:FORM", "Can you help me to carry this?", "Can you help me carry this?", "verb-delete-to", False),
     ("U:VERB:FORM", "I can swim.", "I can to swim.", "verb-insert-to-modal", True),
@@ -368,10 +384,14 @@ def test_sva_is_strict_with_a_plain_subject_only() -> None:
 
 def test_tense_is_strict_only_when_anchored() -> None:
     assert _strictness("I went to the cinema yesterday.", "R:VERB:TENSE") == {
-        "I go to the cinema yesterday.": True
+        "I go to the cinema yesterday.": True,
+        "I gone to the cinema yesterday.": True,  # a participle with no auxiliary, anchor or not
     }
     unanchored = _strictness("I went to the cinema with my friends.", "R:VERB:TENSE")
-    assert unanchored == {"I go to the cinema with my friends.": False}
+    assert unanchored == {
+        "I go to the cinema with my friends.": False,
+        "I gone to the cinema with my friends.": True,
+    }
     # A perfect needs a period up to now to be forced; "will" only in a clause of a "will" sentence.
     assert "verb-tense-perfect-since" not in {
         c.candidate.rule for c in check("I have seen it.", "R:VERB:TENSE")
@@ -521,6 +541,25 @@ def test_gerund_made_bare_only_where_no_noun_or_bare_infinitive_reads() -> None:
         ("Reading and writing are fun.", "Read and writing are fun."),
     ):
         assert _strictness(corrected, "R:VERB:FORM").get(artificial) is not True, corrected
+
+
+def test_participle_for_past_only_where_no_participle_reads() -> None:
+    for corrected in (
+        "The man saw it happen.",  # a noun subject and no object: "the man seen" may be a phrase
+        "The teacher gave us a test.",  # "the pupil given a prize" is a phrase
+        "I made a cake.",  # "made" is the participle too
+        "He came home.",  # "come" is the base too
+        "Then came the rain.",  # the subject follows
+    ):
+        rules = {c.candidate.rule for c in check(corrected, "R:VERB:TENSE")}
+        assert "verb-tense-participle-for-past" not in rules, corrected
+
+
+def test_past_form_after_have_or_be_only_where_it_differs_from_the_participle() -> None:
+    # "built" is past and participle; "has been built" is a passive, never a perfect to break.
+    made = _strictness("The house has been built recently.", "R:VERB:FORM")
+    assert "The house has been building recently." not in made
+    assert not any(c.candidate.rule.endswith("-past") for c in check("I have made a cake.", "R:VERB:FORM"))
 
 
 def test_contracted_negative_modals_keep_their_stems() -> None:
