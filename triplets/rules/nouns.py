@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 _SKIPPED_DEPS = frozenset({"compound", "npadvmod", "poss", "appos", "nmod"})
 # Nouns whose singular and plural are both idiomatic almost anywhere.
 _EITHER_NUMBER = words("people police cattle clothes news data media series species staff")
+# Possessive pronouns the tagger may read as nouns ("mine is little" -> "mines").
+_PRONOUNS_AS_NOUNS = words("mine yours hers ours theirs")
 
 # "nobody's", "someone's" before a verb read as "nobody is / has".
 _INDEFINITE_ENDINGS = ("body", "one", "thing")
@@ -81,10 +83,12 @@ def _other_number(noun: Token) -> tuple[str, ...]:
 def number_flip(doc: Doc) -> Iterator[Candidate]:
     """Yield a singular noun made plural or a plural one singular (dictionary forms only);
     strict when a determiner, numeral or the verb's agreement fixes the corrected number ("two
-    brother", "this books", "my parent are"), not strict elsewhere ("I like cat" can be read as
-    a mass use)."""
+    brother", "this books", "my parent are"), by "there are" before a lone plural, by the verb
+    of a relative clause on it ("the garden that are") or by "are" between a plural subject and
+    a noun for people ("my parents are teacher"); not strict elsewhere ("I like cat" can be read
+    as a mass use). A plural after "a" ("a books") is marked unlikely: learners seldom write it."""
     for noun in _common_nouns(doc):
-        if noun.lower_ in _EITHER_NUMBER:
+        if noun.lower_ in _EITHER_NUMBER or noun.lower_ in _PRONOUNS_AS_NOUNS:
             continue
         forms = _other_number(noun)
         if not forms:
@@ -103,7 +107,11 @@ def number_flip(doc: Doc) -> Iterator[Candidate]:
                 rule, strict = "noun_number_relative", True
             elif current == PLURAL and _plural_predicate(noun, forms[0]):
                 rule, strict = "noun_number_predicate", True
-        yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), rule, strict)
+        # "a things" is wrong but seldom what learners write: tried after the other strict ones.
+        after_a = current == SINGULAR and any(
+            c.dep_ == "det" and c.lower_ in {"a", "an", "another"} for c in noun.children
+        )
+        yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), rule, strict, likely=not after_a)
 
 
 def _relative_number(noun: Token) -> str | None:

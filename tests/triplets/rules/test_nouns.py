@@ -290,3 +290,14 @@ def test_plural_person_noun_after_plural_be_is_strict() -> None:
         ("They are the teachers.", "They are the teacher."),
     ):
         assert made(corrected, "R:NOUN:NUM").get(artificial, ("", False))[0] != "noun_number_predicate"
+
+
+def test_plural_after_a_is_strict_but_tried_last() -> None:
+    doc = nlp()("I bought a book and these pens.")
+    flips = {c.new: c for c in nouns.number_flip(doc)}
+    assert (flips[("books",)].strict, flips[("books",)].likely) == (True, False)
+    assert (flips[("pen",)].strict, flips[("pen",)].likely) == (True, True)
+
+
+def test_possessive_pronoun_read_as_a_noun_is_left_alone() -> None:
+    assert all(c.new != ("mines",) for c in nouns.number_flip(nlp()("Yours is big and mine is little.")))
