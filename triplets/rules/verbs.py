@@ -495,10 +495,20 @@ _PERSONAL_SUBJECTS = frozenset({"i", "you", "he", "she", "it", "we", "they"})
 _DITRANSITIVE = frozenset({"give", "send", "show", "tell", "teach", "offer", "bring", "lend", "pay", "write"})
 
 
+# Verbs whose past is also heard as a participle ("has showed", "has proved", "have got") or
+# whose participle is another word to a learner ("born"): no participle/past swap is forced.
+_LOOSE_PARTICIPLES = frozenset(
+    {"show", "prove", "sew", "sow", "mow", "swell", "shave", "strew", "get", "bear"}
+)
+
+
 def participle_only(verb: Token) -> tuple[str, ...]:
     """Return the verb's past participles that are neither its past nor its base or present
-    ("seen", "gone", "taken"; none for "made", "come", "put")."""
+    ("seen", "gone", "taken"; none for "made", "come", "put", nor where the past is also heard
+    as a participle: "showed", "got")."""
     lemma = verb.lemma_.lower()
+    if lemma in _LOOSE_PARTICIPLES:
+        return ()
     others = {f.lower() for tag in ("VBD", "VB", "VBP", "VBZ") for f in dictionary_forms(lemma, tag, "VERB")}
     return tuple(f for f in dictionary_forms(lemma, "VBN", "VERB") if f.lower() not in others)
 
@@ -519,7 +529,8 @@ def _participle_for_past(verb: Token) -> Iterator[Candidate]:
     if not personal and not with_object:
         return
     for new in participle_only(verb)[:1]:
-        yield _one(verb, new, "verb-tense-participle-for-past", True)
+        if new != verb.lower_:
+            yield _one(verb, new, "verb-tense-participle-for-past", True)
 
 
 def conditional_present(verb: Token) -> str | None:
@@ -532,6 +543,8 @@ def conditional_present(verb: Token) -> str | None:
     if verb.dep_ != "advcl" or verb.tag_ not in {"VBZ", "VBP"} or not _alpha(verb) or _aux_children(verb):
         return None
     main = verb.head
+    if marks & {"if", "unless"} and verb.lemma_.lower() in _VOLITIONAL:
+        return None  # "if you will accept": "will" of willingness is English
     if not marks or not (
         any(c.lower_ == "will" and c.dep_ == "aux" for c in main.children)
         or (marks - {"if", "unless"} and _future_main(main))
@@ -540,6 +553,13 @@ def conditional_present(verb: Token) -> str | None:
     lemma = verb.lemma_.lower()
     bases = ("be",) if lemma == "be" else dictionary_forms(lemma, "VB", "VERB")
     return bases[0] if bases else None
+
+
+# Verbs whose "will" in an if-clause can mean "be willing to" ("if you will follow me").
+_VOLITIONAL = frozenset(
+    {"accept", "agree", "help", "come", "follow", "wait", "listen", "excuse", "allow", "let", "give"}
+    | {"tell", "sign", "stop", "join", "try", "do", "take", "pay", "send", "call", "answer"}
+)
 
 
 def _future_main(main: Token) -> bool:
