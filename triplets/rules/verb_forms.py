@@ -366,6 +366,7 @@ def _modal_left_bare(modal: Token) -> bool:
         or verb.i != modal.i + 1
         or subj is None
         or subj.i > modal.i
+        or (len(subj.text) == 1 and subj.tag_ != "PRP")  # "l can" is "I can" typed with an "l"
         or _negated(modal)
         or _subjunctive_slot(verb)
     ):

@@ -500,6 +500,7 @@ def test_modal_deletion_only_where_the_bare_verb_has_no_reading() -> None:
         "He will not go.",
         "It is important that he should study hard.",  # "that he study" is a subjunctive
         "I suggest that we should be there.",
+        "Maybe l can save two hours.",  # "l" for "I": "l save" would be English
     ):
         assert not any(c.candidate.rule == "verb-delete-modal" for c in check(corrected, "M:VERB:TENSE")), (
             corrected
