@@ -131,7 +131,7 @@ def anchored_number(noun: Token) -> str | None:
         c for c in noun.children if c.i < noun.i and c.dep_ in {"det", "nummod", "amod", "quantmod", "predet"}
     ]
     # Plural first: "a few books" has both "a" and "few".
-    if any(c.lower_ in PLURAL_MARKERS or (c.dep_ == "nummod" and _plural_numeral(c)) for c in markers):
+    if any(c.lower_ in PLURAL_MARKERS or (c.dep_ == "nummod" and plural_numeral(c)) for c in markers):
         return PLURAL
     if any(c.lower_ in SINGULAR_MARKERS for c in markers):
         return SINGULAR
@@ -152,13 +152,14 @@ def anchored_number(noun: Token) -> str | None:
 
 def _plural_by_all_or_other(noun: Token) -> bool:
     """Return True for a plural that "all" or a bare "other" counts ("all the students", "other
-    people": "all the student", "other student" are wrong); "the other books", "no other
-    students" may be singular, and a mass singular ("all the time") is never a plural here."""
-    left = [c.lower_ for c in noun.children if c.i < noun.i]
-    if "all" in left:
+    people": "all the student", "other student" are wrong); with a determiner, possessive or
+    numeral before it "other" may count one ("the other book", "some other day", "my other
+    friend", "one other student"), and a mass singular ("all the time") is never a plural here."""
+    left = [c for c in noun.children if c.i < noun.i]
+    if any(c.lower_ == "all" for c in left):
         return True
-    return "other" in left and not any(
-        word in {"the", "another", "any", "no", "every", "each"} for word in left
+    return any(c.lower_ == "other" for c in left) and not any(
+        c.dep_ in {"det", "poss", "nummod"} and c.lower_ != "other" for c in left
     )
 
 
@@ -166,7 +167,8 @@ _COUNT_QUANTIFIERS = frozenset({"one", "each", "either", "neither", "many", "sev
 _MASS_QUANTIFIERS = frozenset({"some", "most", "all", "none", "any", "lot", "lots", "plenty"})
 
 
-def _plural_numeral(token: Token) -> bool:
+def plural_numeral(token: Token) -> bool:
+    """Return True for a numeral that counts more than one ("2", "three", "1,000"; not "one", "half")."""
     text = token.lower_.replace(",", "")
     if text.isdigit():
         return text != "1"

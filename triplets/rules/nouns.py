@@ -31,9 +31,9 @@ from triplets.rules._nominal import (
     PLURAL_MARKERS,
     SINGULAR,
     TIME_NOUNS,
-    _plural_numeral,  # one owner of what a plural numeral is (private in _nominal)
     anchored_number,
     finite_number,
+    plural_numeral,
     strictly_uncountable,
     words,
 )
@@ -211,7 +211,7 @@ def _counted(noun: Token, markers: list[Token]) -> bool:
     """Return True when a plural numeral or quantifier counts the plural noun ("15 years",
     "many times", "these days", "one of the best days"); "all the year" and "some other day"
     are English, so "all" and "other" count nothing here."""
-    if any(m.lower_ in PLURAL_MARKERS or (m.dep_ == "nummod" and _plural_numeral(m)) for m in markers):
+    if any(m.lower_ in PLURAL_MARKERS or (m.dep_ == "nummod" and plural_numeral(m)) for m in markers):
         return True
     head = noun.head
     return noun.dep_ == "pobj" and head.lower_ == "of" and head.head.lower_ == "one" and head.head.i < head.i

@@ -258,6 +258,13 @@ def test_all_and_a_bare_other_fix_a_plural() -> None:
     assert not any(c.candidate.strict for c in check("I like the other books.", "R:NOUN:NUM"))
 
 
+@pytest.mark.parametrize("sentence", ["I met some other students.", "I met my other friends."])
+def test_other_after_a_determiner_or_possessive_may_count_one(sentence: str) -> None:
+    """After "some" or "my", "other" may count one ("some other student"): no strict flip."""
+    made = {c.artificial: c.candidate.strict for c in check(sentence, "R:NOUN:NUM")}
+    assert not any(strict for text, strict in made.items() if text.split()[-1] != sentence.split()[-1])
+
+
 def test_number_fixed_by_a_relative_clause_verb_is_strict() -> None:
     assert_made(
         "We visited the gardens that are behind the museum.",
