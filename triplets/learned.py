@@ -38,7 +38,8 @@ from triplets.confusions import (
     form_tags,
 )
 from triplets.lexicon import dictionary_forms
-from triplets.rules._nominal import PLURAL_MARKERS, SINGULAR_MARKERS
+from triplets.rules._nominal import BARE_ABLE, PLURAL_MARKERS, SINGULAR_MARKERS, strictly_uncountable
+from triplets.rules.prepositions import leaving_out_forces_an_error
 from triplets.rules.verbs import visibly_agrees
 
 if TYPE_CHECKING:
@@ -146,17 +147,22 @@ def _fits(confusion: Confusion, error_type: str) -> bool:
     return True
 
 
+def _words(confusion: Confusion) -> set[str]:
+    return {confusion.correct, confusion.learner} - {""}
+
+
 def _selecting_sides(confusion: Confusion) -> tuple[bool, bool] | None:
     """Return which neighbours (before, after) select the slot, so that a confusion met there
     makes a strict candidate; None when no neighbour does."""
-    words = {confusion.correct, confusion.learner} - {""}
+    words = _words(confusion)
     if _changes_tense(confusion) or words & _MODALS:
         return None  # the sentence, or the meaning, decides
     if words <= DETERMINERS:
         if confusion.kind == REPLACE and not any(words <= pair for pair in _NUMBER_PAIRS):
             return None  # "this film" / "the film", "my" / "the": another good noun phrase
-        if confusion.kind == UNNECESSARY and words == {"the"}:
-            return None  # "the music", "the people who": mostly a specific reading, good English
+        if confusion.kind == UNNECESSARY and not words <= {"a", "an"}:
+            # "the music", "that time", "my friends": mostly another good noun phrase
+            return None
         return (False, True)  # the noun
     if words <= PREPOSITIONS:
         # The head selects a preposition ("interested in"); its object seldom does ("in / from
@@ -223,6 +229,8 @@ def _in_context(table: ConfusionTable, confusion: Confusion, before: Context, af
         )
 
     found = met(confusion)
+    if confusion.kind == REPLACE and _words(confusion) <= PREPOSITIONS and found < MIN_SEEN_STRICT:
+        return 0  # met once with this head: "think on", "stay by", "go for" are often English
     # Learners also get it wrong the other way here ("for learn" corrected to "for learning"):
     # the corrected word may itself be a learner's error the annotator left, and the change
     # would repair it.
@@ -275,7 +283,7 @@ def _learnt(
                     )
                     if found:
                         yield found
-        elif operation == "M" and lower in words:
+        elif operation == "M" and lower in words and _leaving_out_forces(token, words):
             found = _candidate(table, error_type, Confusion(MISSING, lower, ""), before, after, i, i + 1, ())
             if found and found.strict:  # a deletion anywhere is mostly still English
                 yield found
@@ -296,6 +304,8 @@ def _learnt(
             for learner in table.added_words():
                 if learner not in words or lower == learner or (i > 0 and tokens[i - 1] == learner):
                     continue
+                if words is DETERMINERS and not _article_forbidden(token):
+                    continue
                 found = _candidate(
                     table,
                     error_type,
@@ -308,6 +318,25 @@ def _learnt(
                 )
                 if found and found.strict:
                     yield replace(found, new=(_cased(learner, token.text) if i == 0 else learner,))
+
+
+def _leaving_out_forces(token: Token, words: frozenset[str]) -> bool:
+    """Return False where leaving the word out need not be an error: a determiner whose noun may
+    stand bare ("in the future" -> British "in future", "give you a space" -> "give you
+    space"), a preposition in a list or after a determiner (the rules' check)."""
+    if words is DETERMINERS:
+        return not (token.dep_ in {"det", "poss"} and token.head.lower_ in BARE_ABLE)
+    if words is PREPOSITIONS:
+        return leaving_out_forces_an_error(token)
+    return True
+
+
+def _article_forbidden(token: Token) -> bool:
+    """Return True when "a"/"an" cannot stand before the noun phrase starting at `token`: its
+    noun is plural or never countable ("a good school results", "a multimedia"); before a noun
+    that may count ("a science", "fall a victim") it may be good English."""
+    noun = token if token.pos_ == "NOUN" else token.head
+    return noun.tag_ == "NNS" or strictly_uncountable(noun.lemma_)
 
 
 def _verb_form_for_errant(token: Token, words: frozenset[str]) -> bool:

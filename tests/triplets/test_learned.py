@@ -272,3 +272,54 @@ def test_no_preposition_change_at_an_infinitive_or_before_a_bare_verb() -> None:
     doc = _doc("I want to go to the park.")  # "to"(2) the infinitive's, "to"(4) a preposition
     assert {c.start for c in learnt_candidates(doc, "R:PREP", table)} == {4}
     assert learnt_candidates(_doc("They must go now."), "U:PREP", table) == []
+
+
+def test_a_preposition_swap_met_once_with_its_head_is_not_strict() -> None:
+    """Learners made in -> on twice, but only once after "interested": "think on", "stay by"
+    show that one meeting with a head is too little to call the swap wrong there."""
+    table = learn(
+        _pairs(
+            ("She is interested on art.", "She is interested in art."),
+            ("We arrived on Paris.", "We arrived in Paris."),
+        )
+    )
+    found = _by_new(learnt_candidates(_doc("My brother is interested in football."), "R:PREP", table))
+    assert (found[(4, ("on",))].strict, found[(4, ("on",))].seen_in_context) == (False, 0)
+
+
+def test_an_added_article_is_strict_only_before_a_plural_or_a_never_countable_noun() -> None:
+    table = learn(
+        _pairs(
+            ("We talked about a science.", "We talked about science."),
+            ("They talked about a music.", "They talked about music."),
+            ("I asked about a homework.", "I asked about homework."),
+            ("She asked about a information.", "She asked about information."),
+        )
+    )
+    assert learnt_candidates(_doc("He read about science."), "U:DET", table) == []  # "a science" is English
+    added = learnt_candidates(_doc("He asked about homework."), "U:DET", table)
+    assert [(c.start, c.new, c.strict) for c in added] == [(3, ("a",), True)]
+
+
+def test_no_article_left_out_before_a_noun_that_may_stand_bare() -> None:
+    """ "in the future" -> British "in future", "a space" -> "space": no strict deletion."""
+    table = learn(
+        _pairs(
+            ("It will change in future.", "It will change in the future."),
+            ("We met in future.", "We met in the future."),
+            ("I went to the gym in morning.", "I went to the gym in the morning."),
+            ("She swims in morning.", "She swims in the morning."),
+        )
+    )
+    assert learnt_candidates(_doc("Cars will fly in the future."), "M:DET", table) == []
+    deleted = learnt_candidates(_doc("He runs in the morning."), "M:DET", table)
+    assert [(c.start, c.strict) for c in deleted] == [(3, True)]
+
+
+def test_no_preposition_left_out_in_a_list() -> None:
+    """ "at work, (at) school or at home": leaving the repeated preposition out is ellipsis."""
+    table = learn(
+        _pairs(("I was school.", "I was at school."), ("He stayed school.", "He stayed at school."))
+    )
+    doc = _doc("I was at work, at school or at home.")
+    assert {c.start for c in learnt_candidates(doc, "M:PREP", table)} <= {2}

@@ -19,9 +19,9 @@ from triplets.pipeline import run_pipeline
 from triplets.report import ONLY_AT_OTHER_ERRORS
 
 # One learner sentence, two errors, one row per correction (as the BLiSS toolkit's W&I files).
-LEARNER = "We talk about life on earth and a space."
-FIRST = "We talk about life on the earth and a space."  # M:DET: "the" missing
-SECOND = "We talk about life on earth and space."  # U:DET: "a" where none belongs
+LEARNER = "We talk about life on earth and a nature."
+FIRST = "We talk about life on the earth and a nature."  # M:DET: "the" missing
+SECOND = "We talk about life on earth and nature."  # U:DET: "a" where none belongs
 
 
 def _pair(

@@ -42,6 +42,15 @@ UNCOUNTABLE = words(
     evidence progress traffic weather scenery machinery jewellery jewelry clothing software
     garbage rubbish pollution feedback accommodation knowledge"""
 )
+# Nouns that stand bare after a preposition or verb ("go to school", "in hospital", "by car",
+# "at home", "watch TV", British "in future") or in a mass reading ("give you space", "have
+# experience"): deleting their article can leave good English.
+BARE_ABLE = words(
+    """school hospital church prison college university bed home work class town court sea
+    lunch breakfast dinner supper bus car train plane taxi foot bike bicycle boat ship tv
+    television radio piano guitar violin office kindergarten camp hand time future space room
+    experience"""
+)
 # Uncountable nouns that still take "a" before an adjective or a complement ("a good knowledge
 # of", "an accommodation" in American English): never a forcing context.
 _LOOSE_UNCOUNTABLE = frozenset({"knowledge", "accommodation"})

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from triplets.candidates import Candidate
 from triplets.lexicon import dictionary_forms
 from triplets.rules._nominal import (
+    BARE_ABLE,
     DAYS,
     MONTHS,
     PLURAL,
@@ -46,13 +47,6 @@ if TYPE_CHECKING:
 # Determiners whose deletion before a singular countable noun leaves the noun phrase incomplete.
 _CENTRAL = frozenset({"a", "an", "the", "this", "that", "every", "each", "another", "no"})
 _POSSESSIVES = frozenset({"my", "your", "his", "her", "its", "our", "their"})
-# Nouns that stand bare after a preposition or verb ("go to school", "in hospital", "by car",
-# "at home", "watch TV"): deleting their article can leave good English.
-_BARE_OK = words(
-    """school hospital church prison college university bed home work class town court sea
-    lunch breakfast dinner supper bus car train plane taxi foot bike bicycle boat ship tv
-    television radio piano guitar violin office kindergarten camp hand time"""
-)
 # "a few", "a little", "a lot": the article is part of a quantifier.
 _QUANTIFIER_NEXT = frozenset({"few", "little", "lot", "bit", "couple", "number", "great", "good"})
 _KIN_NAMES = words("mother father mum mom dad mummy daddy grandmother grandfather grandma grandpa granny")
@@ -74,7 +68,7 @@ def _singular_countable(noun: Token) -> bool:
     return (
         noun.tag_ == "NN"
         and is_countable(noun.lemma_)
-        and noun.lower_ not in _BARE_OK
+        and noun.lower_ not in BARE_ABLE
         and noun.lower_ not in TIME_NOUNS
         and noun.lower_ not in SEASONS
     )

@@ -93,7 +93,6 @@ COLLOCATIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("worry", "about"): ("for", "on", "of"),
     ("worried", "about"): ("for", "on", "of"),
     ("complain", "about"): ("for", "on", "of"),
-    ("talk", "about"): ("on", "of"),
     ("go", "to"): ("at",),
     ("come", "to"): ("at",),
     ("move", "to"): ("at",),
@@ -322,6 +321,22 @@ def _prepositions(doc: Doc) -> Iterator[tuple[Token, Token]]:
         yield token, obj
 
 
+_LIST_JOINERS = frozenset({",", "and", "or", "but", "&"})
+
+
+def leaving_out_forces_an_error(prep: Token) -> bool:
+    """Return False where leaving the preposition out may read as English, or repair a stray
+    word: ellipsis in a list ("at work, (at) school or at home", "in Paris and (in) London")
+    and a preposition after an article or possessive ("the 85 % of the of population")."""
+    doc, i = prep.doc, prep.i
+    if i == 0:
+        return True
+    before = doc[i - 1]
+    if before.lower_ in {"a", "an", "the"} or before.tag_ == "PRP$":
+        return False
+    return not (before.lower_ in _LIST_JOINERS and any(t.lower_ == prep.lower_ for t in doc[: i - 1]))
+
+
 def _time_preposition(obj: Token) -> str | None:
     """Return the preposition a time expression needs ("on" for days and dates, "in" for months,
     years and seasons, "at" for night, noon and clock times), or None when it is not one."""
@@ -359,7 +374,8 @@ def _head_lemma(prep: Token) -> str:
 
 def delete_collocation(doc: Doc) -> Iterator[Candidate]:
     """Yield a preposition its head needs deleted ("listen music", "interested music", "a lot
-    people", "went school", "most my friends"): always strict."""
+    people", "went school", "most my friends"): strict unless it may read as ellipsis or was a
+    stray word (`leaving_out_forces_an_error`)."""
     for prep, _obj in _prepositions(doc):
         lower, head = prep.lower_, prep.head
         needed = (
@@ -374,7 +390,7 @@ def delete_collocation(doc: Doc) -> Iterator[Candidate]:
             and head.i < prep.i
         )
         if needed or of_noun or _quantifier_of(prep) or _needed_by_verb(prep):
-            yield Candidate(prep.i, prep.i + 1, (), "prep_delete_needed")
+            yield Candidate(prep.i, prep.i + 1, (), "prep_delete_needed", leaving_out_forces_an_error(prep))
 
 
 # Quantifiers that need "of" before a determiner ("most of the time", not "most the time");
@@ -459,12 +475,14 @@ def delete_complex_of(doc: Doc) -> Iterator[Candidate]:
 
 def delete_after_noun(doc: Doc) -> Iterator[Candidate]:
     """Yield a preposition between two noun phrases deleted ("five people my family", "stories
-    his life"): strict."""
+    his life"): strict unless it may read as ellipsis (`leaving_out_forces_an_error`)."""
     for prep, obj in _prepositions(doc):
         if prep.lower_ == "of" or (_head_lemma(prep), prep.lower_) in COLLOCATIONS:
             continue  # "of" after a noun is delete_collocation's
         if _time_preposition(obj) is None and _after_noun(prep, obj):
-            yield Candidate(prep.i, prep.i + 1, (), "prep_delete_after_noun")
+            yield Candidate(
+                prep.i, prep.i + 1, (), "prep_delete_after_noun", leaving_out_forces_an_error(prep)
+            )
 
 
 def delete_time(doc: Doc) -> Iterator[Candidate]:
@@ -473,7 +491,8 @@ def delete_time(doc: Doc) -> Iterator[Candidate]:
     for prep, obj in _prepositions(doc):
         needed = _time_preposition(obj)
         if needed == prep.lower_ and needed in {"in", "at"}:
-            yield Candidate(prep.i, prep.i + 1, (), "prep_delete_time", obj.lower_ not in MONTHS)
+            strict = obj.lower_ not in MONTHS and leaving_out_forces_an_error(prep)
+            yield Candidate(prep.i, prep.i + 1, (), "prep_delete_time", strict)
 
 
 def delete_any(doc: Doc) -> Iterator[Candidate]:

@@ -5,6 +5,8 @@ before mass nouns learners count, "the" before a name's possessive, "some" -> "a
 
 from __future__ import annotations
 
+import pytest
+
 from tests.triplets.rules.conftest import check
 from tests.triplets.rules.test_determiners import assert_made, made
 
@@ -164,3 +166,15 @@ def test_the_before_a_name_that_may_keep_an_older_the_is_not_strict() -> None:
         "det_insert_the_name",
         False,
     )
+
+
+@pytest.mark.parametrize(
+    ("corrected", "bare"),
+    [
+        ("It gives you a space to work.", "It gives you space to work."),
+        ("Cars will fly in the future.", "Cars will fly in future."),
+    ],
+)
+def test_no_strict_deletion_before_a_noun_that_may_stand_bare(corrected: str, bare: str) -> None:
+    """A mass reading ("give you space") or British "in future": leaving the article out is English."""
+    assert bare not in {c.artificial for c in check(corrected, "M:DET") if c.candidate.strict}

@@ -117,3 +117,17 @@ def test_added_collocations_are_strict() -> None:
         ("He recovered from the flu.", "He recovered of the flu."),
     ):
         assert artificial in strict(corrected, "R:PREP", "prep_swap_collocation"), corrected
+
+
+def test_a_preposition_left_out_of_a_list_or_after_an_article_is_not_strict() -> None:
+    """ "at work, (at) school or at home" is ellipsis; "of the of" was a stray word already."""
+    made = {c.artificial: c.candidate.strict for c in check("I listen to music and to the radio.", "M:PREP")}
+    assert made.get("I listen to music and the radio.") is not True
+    made = {c.artificial: c.candidate.strict for c in check("Most of the of people agree.", "M:PREP")}
+    assert made.get("Most of the people agree.") is not True
+
+
+def test_talking_of_is_english() -> None:
+    assert "We are talking of travel." not in {
+        c.artificial for c in check("We are talking about travel.", "R:PREP") if c.candidate.strict
+    }

@@ -14,9 +14,9 @@ from tests.web.learner.conftest import make_run, upload
 from triplets.other_errors import sentence_key
 from triplets.report import ONLY_AT_OTHER_ERRORS
 
-LEARNER = "We talk about life on earth and a space."
-FIRST = "We talk about life on the earth and a space."  # M:DET; its only place is the other error
-SECOND = "We talk about life on earth and space."
+LEARNER = "We talk about life on earth and a nature."
+FIRST = "We talk about life on the earth and a nature."  # M:DET; its only place is the other error
+SECOND = "We talk about life on earth and nature."
 OTHER = "She has two brother and she live in a big house."
 
 
@@ -48,7 +48,7 @@ def test_no_artificial_error_at_the_sentences_other_errors(
 ) -> None:
     run = make_run(single_edits, chunk_size=chunk_size)
     records = Pair.objects.filter(paradigm__dataset=run.dataset).values_list("record", flat=True)
-    # Deleting "a" before "space" would repair the other row's error: the M:DET row gets none.
+    # Deleting "a" before "nature" would repair the other row's error: the M:DET row gets none.
     assert [r["error_type"] for r in records] == ["R:NOUN:NUM"]
     assert run.report["dropped"]["M:DET"] == {ONLY_AT_OTHER_ERRORS: 1}
 
