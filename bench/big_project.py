@@ -474,6 +474,7 @@ def build(options: argparse.Namespace) -> Built:
                 source_file=source.source_file,
                 line=n + 1,
                 learner=source.learner,
+                learner_key=source.learner_key,
                 corrected=source.corrected,
                 edits=source.edits,
                 learner_id=f"learner-{n % 5000}",

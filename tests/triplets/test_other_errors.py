@@ -83,8 +83,7 @@ def test_tokens_at_the_other_errors() -> None:
     assert [doc[i].text for i in sorted(taken)] == ["a"]
 
 
-def test_the_sentence_key_is_stable_and_tells_sentences_apart() -> None:
-    assert sentence_key(LEARNER) == sentence_key(str(LEARNER))
+def test_the_sentence_key_tells_sentences_apart_and_fits_its_column() -> None:
     assert sentence_key(LEARNER) != sentence_key(LEARNER + " ")
     assert len(sentence_key(LEARNER)) == 40
 

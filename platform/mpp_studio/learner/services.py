@@ -753,10 +753,18 @@ def _sentence_corrections(corpus: LearnerCorpus, records: list[LearnerPairRecord
     keys = {r.learner_key for r in records if r.learner_key and r.edits is None}
     if not keys:
         return {}
-    sharing = LearnerPairRecord.objects.filter(corpus=corpus, learner_key__in=keys, edits__isnull=True)
+    # Each distinct correction once: a sentence met a thousand times costs one row, not a thousand.
+    sharing = (
+        LearnerPairRecord.objects.filter(corpus=corpus, learner_key__in=keys, edits__isnull=True)
+        .exclude(corrected__isnull=True)
+        .exclude(corrected=F("learner"))
+        .values_list("learner", "corrected")
+        .order_by()  # the model's ordering would make DISTINCT see the row index too
+        .distinct()
+    )
     return corrections_by_sentence(
-        LearnerPair(pair_id=r.pair_id, source_file="", line=0, learner=r.learner, corrected=r.corrected)
-        for r in sharing.only("pair_id", "learner", "corrected", "edits")
+        LearnerPair(pair_id="", source_file="", line=0, learner=learner, corrected=corrected)
+        for learner, corrected in sharing
     )
 
 

@@ -63,11 +63,14 @@ def test_pairs_stored_without_a_key_are_never_matched(single_edits: LearnerCorpu
 def test_the_migration_keys_the_pairs_stored_before(
     single_edits: LearnerCorpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    migration = importlib.import_module("mpp_studio.learner.migrations.0006_pair_sentence_key")
-    monkeypatch.setattr(migration, "BATCH", 2)  # three rows: two batches
-    stored = LearnerPairRecord.objects.filter(corpus=single_edits)
+    migration = importlib.import_module("mpp_studio.learner.migrations.0007_fill_sentence_keys")
+    monkeypatch.setattr(migration, "BATCH", 1)  # one row a batch
+    stored = LearnerPairRecord.objects.filter(corpus=single_edits).order_by("index")
     stored.update(learner_key="")
+    stored.filter(index=2).update(learner_key="kept")  # keyed by a backfill cut short: left alone
     migration.fill_keys(django_apps, None)
-    assert sorted(stored.values_list("learner_key", flat=True)) == sorted(
-        [sentence_key(LEARNER), sentence_key(LEARNER), sentence_key(OTHER)]
-    )
+    assert list(stored.values_list("learner_key", flat=True)) == [
+        sentence_key(LEARNER),
+        sentence_key(OTHER),
+        "kept",
+    ]

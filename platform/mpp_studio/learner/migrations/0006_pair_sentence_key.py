@@ -2,24 +2,6 @@
 
 from django.db import migrations, models
 
-from triplets.other_errors import sentence_key
-
-BATCH = 2000
-
-
-def fill_keys(apps, schema_editor):
-    """Key the pairs stored before: a run looks up a sentence's other rows by its key."""
-    records = apps.get_model("learner", "LearnerPairRecord")
-    last = 0
-    while True:
-        batch = list(records.objects.filter(pk__gt=last).order_by("pk").only("pk", "learner")[:BATCH])
-        if not batch:
-            return
-        for record in batch:
-            record.learner_key = sentence_key(record.learner)
-        records.objects.bulk_update(batch, ["learner_key"])
-        last = batch[-1].pk
-
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -32,7 +14,6 @@ class Migration(migrations.Migration):
             name="learner_key",
             field=models.CharField(blank=True, default="", max_length=40),
         ),
-        migrations.RunPython(fill_keys, migrations.RunPython.noop),
         migrations.AddIndex(
             model_name="learnerpairrecord",
             index=models.Index(fields=["corpus", "learner_key"], name="learner_pair_by_sentence"),
