@@ -304,7 +304,7 @@ def _learnt(
             for learner in table.added_words():
                 if learner not in words or lower == learner or (i > 0 and tokens[i - 1] == learner):
                     continue
-                if words is DETERMINERS and not _article_forbidden(token):
+                if words == DETERMINERS and not _article_forbidden(token):
                     continue
                 found = _candidate(
                     table,
@@ -324,9 +324,9 @@ def _leaving_out_forces(token: Token, words: frozenset[str]) -> bool:
     """Return False where leaving the word out need not be an error: a determiner whose noun may
     stand bare ("in the future" -> British "in future", "give you a space" -> "give you
     space"), a preposition in a list or after a determiner (the rules' check)."""
-    if words is DETERMINERS:
+    if words == DETERMINERS:
         return not (token.dep_ in {"det", "poss"} and token.head.lower_ in BARE_ABLE)
-    if words is PREPOSITIONS:
+    if words == PREPOSITIONS:
         return leaving_out_forces_an_error(token)
     return True
 
@@ -342,7 +342,7 @@ def _article_forbidden(token: Token) -> bool:
 def _verb_form_for_errant(token: Token, words: frozenset[str]) -> bool:
     """Return True where a preposition's change would be a verb form's for ERRANT: at the
     infinitive's "to" ("want go", "want at go") and before a bare verb ("want to at go")."""
-    return words is PREPOSITIONS and (token.tag_ == "TO" or token.tag_ == "VB")
+    return words == PREPOSITIONS and (token.tag_ == "TO" or token.tag_ == "VB")
 
 
 def _insertion_point(doc: Doc, i: int, words: frozenset[str]) -> bool:
