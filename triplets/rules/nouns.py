@@ -114,28 +114,54 @@ def number_flip(doc: Doc) -> Iterator[Candidate]:
         yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), rule, strict, likely=not after_a)
 
 
+# Verbs with a person object and a question after it ("ask the teacher who is coming", "show
+# the students which is best"): a who/which clause there may be the question, not a relative.
+_QUESTION_VERBS = words("ask tell show teach inform remind advise warn")
+
+
 def _relative_number(noun: Token) -> str | None:
     """Return the number that the verb of a relative clause on the noun shows through its
-    relative subject ("the gardens that are": plural); None when there is none, or when a
-    "which" after a comma may stand for a whole clause ("I got flowers, which is nice")."""
+    relative subject ("the gardens that are": plural); None when there is none, when a
+    "which" after a comma may stand for a whole clause ("I got flowers, which is nice"), or when
+    a who/which clause after the object of "ask / tell / show" may be an indirect question ("I
+    asked the teachers who was coming")."""
     if noun.dep_ == "pobj" and noun.head.head.pos_ in {"NOUN", "PROPN", "PRON"}:
         return None  # "the garden of the museums that is famous": the clause may be the garden's
+    question = noun.dep_ in {"dobj", "dative"} and noun.head.lemma_.lower() in _QUESTION_VERBS
     for clause in noun.children:
         if clause.dep_ != "relcl" or clause.i < noun.i:
             continue
         relative = next((c for c in clause.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
         if relative is None or relative.lower_ not in {"that", "which", "who"}:
             continue
+        if question and relative.lower_ != "that":
+            continue  # "I asked the teacher who was coming": an indirect question, no relative
         if relative.lower_ == "which" and relative.i > 0 and noun.doc[relative.i - 1].is_punct:
             continue
         return finite_number(clause)
     return None
 
 
-# Endings of nouns for people, which have no mass reading ("they are chicken" has one):
-# "my parents are teacher" is wrong whatever it means.
-_PERSON_ENDINGS = ("er", "or", "ist", "ian")
-_PERSON_NOUNS = words("friend student parent child neighbour neighbor colleague classmate member tourist")
+# Nouns for people, which have no mass reading ("they are chicken", "these are paper", "they
+# were murder" have one): "my parents are teacher" is wrong whatever it means. An "-er / -or"
+# ending is no test ("paper", "water", "murder", "copper", "powder"), so those are listed; the
+# "-ist / -ian" endings of a longer word are kept ("artists", "musicians"; not "list", "mist").
+# Left out: nouns heard bare after "be" ("they were witness / victim / host / judge to ...").
+_PERSON_ENDINGS = ("ist", "ian")
+_PERSON_NOUNS = words(
+    """friend student parent child neighbour neighbor colleague classmate member tourist
+    teacher worker player doctor engineer nurse singer dancer writer driver manager farmer
+    lawyer officer soldier leader owner customer passenger stranger foreigner beginner learner
+    reader user visitor actor actress director author professor instructor sailor tailor
+    brother sister mother father daughter son cousin uncle aunt husband wife grandparent
+    grandmother grandfather partner volunteer researcher programmer designer photographer
+    painter baker butcher banker builder trainer employer employee supporter fan follower
+    winner runner swimmer climber traveller traveler explorer hunter fighter prisoner minister
+    governor inventor creator editor translator interpreter waiter waitress cashier chef
+    pilot lecturer supervisor counsellor counselor adviser advisor competitor spectator
+    investor consumer buyer seller shopper villager teenager youngster pupil citizen resident
+    guest athlete surgeon immigrant refugee neighbour kid baby boy girl housewife"""
+)
 
 
 def _plural_predicate(noun: Token, singular: str) -> bool:
@@ -147,7 +173,7 @@ def _plural_predicate(noun: Token, singular: str) -> bool:
     if noun.dep_ != "attr" or verb.lower_ not in {"are", "were"} or lemmas(singular.lower(), "ADJ"):
         return False
     lemma = noun.lemma_.lower()
-    if not (lemma.endswith(_PERSON_ENDINGS) or lemma in _PERSON_NOUNS):
+    if not ((lemma.endswith(_PERSON_ENDINGS) and len(lemma) > 5) or lemma in _PERSON_NOUNS):
         return False
     if any(c.dep_ == "conj" for c in noun.children) or any(c.dep_ == "det" for c in noun.children):
         return False  # "they are the teachers" keeps the verb's number with "the"

@@ -345,10 +345,13 @@ def _wh_question_do(aux: Token) -> bool:
     )
 
 
-# Heads after which a bare "be" is a subjunctive ("I suggest that we be there").
+# Heads after which a bare "be" is a subjunctive ("I suggest that we be there", "the advice
+# that he study", "it is vital that she go").
 _SUBJUNCTIVE_HEADS = frozenset(
     {"suggest", "recommend", "insist", "demand", "require", "request", "propose", "ask", "urge"}
+    | {"advise", "order", "command", "stipulate", "move", "prefer"}
     | {"important", "essential", "necessary", "vital", "crucial"}
+    | {"suggestion", "recommendation", "requirement", "proposal", "insistence", "advice"}
 )
 
 
@@ -378,12 +381,15 @@ def _modal_left_bare(modal: Token) -> bool:
 
 
 def _subjunctive_slot(verb: Token) -> bool:
-    # "I suggest (that) he go", "it is important that he be there".
+    # "I suggest (that) he go", "it is important that he be there", "the demand that he
+    # resign", "my suggestion is that he rest", "lest she misunderstand".
+    if any(c.dep_ == "mark" and c.lower_ == "lest" for c in verb.children):
+        return True
     head = verb.head
     if head.i == verb.i:
         return False
     return head.lemma_.lower() in _SUBJUNCTIVE_HEADS or any(
-        c.dep_ == "acomp" and c.lemma_.lower() in _SUBJUNCTIVE_HEADS for c in head.children
+        c.dep_ in {"acomp", "nsubj", "attr"} and c.lemma_.lower() in _SUBJUNCTIVE_HEADS for c in head.children
     )
 
 

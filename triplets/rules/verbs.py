@@ -500,6 +500,10 @@ _DITRANSITIVE = frozenset({"give", "send", "show", "tell", "teach", "offer", "br
 _LOOSE_PARTICIPLES = frozenset(
     {"show", "prove", "sew", "sow", "mow", "swell", "shave", "strew", "get", "bear"}
 )
+# Verbs whose past (and base) is heard after have / be in American English ("have beat them",
+# "was beat", "have forgot"): no past or base forced there; a participle with no auxiliary
+# ("we beaten them", "I forgotten it") is still wrong.
+_PAST_AFTER_HAVE_HEARD = frozenset({"beat", "forget"})
 
 
 def participle_only(verb: Token) -> tuple[str, ...]:
@@ -538,13 +542,17 @@ def conditional_present(verb: Token) -> str | None:
     "will" ("if it rains, we will stay"), where "will" is wrong; or in a temporal clause (when,
     until, before, after, once) whose main clause is about the future by another modal or is
     an imperative ("call me when you arrive", "we can talk when you come"); None for any other
-    verb. A polite "if you will follow me" is why "if" needs a "will" in its main clause."""
+    verb. A polite "if you will follow me" is why "if" needs a "will" in its main clause; a
+    "when / if" clause of a verb that takes a question ("ask him when he comes", "find out
+    when it starts") may be an embedded question, where "will" is English."""
     marks = {c.lower_ for c in verb.children if c.dep_ in {"mark", "advmod"}} & _CONDITION_MARKS
     if verb.dep_ != "advcl" or verb.tag_ not in {"VBZ", "VBP"} or not _alpha(verb) or _aux_children(verb):
         return None
     main = verb.head
     if marks & {"if", "unless"} and verb.lemma_.lower() in _VOLITIONAL:
         return None  # "if you will accept": "will" of willingness is English
+    if marks & {"when", "if"} and main.lemma_.lower() in _WH_CLAUSE_VERBS:
+        return None  # "ask him when he will come", "see if it will rain": an embedded question
     if not marks or not (
         any(c.lower_ == "will" and c.dep_ == "aux" for c in main.children)
         or (marks - {"if", "unless"} and _future_main(main))
@@ -559,6 +567,16 @@ def conditional_present(verb: Token) -> str | None:
 _VOLITIONAL = frozenset(
     {"accept", "agree", "help", "come", "follow", "wait", "listen", "excuse", "allow", "let", "give"}
     | {"tell", "sign", "stop", "join", "try", "do", "take", "pay", "send", "call", "answer"}
+)
+
+
+# Verbs whose "when / if" clause may be an embedded question, where "will" is English ("ask him
+# when he will come", "let me know when you will arrive", "I'll see if it will rain"); spaCy
+# attaches such a clause as an adverbial like any other.
+_WH_CLAUSE_VERBS = frozenset(
+    {"ask", "tell", "know", "find", "remember", "decide", "wonder", "explain", "show", "check"}
+    | {"see", "forget", "learn", "say", "guess", "understand", "discover", "think", "imagine"}
+    | {"predict", "inform", "notice", "consider", "doubt", "determine", "confirm", "worry"}
 )
 
 
@@ -815,12 +833,16 @@ def verb_form(doc: Doc) -> Iterator[Candidate]:
             for new in bases[:1]:
                 found.append(_one(verb, new, rule, strict))
         elif verb.tag_ == "VBN":
-            bases = tuple(f for f in dictionary_forms(lemma, "VB", "VERB") if f != lower)
+            heard = lemma in _PAST_AFTER_HAVE_HEARD
+            heard_forms = set(dictionary_forms(lemma, "VBD", "VERB")) if heard else set()
+            bases = tuple(
+                f for f in dictionary_forms(lemma, "VB", "VERB") if f != lower and f not in heard_forms
+            )
             # "have gone" -> "have went", "was written" -> "was wrote": a past that is not also
-            # the participle never follows have or a passive be.
+            # the participle never follows have or a passive be ("have beat" is heard).
             pasts = (
                 ()
-                if lemma in {"be", "have"} or lower not in participle_only(verb)
+                if lemma in {"be", "have"} or heard or lower not in participle_only(verb)
                 else dictionary_forms(lemma, "VBD", "VERB")
             )
             passive = _has_aux(verb, {"be", "get"}, ("auxpass",))

@@ -283,6 +283,22 @@ def test_number_fixed_by_a_relative_clause_verb_is_strict() -> None:
     assert all(rule != "noun_number_relative" for rule, _ in made_here.values())
 
 
+@pytest.mark.parametrize(
+    "corrected", ["I asked the teacher who was coming.", "I asked the students who were coming."]
+)
+def test_a_who_clause_after_the_object_of_ask_or_tell_may_be_a_question(corrected: str) -> None:
+    # "I asked the teachers who was coming" is English: "who was coming" is the question.
+    assert not any(strict for _, strict in made(corrected, "R:NOUN:NUM").values()), corrected
+    # The same clause after a verb that takes no question is a relative clause: strict.
+    assert_made(
+        "I met the teacher who was coming.",
+        "R:NOUN:NUM",
+        "I met the teachers who was coming.",
+        "noun_number_relative",
+        True,
+    )
+
+
 def test_plural_person_noun_after_plural_be_is_strict() -> None:
     assert_made(
         "My parents are teachers.", "R:NOUN:NUM", "My parents are teacher.", "noun_number_predicate", True
@@ -290,11 +306,16 @@ def test_plural_person_noun_after_plural_be_is_strict() -> None:
     assert_made(
         "They were my best friends.", "R:NOUN:NUM", "They were my best friend.", "noun_number_predicate", True
     )
+    assert_made("We are workers.", "R:NOUN:NUM", "We are worker.", "noun_number_predicate", True)
+    assert_made("They are artists.", "R:NOUN:NUM", "They are artist.", "noun_number_predicate", True)
     for corrected, artificial in (
         ("You are my friends.", "You are my friend."),  # singular "you"
         ("They are experts.", "They are expert."),  # "expert" is an adjective too
         ("They are chickens.", "They are chicken."),  # no person noun: a mass reading
         ("They are the teachers.", "They are the teacher."),
+        ("These are papers.", "These are paper."),  # "-er" is no person: paper, water, murder
+        ("They were murders.", "They were murder."),
+        ("Those are powders.", "Those are powder."),
     ):
         assert made(corrected, "R:NOUN:NUM").get(artificial, ("", False))[0] != "noun_number_predicate"
 

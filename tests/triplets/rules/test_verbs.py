@@ -500,6 +500,10 @@ def test_modal_deletion_only_where_the_bare_verb_has_no_reading() -> None:
         "He will not go.",
         "It is important that he should study hard.",  # "that he study" is a subjunctive
         "I suggest that we should be there.",
+        "The teacher advised that he should study more.",  # "advised that he study"
+        "My suggestion is that he should rest.",  # "... that he rest"
+        "He spoke slowly lest she should misunderstand.",  # "lest she misunderstand"
+        "There was a demand that he should resign.",
         "Maybe l can save two hours.",  # "l" for "I": "l save" would be English
     ):
         assert not any(c.candidate.rule == "verb-delete-modal" for c in check(corrected, "M:VERB:TENSE")), (
@@ -517,6 +521,23 @@ def test_will_in_a_temporal_clause_of_a_future_main_clause_is_strict() -> None:
     assert "If you will need help, ask me." not in _strictness("If you need help, ask me.", "U:VERB:TENSE")
     # An embedded question ("I don't know when he will come") is English.
     assert "I don't know when he will come." not in _strictness("I don't know when he comes.", "R:VERB:TENSE")
+
+
+@pytest.mark.parametrize(
+    ("corrected", "error_type"),
+    [
+        ("Ask him when he comes.", "R:VERB:TENSE"),
+        ("I can tell you when it starts.", "R:VERB:TENSE"),
+        ("Find out when the train leaves.", "R:VERB:TENSE"),
+        ("Remember when it starts.", "R:VERB:TENSE"),
+        ("Let me know when you arrive.", "U:VERB:TENSE"),
+        ("I will tell you when it starts.", "R:VERB:TENSE"),
+    ],
+)
+def test_no_will_in_a_when_clause_that_may_be_an_embedded_question(corrected: str, error_type: str) -> None:
+    # "Ask him when he will come": the clause of a verb that takes a question may be one.
+    rules = {c.candidate.rule for c in check(corrected, error_type)}
+    assert not rules & {"verb-tense-will-in-condition", "verb-insert-will-in-condition"}, corrected
 
 
 def test_will_of_willingness_in_an_if_clause_is_not_made() -> None:
@@ -575,6 +596,18 @@ def test_no_participle_swap_where_the_past_is_also_heard_as_a_participle() -> No
             "verb-form-passive-past",
             "verb-tense-participle-for-past",
         }
+
+
+def test_no_past_forced_after_have_or_be_where_american_english_uses_it() -> None:
+    # "have beat them", "was beat", "have forgot" are heard; "have forget" is still wrong.
+    for corrected, artificial in (
+        ("We have beaten them twice.", "We have beat them twice."),
+        ("He was beaten badly.", "He was beat badly."),
+        ("I have forgotten his name.", "I have forgot his name."),
+    ):
+        assert artificial not in _strictness(corrected, "R:VERB:FORM"), corrected
+    assert _strictness("I have forgotten his name.", "R:VERB:FORM").get("I have forget his name.") is True
+    assert _strictness("We beat them.", "R:VERB:TENSE").get("We beaten them.") is True
 
 
 def test_past_form_after_have_or_be_only_where_it_differs_from_the_participle() -> None:
