@@ -1,6 +1,6 @@
 """What the determiner, preposition and noun rules share: the number a noun phrase shows, whether
 a noun is countable, "a" or "an" before a word, and the small word classes (time nouns,
-uncountable nouns) that decide whether an error is forced.
+uncountable nouns, partitive quantifiers) that decide whether an error is forced.
 """
 
 from __future__ import annotations
@@ -33,15 +33,30 @@ TIME_NOUNS = words(
     seconds morning mornings afternoon evening evenings night nights weekend weekends today
     tomorrow yesterday tonight century decade moment while"""
 )
+# Time nouns that count ("for a week", "two years ago", "every day"): "a" cannot go before the
+# singular and a count fixes the number. "time" counts only as an occasion ("three times"; mass as
+# a duration: "have time"); "while" has no plural. The one list for determiners and nouns.
+COUNTED_TIME_NOUNS = words(
+    """time times day days week weeks month months year years hour hours minute minutes second
+    seconds morning mornings afternoon afternoons evening evenings night nights weekend weekends
+    century centuries decade decades moment moments while"""
+)
 DAYS = words("monday tuesday wednesday thursday friday saturday sunday")
 MONTHS = words("january february march april may june july august september october november december")
 SEASONS = words("spring summer autumn winter fall")
-# Nouns that are uncountable in standard English: "an information", "a homework", "advices".
+# Countability comes in two lists. UNCOUNTABLE: nouns never countable in standard English ("an
+# information", "a homework", "advices"), whatever their modifiers (bar `_LOOSE_UNCOUNTABLE`).
 UNCOUNTABLE = words(
     """advice information furniture homework housework luggage baggage equipment news research
     evidence progress traffic weather scenery machinery jewellery jewelry clothing software
     garbage rubbish pollution feedback accommodation knowledge"""
 )
+# LEARNER_COUNTED: mass nouns learners count ("a money", "have a fun", "a good health", "a music")
+# that have a plural or a countable sense in a dictionary (so `is_countable` keeps them: "monies",
+# "a music of its own"), but that take no "a" in their ordinary sense. Those of them that a type
+# reading counts after an adjective ("a Chinese music", like "a French wine") are in `_TYPE_COUNTED`.
+LEARNER_COUNTED = words("money health fun luck stuff music")
+_TYPE_COUNTED = frozenset({"music"})
 # Nouns that stand bare after a preposition or verb ("go to school", "in hospital", "by car",
 # "at home", "watch TV", British "in future") or in a mass reading ("give you space", "have
 # experience"): deleting their article can leave good English.
@@ -115,6 +130,16 @@ def strictly_uncountable(lemma: str) -> bool:
     return lemma.lower() in UNCOUNTABLE and lemma.lower() not in _LOOSE_UNCOUNTABLE
 
 
+def takes_no_indefinite(lemma: str, modified: bool = False) -> bool:
+    """Return True for a noun that "a"/"an" cannot precede, whatever the meaning: a never-countable
+    noun ("an information", "a bad weather") or a mass noun learners count ("a money", "a good
+    health"); `modified`: an adjective or noun stands before it ("a Chinese music" is English)."""
+    lower = lemma.lower()
+    if strictly_uncountable(lower):
+        return True
+    return lower in LEARNER_COUNTED and not (modified and lower in _TYPE_COUNTED)
+
+
 def finite_number(verb: Token) -> str | None:
     """Return the number the finite verb of `verb`'s clause shows (SINGULAR for VBZ and "was",
     PLURAL for VBP and "were"), or None when it shows none (past tense, modal, non-finite)."""
@@ -172,6 +197,15 @@ def _plural_by_all_or_other(noun: Token) -> bool:
     )
 
 
+# Quantifiers whose partitive "of" needs a determined noun phrase after it: "most of the people",
+# "one of my friends", "much of the time" ("most of people", "one of friends" are wrong; so is a
+# numeral's: "two of my friends"). "A lot of", "the rest of" and "half of" take a bare noun too.
+# The adjective-like ones stand before a noun as "many"/"most" do ("most people"); the rest are
+# determiners or pronouns.
+ADJECTIVE_QUANTIFIERS = words("many much few little most several")
+PARTITIVE_QUANTIFIERS = ADJECTIVE_QUANTIFIERS | words("one some any all both each either neither none")
+# The number a partitive's noun shows: plural after the counting ones ("one of the students"),
+# either after the others ("most of the cake", "most of the students").
 _COUNT_QUANTIFIERS = frozenset({"one", "each", "either", "neither", "many", "several", "both", "few"})
 _MASS_QUANTIFIERS = frozenset({"some", "most", "all", "none", "any", "lot", "lots", "plenty"})
 

@@ -27,8 +27,11 @@ from triplets.candidates import Candidate
 from triplets.lexicon import dictionary_forms
 from triplets.rules._nominal import (
     BARE_ABLE,
+    COUNTED_TIME_NOUNS,
     DAYS,
+    LEARNER_COUNTED,
     MONTHS,
+    PARTITIVE_QUANTIFIERS,
     PLURAL,
     SEASONS,
     SINGULAR,
@@ -37,7 +40,7 @@ from triplets.rules._nominal import (
     finite_number,
     indefinite_for,
     is_countable,
-    strictly_uncountable,
+    takes_no_indefinite,
     words,
 )
 
@@ -109,11 +112,8 @@ def _determiners(doc: Doc) -> Iterator[tuple[Token, Token]]:
 
 
 # Time nouns that count: "a" before them cannot go ("for week", "once day", "it was long day");
-# "time" (mass: "have time") and the deictic ones ("today") are left out.
-_COUNT_TIME_NOUNS = words(
-    """day week month year hour minute second morning afternoon evening night weekend century
-    decade moment while"""
-)
+# "time" is mass as a duration ("have time").
+_COUNT_TIME_NOUNS = COUNTED_TIME_NOUNS - {"time"}
 
 
 def delete_indefinite(doc: Doc) -> Iterator[Candidate]:
@@ -163,18 +163,18 @@ def _attributive(det: Token) -> bool:
     return adjective.lower_ == "same" or (adjective.dep_ == "amod" and adjective.head.pos_ == "NOUN")
 
 
-# Quantifiers and numerals whose partitive "of" needs a determined noun phrase ("most of the
-# people", "one of my friends": "most of people" is a classic learner error); "a lot of", "the
-# rest of", "half of" may take a bare noun.
-_PARTITIVE_HEADS = words("one some many most all each none several both few any either neither")
 _PARTITIVE_DETERMINERS = _POSSESSIVES | words("the this that these those")
 _DAYPARTS = words("morning afternoon evening mornings afternoons evenings")
-_ORDINAL_TIMES = words("first second third fourth fifth last")
+# "for the first/last time"; "it was the first time" (not "the last time": "was last time" is
+# English, "last time" an adverbial).
+_ORDINAL_TIMES = words("first second third fourth fifth")
 
 
 def _partitive(det: Token) -> bool:
     """Return True for the determiner of a common noun after a quantifier's partitive "of"
-    ("most of the people", "two of my friends")."""
+    ("most of the people", "two of my friends"; `PARTITIVE_QUANTIFIERS`); not when the
+    quantifier has a determiner of its own other than "a" ("make the most of the chances":
+    "make the most of chances" is English; "a few of my friends" still counts)."""
     noun, doc = det.head, det.doc
     if det.lower_ not in _PARTITIVE_DETERMINERS or det.i == 0 or det.dep_ not in {"det", "poss"}:
         return False
@@ -182,12 +182,15 @@ def _partitive(det: Token) -> bool:
     if of.lower_ != "of" or noun.pos_ != "NOUN" or noun.dep_ != "pobj" or noun.head.i != of.i:
         return False
     quantifier = of.head
-    return quantifier.i < of.i and (quantifier.lower_ in _PARTITIVE_HEADS or quantifier.tag_ == "CD")
+    if quantifier.i > of.i or not (quantifier.lower_ in PARTITIVE_QUANTIFIERS or quantifier.tag_ == "CD"):
+        return False
+    return not any(c.dep_ in {"det", "poss"} and c.lower_ not in {"a", "an"} for c in quantifier.children)
 
 
 def _fixed_the(det: Token) -> bool:
     """Return True for "the" in a phrase that never drops it: "on/in the other hand", "in the
-    morning", "for the first time", "it was the first time", "all the time" (not "of all time")."""
+    morning", "for the first/last time", "it was the first time", "all the time" (not "of all
+    time"; not "it was the last time": "it was last time" is English)."""
     doc = det.doc
     if det.lower_ != "the" or det.i == 0 or det.i + 1 >= len(doc):
         return False
@@ -197,9 +200,10 @@ def _fixed_the(det: Token) -> bool:
         return doc[det.i + 2].lower_ == "hand"
     if before == "in" and after.lower_ in _DAYPARTS:
         return after.dep_ == "pobj" and after.head.i == det.i - 1
-    if after.lower_ in _ORDINAL_TIMES and det.i + 2 < len(doc) and doc[det.i + 2].lower_ == "time":
-        time = doc[det.i + 2]
-        return noun.i == time.i and (before == "for" or time.dep_ == "attr")
+    if det.i + 2 < len(doc) and doc[det.i + 2].lower_ == "time" and noun.i == det.i + 2:
+        if before == "for":
+            return after.lower_ in _ORDINAL_TIMES or after.lower_ == "last"
+        return after.lower_ in _ORDINAL_TIMES and noun.dep_ == "attr"
     if before == "all" and after.lower_ == "time" and noun.i == after.i:
         earlier = doc[det.i - 2].lower_ if det.i > 1 else ""
         return earlier != "of" and after.dep_ not in {"nsubj", "nsubjpass"} and not list(after.rights)
@@ -321,7 +325,9 @@ _NAMED_PLACES = words(
 def the_before_possessor(doc: Doc) -> Iterator[Candidate]:
     """Yield "the" inserted before a one-word name with a possessive "'s" ("the John's car",
     "the Taiwan's largest market", as in Romance languages and Greek): strict, except before a
-    place that a name's "'s" can name ("the St John's College", "the McDonald's restaurant")."""
+    place that a name's "'s" can name ("the St John's College", "the McDonald's restaurant"),
+    and not strict before a compound, which may be a brand's product ("the Kellogg's
+    cornflakes", "the Johnson's baby oil")."""
     for token in doc:
         if token.tag_ != "NNP" or token.dep_ != "poss" or token.head.lower_ in _NAMED_PLACES:
             continue
@@ -334,7 +340,21 @@ def the_before_possessor(doc: Doc) -> Iterator[Candidate]:
         if dictionary_forms(token.lower_, "NN", "NOUN") or _nationality(token.lower_):
             continue
         word = "The" if token.i == 0 else "the"
-        yield Candidate(token.i, token.i, (word,), "det_insert_the_possessor")
+        yield Candidate(token.i, token.i, (word,), "det_insert_the_possessor", not _compound(token.head))
+
+
+def _compound(noun: Token) -> bool:
+    """Return True for a noun with a noun before it ("baby oil") or one written as two nouns
+    ("cornflakes", "toothpaste"; kinship words such as "grandmother" aside)."""
+    if any(c.dep_ == "compound" and c.i < noun.i for c in noun.children):
+        return True
+    lemma = noun.lemma_.lower()
+    if lemma in _KIN_NAMES:
+        return False
+    return any(
+        dictionary_forms(lemma[:k], "NN", "NOUN") and dictionary_forms(lemma[k:], "NN", "NOUN")
+        for k in range(3, len(lemma) - 2)
+    )
 
 
 def _nationality(word: str) -> bool:
@@ -424,15 +444,12 @@ def the_in_time_adverbial(doc: Doc) -> Iterator[Candidate]:
             yield Candidate(token.i, token.i, ("the",), "det_insert_the_time")
 
 
-# Mass nouns learners count ("a good health", "have a fun", "a money", "a music"), uncountable
-# whatever their modifiers; a determiner's own list, beside the shared never-countable one.
-_MASS_ONLY = words("money music health fun luck stuff permission")
-
-
 def _never_indefinite(noun: Token) -> bool:
-    """Return True for a noun that takes no "a"/"an" whatever its adjectives ("an important
-    information", "a good health"); "a good knowledge of" is English, so the loose ones are not."""
-    return noun.tag_ == "NN" and (strictly_uncountable(noun.lemma_) or noun.lower_ in _MASS_ONLY)
+    """Return True for a singular noun that takes no "a"/"an" with the modifiers it has ("an
+    important information", "a good health", "a music"; not "a Chinese music", nor "a good
+    knowledge of": `takes_no_indefinite`)."""
+    modified = any(c.dep_ in {"amod", "compound", "nmod"} and c.i < noun.i for c in noun.children)
+    return noun.tag_ == "NN" and takes_no_indefinite(noun.lemma_, modified)
 
 
 _MEASURES = words("lot lots amount deal bit piece plenty lack")
@@ -556,7 +573,7 @@ def your_to_you(doc: Doc) -> Iterator[Candidate]:
         noun = token.head
         if token.lower_ != "your" or token.dep_ != "poss" or noun.i <= token.i:
             continue
-        if not _singular_countable(noun) or noun.lower_ in _MASS_ONLY:
+        if not _singular_countable(noun) or noun.lower_ in LEARNER_COUNTED:
             continue
         between = doc[token.i + 1 : noun.i + 1]
         if any(t.tag_ not in {"JJ", "NN"} or dictionary_forms(t.lower_, "VB", "VERB") for t in between):

@@ -20,7 +20,15 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from triplets.candidates import Candidate
-from triplets.rules._nominal import DAYS, MONTHS, SEASONS, TIME_NOUNS, words
+from triplets.rules._nominal import (
+    ADJECTIVE_QUANTIFIERS,
+    DAYS,
+    MONTHS,
+    PARTITIVE_QUANTIFIERS,
+    SEASONS,
+    TIME_NOUNS,
+    words,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -125,6 +133,10 @@ COLLOCATIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("prevent", "from"): ("of",),
     ("recover", "from"): ("of",),
 }
+# Heads of COLLOCATIONS that also take a bare object: deleting the preposition leaves English
+# ("recovered from the loss" -> "recovered the loss", "protect from the sun" -> "protect the
+# sun", British "prevent him from going" -> "prevent him going"). Their swaps stay strict.
+_BARE_OBJECT_TOO = words("recover protect prevent")
 # Verbs that take a direct object and no preposition -> the preposition learners add
 # ("discuss about the plan", "reached to the station", "married with him").
 NO_PREPOSITION: dict[str, str] = {
@@ -267,9 +279,6 @@ def _in_frame(prep: Token, obj: Token) -> bool:
     return True
 
 
-# Quantifiers that take "of" only before a determiner ("most of the people", not "most of
-# people").
-_OF_QUANTIFIERS = frozenset({"most", "many", "several", "few", "little", "much"})
 # Place adverbs that take no preposition after a verb of motion ("go home", not "go to home").
 _PLACE_ADVERBS = words("home abroad downtown overseas upstairs downstairs there here")
 _MOTION_VERBS = words("go come return get walk drive run fly travel move hurry rush")
@@ -375,13 +384,13 @@ def _head_lemma(prep: Token) -> str:
 def delete_collocation(doc: Doc) -> Iterator[Candidate]:
     """Yield a preposition its head needs deleted ("listen music", "interested music", "a lot
     people", "went school", "most my friends"): strict unless it may read as ellipsis or was a
-    stray word (`leaving_out_forces_an_error`)."""
+    stray word (`leaving_out_forces_an_error`) or its head also takes a bare object
+    (`_BARE_OBJECT_TOO`: "recovered the loss")."""
     for prep, _obj in _prepositions(doc):
         lower, head = prep.lower_, prep.head
+        head_lemma = _head_lemma(prep)
         needed = (
-            (_head_lemma(prep), lower) in COLLOCATIONS
-            and lower != "about"
-            and not _go_plus_verb(prep, _head_lemma(prep))
+            (head_lemma, lower) in COLLOCATIONS and lower != "about" and not _go_plus_verb(prep, head_lemma)
         )
         of_noun = (
             lower == "of"
@@ -390,12 +399,14 @@ def delete_collocation(doc: Doc) -> Iterator[Candidate]:
             and head.i < prep.i
         )
         if needed or of_noun or _quantifier_of(prep) or _needed_by_verb(prep):
-            yield Candidate(prep.i, prep.i + 1, (), "prep_delete_needed", leaving_out_forces_an_error(prep))
+            strict = leaving_out_forces_an_error(prep) and not (needed and head_lemma in _BARE_OBJECT_TOO)
+            yield Candidate(prep.i, prep.i + 1, (), "prep_delete_needed", strict)
 
 
-# Quantifiers that need "of" before a determiner ("most of the time", not "most the time");
-# "all", "both" and "half" do without it, "much the same" is English.
-_OF_BEFORE_DET = frozenset({"most", "many", "several", "none", "each"})
+# Partitive quantifiers whose "of" cannot go before a determiner ("most of the time", not "most
+# the time"); "all" and "both" do without it (`_OPTIONAL_OF`), "much the same" is English, and
+# "either the ... or" / "neither the ... nor" are.
+_OF_BEFORE_DET = PARTITIVE_QUANTIFIERS - _OPTIONAL_OF - {"much", "either", "neither"}
 
 
 def _quantifier_of(prep: Token) -> bool:
@@ -540,9 +551,10 @@ def before_object(doc: Doc) -> Iterator[Candidate]:
 
 
 def of_after_quantifier(doc: Doc) -> Iterator[Candidate]:
-    """Yield "of" inserted after "near" and after a quantifier before a noun phrase with no
-    determiner ("near of the sea", "most of people", "a little of Spanish"): strict ("most of
-    the people" is English, so a determiner after the quantifier stops the rule)."""
+    """Yield "of" inserted after "near" and after an adjective-like partitive quantifier
+    (`ADJECTIVE_QUANTIFIERS`: "most", "many", "a little") before a noun phrase with no determiner
+    ("near of the sea", "most of people", "a little of Spanish"): strict ("most of the people" is
+    English, so a determiner after the quantifier stops the rule)."""
     for token in doc:
         lower = token.lower_
         if token.i + 1 >= len(doc) or doc[token.i + 1].lower_ == "of":
@@ -550,7 +562,7 @@ def of_after_quantifier(doc: Doc) -> Iterator[Candidate]:
         nxt = doc[token.i + 1]
         if lower == "near" and token.pos_ == "ADP" and nxt.pos_ in {"DET", "PROPN", "NOUN", "PRON"}:
             yield Candidate(token.i + 1, token.i + 1, ("of",), "prep_insert_of")
-        elif lower in _OF_QUANTIFIERS and token.head.i > token.i and _nominal(token.head):
+        elif lower in ADJECTIVE_QUANTIFIERS and token.head.i > token.i and _nominal(token.head):
             noun = token.head
             if any(c.dep_ in {"det", "poss"} and c.i > token.i for c in noun.children):
                 continue

@@ -36,6 +36,23 @@ def test_determiner_deleted_after_a_partitive_of_is_strict() -> None:
     )
 
 
+def test_the_most_of_is_no_partitive() -> None:
+    # "make the most of opportunities" is English: "the most" is a noun phrase of its own.
+    found = rules_of("We should make the most of the opportunities we have.", "M:DET")
+    assert found["We should make the most of opportunities we have."] == ("det_delete", False)
+    # "a few of" and "much of" are partitives.
+    assert_made(
+        "I went with a few of my friends.",
+        "M:DET",
+        "I went with a few of friends.",
+        "det_delete_partitive",
+        True,
+    )
+    assert_made(
+        "Much of the time was wasted.", "M:DET", "Much of time was wasted.", "det_delete_partitive", True
+    )
+
+
 def test_determiner_deleted_after_a_measure_of_is_not_strict() -> None:
     # "a lot of students" is English.
     assert rules_of("A lot of the students left early.", "M:DET")["A lot of students left early."] == (
@@ -68,6 +85,18 @@ def test_the_deleted_in_a_fixed_phrase_is_strict() -> None:
     )
 
 
+def test_the_last_time_is_fixed_only_after_for() -> None:
+    assert_made(
+        "I saw him for the last time.", "M:DET", "I saw him for last time.", "det_delete_the_fixed", True
+    )
+    # "was last time" is English ("last time" an adverbial).
+    for corrected, bare in (
+        ("The worst match was the last time.", "The worst match was last time."),
+        ("The problem was the last time we met.", "The problem was last time we met."),
+    ):
+        assert rules_of(corrected, "M:DET")[bare] == ("det_delete", False)
+
+
 def test_all_the_time_as_a_subject_is_not_a_fixed_phrase() -> None:
     found = rules_of("All the time we spent there was wasted.", "M:DET")
     assert all(rule != "det_delete_the_fixed" for rule, _ in found.values())
@@ -98,6 +127,19 @@ def test_a_before_a_mass_noun_learners_count_is_strict() -> None:
     assert_made("I wish you good luck.", "U:DET", "I wish you a good luck.", "det_insert_a_bare", True)
 
 
+def test_a_before_music_with_an_adjective_or_before_permission_is_not_strict() -> None:
+    # "a Chinese music" (a kind of music), "a permission" (a licence) are English.
+    assert rules_of("He likes Chinese music.", "U:DET")["He likes a Chinese music."] == (
+        "det_insert_a_bare",
+        False,
+    )
+    assert rules_of("I asked for permission.", "U:DET")["I asked for a permission."] == (
+        "det_insert_a_bare",
+        False,
+    )
+    assert rules_of("I like the Chinese music.", "R:DET")["I like a Chinese music."] == ("det_a_the", False)
+
+
 def test_a_before_a_never_countable_noun_with_an_adjective_is_strict() -> None:
     assert_made("It is bad weather today.", "U:DET", "It is a bad weather today.", "det_insert_a_bare", True)
 
@@ -113,6 +155,15 @@ def test_a_before_an_uncountable_noun_is_not_strict_after_a_measure_or_for_loose
 def test_the_before_a_names_possessive_is_strict_but_not_before_a_named_place() -> None:
     assert_made("I met John's sister.", "U:DET", "I met the John's sister.", "det_insert_the_possessor", True)
     assert "We ate at the McDonald's restaurant." not in made("We ate at McDonald's restaurant.", "U:DET")
+
+
+def test_the_before_a_names_possessive_is_not_strict_before_a_compound() -> None:
+    # A brand's product: "the Kellogg's cornflakes", "the Johnson's baby oil" are English.
+    for corrected, artificial in (
+        ("I bought Kellogg's cornflakes.", "I bought the Kellogg's cornflakes."),
+        ("We use Johnson's baby oil.", "We use the Johnson's baby oil."),
+    ):
+        assert rules_of(corrected, "U:DET")[artificial] == ("det_insert_the_possessor", False)
 
 
 # --- R:DET ------------------------------------------------------------------------------------
@@ -139,7 +190,11 @@ def test_you_for_your_after_a_preposition_or_as_a_subject_is_strict() -> None:
 
 
 def test_you_for_your_is_not_made_after_a_verb_or_before_a_verb_like_noun() -> None:
-    # "give you money back", "You answer was" (answer reads as a verb).
+    # After a verb "you" may be an indirect object ("give you money"): not made even before a
+    # countable noun that is made elsewhere ("with you sister"); "You answer was" (answer reads
+    # as a verb).
+    assert "I stayed with you sister." in made("I stayed with your sister.", "R:DET")
+    assert "I saw you sister yesterday." not in made("I saw your sister yesterday.", "R:DET")
     assert "I will give you money back." not in made("I will give your money back.", "R:DET")
     assert "You answer was right." not in made("Your answer was right.", "R:DET")
 

@@ -55,8 +55,25 @@ def test_of_after_all_or_before_a_pronoun_deleted_is_not_strict() -> None:
     assert not any_strict("Most of them won.", "M:PREP")
 
 
+def test_of_after_some_or_a_few_before_a_determiner_deleted_is_strict() -> None:
+    # One list of partitive quantifiers (`_nominal.PARTITIVE_QUANTIFIERS`): "some" and "few" too.
+    assert "Some the people agree." in strict("Some of the people agree.", "M:PREP", "prep_delete_needed")
+    assert "I met a few my friends." in strict("I met a few of my friends.", "M:PREP", "prep_delete_needed")
+    # "much the same", "either the bus or the train" are English.
+    assert not any_strict("It is much of the same.", "M:PREP")
+
+
 def test_take_part_in_deleted_is_strict() -> None:
     assert "We took part the race." in strict("We took part in the race.", "M:PREP", "prep_delete_needed")
+    assert "She got rid the old car." in strict("She got rid of the old car.", "M:PREP", "prep_delete_needed")
+    assert "He specialises law." in strict("He specialises in law.", "M:PREP", "prep_delete_needed")
+
+
+def test_from_deleted_after_a_verb_that_also_takes_a_bare_object_is_not_strict() -> None:
+    # "recovered the loss" (recouped it), "protects the sun": the object reads as the verb's own.
+    assert not any_strict("We recovered from the loss quickly.", "M:PREP")
+    assert not any_strict("This cream protects from the sun.", "M:PREP")
+    assert not any_strict("Vaccines prevent people from getting ill.", "M:PREP")
 
 
 # --- R:PREP -----------------------------------------------------------------------------------
