@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from triplets.candidates import Candidate
 from triplets.lexicon import dictionary_forms, lemmas, rule_forms
 from triplets.rules._nominal import (
+    COUNTED_TIME_NOUNS,
     DAYS,
     MONTHS,
     PLURAL,
@@ -199,10 +200,6 @@ def _plural_by_existential(noun: Token) -> bool:
 
 # Time nouns whose number a count fixes like any other noun's ("for 15 year", "three time a
 # week", "every days"); "while", "today" and the like have no number to change.
-_COUNTED_TIME_NOUNS = words(
-    """time times day days week weeks month months year years hour hours minute minutes second
-    seconds evening evenings night nights weekend weekends century centuries decade decades"""
-)
 # Words after a time noun that make it a measure modifying an adjective or noun, where the
 # singular is English ("a 15 year old boy", "a two hour drive"): never changed.
 _MEASURE_FOLLOWERS = words("old long -")
@@ -216,7 +213,7 @@ def time_noun_number(doc: Doc) -> Iterator[Candidate]:
     or "each" ("every days"); always strict. A time noun that measures an adjective or a noun
     ("15 years old", "a two-hour drive") is left alone, as is one with no counting word."""
     for noun in doc:
-        if noun.lower_ not in _COUNTED_TIME_NOUNS or noun.tag_ not in {"NN", "NNS"} or not noun.is_alpha:
+        if noun.lower_ not in COUNTED_TIME_NOUNS or noun.tag_ not in {"NN", "NNS"} or not noun.is_alpha:
             continue
         if noun.dep_ in {"compound", "poss", "amod"} or noun.head.pos_ == "ADJ":
             continue

@@ -134,9 +134,12 @@ COLLOCATIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("recover", "from"): ("of",),
 }
 # Heads of COLLOCATIONS that also take a bare object: deleting the preposition leaves English
-# ("recovered from the loss" -> "recovered the loss", "protect from the sun" -> "protect the
-# sun", British "prevent him from going" -> "prevent him going"). Their swaps stay strict.
-_BARE_OBJECT_TOO = words("recover protect prevent")
+# ("recovered from the loss" -> "recovered the loss", "paid for the bill" -> "paid the bill",
+# British "agreed with the plan" -> "agreed the plan", "wait tables"). Their swaps stay strict.
+_BARE_OBJECT_TOO = words(
+    """recover protect prevent believe pay search return move travel graduate contribute deal
+    suffer invest focus relate prepare concentrate succeed agree worry wait"""
+)
 # Verbs that take a direct object and no preposition -> the preposition learners add
 # ("discuss about the plan", "reached to the station", "married with him").
 NO_PREPOSITION: dict[str, str] = {

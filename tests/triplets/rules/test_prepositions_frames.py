@@ -4,6 +4,8 @@ a superlative's "in the world", a sentence-initial "For example," and the added 
 
 from __future__ import annotations
 
+import pytest
+
 from tests.triplets.rules.conftest import check
 
 
@@ -148,3 +150,15 @@ def test_talking_of_is_english() -> None:
     assert "We are talking of travel." not in {
         c.artificial for c in check("We are talking about travel.", "R:PREP") if c.candidate.strict
     }
+
+
+@pytest.mark.parametrize(
+    ("corrected", "english"),
+    [
+        ("We paid for the bill.", "We paid the bill."),
+        ("They agreed with the plan.", "They agreed the plan."),
+        ("She worried about her son.", "She worried her son."),
+    ],
+)
+def test_no_strict_deletion_after_a_head_that_also_takes_a_bare_object(corrected: str, english: str) -> None:
+    assert english not in strict(corrected, "M:PREP", "prep_delete_needed")
