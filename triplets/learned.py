@@ -39,6 +39,7 @@ from triplets.confusions import (
 )
 from triplets.lexicon import dictionary_forms
 from triplets.rules._nominal import BARE_ABLE, PLURAL_MARKERS, SINGULAR_MARKERS, strictly_uncountable
+from triplets.rules.determiners import singular_countable
 from triplets.rules.prepositions import leaving_out_forces_an_error
 from triplets.rules.verbs import visibly_agrees
 
@@ -292,9 +293,11 @@ def _learnt(
         form_pos = {"VERB"} if upos == "VERB" else {"NOUN"}
         if upos and token.pos_ in form_pos and token.tag_ in (_VERB_TAGS if upos == "VERB" else _NOUN_TAGS):
             for found in _forms(table, error_type, token.text, token.tag_, upos, before, after, i):
-                if found.strict and _agreement(_confusion(found)) and not visibly_agrees(token):
-                    # The corrected verb does not agree with its subject ("It relax"): the
-                    # "error" would repair the sentence.
+                agreement_repaired = _agreement(_confusion(found)) and not visibly_agrees(token)
+                # The corrected verb does not agree with its subject ("It relax"): the "error"
+                # would repair the sentence. A gerund in a noun's place made a word that is a
+                # noun too ("that travelling will be" -> "that travel will be") is English.
+                if found.strict and (agreement_repaired or _noun_for_gerund(token, found)):
                     rule = found.rule.replace(LEARNT_CONTEXT, LEARNT_ANYWHERE, 1)
                     found = replace(found, rule=rule, strict=False, seen_in_context=0)
                 yield found
@@ -323,9 +326,16 @@ def _learnt(
 def _leaving_out_forces(token: Token, words: frozenset[str]) -> bool:
     """Return False where leaving the word out need not be an error: a determiner whose noun may
     stand bare ("in the future" -> British "in future", "give you a space" -> "give you
-    space"), a preposition in a list or after a determiner (the rules' check)."""
+    space"), any other determiner before a noun that may stand bare ("exercise (my) writing"),
+    a preposition in a list or after a determiner (the rules' check)."""
     if words == DETERMINERS:
-        return not (token.dep_ in {"det", "poss"} and token.head.lower_ in BARE_ABLE)
+        if token.dep_ not in {"det", "poss"}:
+            return True
+        if token.lower_ in {"a", "an", "the"}:
+            return token.head.lower_ not in BARE_ABLE
+        # "exercise my writing" -> "exercise writing": a possessive or demonstrative may go
+        # wherever the noun may stand bare
+        return singular_countable(token.head)
     if words == PREPOSITIONS:
         return leaving_out_forces_an_error(token)
     return True
@@ -337,6 +347,20 @@ def _article_forbidden(token: Token) -> bool:
     that may count ("a science", "fall a victim") it may be good English."""
     noun = token if token.pos_ == "NOUN" else token.head
     return noun.tag_ == "NNS" or strictly_uncountable(noun.lemma_)
+
+
+_NOMINAL_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "attr", "conj"})
+
+
+def _noun_for_gerund(token: Token, found: Candidate) -> bool:
+    """Return True when a gerund in a noun's place becomes a word that is also a noun."""
+    import lemminflect
+
+    return (
+        token.tag_ == "VBG"
+        and token.dep_ in _NOMINAL_DEPS
+        and "NOUN" in lemminflect.getAllLemmas(found.new[0].lower())
+    )
 
 
 def _verb_form_for_errant(token: Token, words: frozenset[str]) -> bool:

@@ -323,3 +323,30 @@ def test_no_preposition_left_out_in_a_list() -> None:
     )
     doc = _doc("I was at work, at school or at home.")
     assert {c.start for c in learnt_candidates(doc, "M:PREP", table)} <= {2}
+
+
+def test_a_possessive_left_out_is_strict_only_before_a_noun_that_cannot_stand_bare() -> None:
+    """ "exercise (my) writing" is English; "visit (my) brother" is not."""
+    table = learn(
+        _pairs(
+            ("I practise writing.", "I practise my writing."),
+            ("We practise writing.", "We practise my writing."),
+            ("I visit brother.", "I visit my brother."),
+            ("They visit brother.", "They visit my brother."),
+        )
+    )
+    assert learnt_candidates(_doc("She will practise my writing."), "M:DET", table) == []
+    left_out = learnt_candidates(_doc("She will visit my brother."), "M:DET", table)
+    assert [(c.start, c.strict) for c in left_out] == [(3, True)]
+
+
+def test_a_gerund_in_a_nouns_place_made_a_noun_is_not_strict() -> None:
+    """ "that travelling is easy" -> "that travel is easy": "travel" is a noun too."""
+    table = learn(
+        _pairs(
+            ("I think that travel is fun.", "I think that travelling is fun."),
+            ("We know that travel is hard.", "We know that travelling is hard."),
+        )
+    )
+    found = learnt_candidates(_doc("Some believe that travelling will be easy again."), "R:VERB:FORM", table)
+    assert [c.strict for c in found if c.new == ("travel",)] == [False]

@@ -64,7 +64,7 @@ BARE_ABLE = words(
     """school hospital church prison college university bed home work class town court sea
     lunch breakfast dinner supper bus car train plane taxi foot bike bicycle boat ship tv
     television radio piano guitar violin office kindergarten camp hand time future space room
-    experience"""
+    experience use"""
 )
 # Uncountable nouns that still take "a" before an adjective or a complement ("a good knowledge
 # of", "an accommodation" in American English): never a forcing context.

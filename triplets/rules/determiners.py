@@ -67,7 +67,9 @@ def _noun_head(det: Token) -> Token | None:
     return None
 
 
-def _singular_countable(noun: Token) -> bool:
+def singular_countable(noun: Token) -> bool:
+    """Return True for a singular noun that cannot stand bare: countable, with no bare use after
+    a preposition or mass reading (`BARE_ABLE`), no time noun or season ("He is teacher")."""
     return (
         noun.tag_ == "NN"
         and is_countable(noun.lemma_)
@@ -122,7 +124,7 @@ def delete_indefinite(doc: Doc) -> Iterator[Candidate]:
     "what a day", a question once "a" is gone, nor "a Sunday morning")."""
     for det, noun in _determiners(doc):
         if det.lower_ in {"a", "an"}:
-            strict = _singular_countable(noun) or _counted_time(det, noun)
+            strict = singular_countable(noun) or _counted_time(det, noun)
             yield Candidate(det.i, det.i + 1, (), "det_delete_indefinite", strict)
 
 
@@ -234,7 +236,7 @@ def delete_determiner(doc: Doc) -> Iterator[Candidate]:
         named = det.tag_ == "PRP$" and noun.lower_ in _KIN_NAMES
         # Learners drop articles; a dropped "my" or "this" ("In opinion") they seldom write.
         likely = det.lower_ == "the"
-        yield Candidate(det.i, det.i + 1, (), "det_delete", _singular_countable(noun) and not named, likely)
+        yield Candidate(det.i, det.i + 1, (), "det_delete", singular_countable(noun) and not named, likely)
 
 
 # --- U:DET ------------------------------------------------------------------------------------
@@ -573,7 +575,7 @@ def your_to_you(doc: Doc) -> Iterator[Candidate]:
         noun = token.head
         if token.lower_ != "your" or token.dep_ != "poss" or noun.i <= token.i:
             continue
-        if not _singular_countable(noun) or noun.lower_ in LEARNER_COUNTED:
+        if not singular_countable(noun) or noun.lower_ in LEARNER_COUNTED:
             continue
         between = doc[token.i + 1 : noun.i + 1]
         if any(t.tag_ not in {"JJ", "NN"} or dictionary_forms(t.lower_, "VB", "VERB") for t in between):

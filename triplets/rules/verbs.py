@@ -745,6 +745,13 @@ _NO_BARE_INFINITIVE = _GERUND_VERBS | frozenset(
 )
 
 
+def _compound_reading(gerund: Token, bases: tuple[str, ...]) -> bool:
+    """Return True when the base form, a noun too, and the singular noun right after the gerund
+    can read as a compound noun ("in programming language" -> "in program language")."""
+    following = gerund.doc[gerund.i + 1] if gerund.i + 1 < len(gerund.doc) else None
+    return bool(bases) and bool(lemmas(bases[0], "NOUN")) and following is not None and following.tag_ == "NN"
+
+
 def _bare_base_wrong(gerund: Token, bases: tuple[str, ...]) -> bool:
     """Return True when the gerund's base form could not stand in its place as a noun either:
     it is no noun ("stop sing") or it keeps a direct object, which no noun takes ("learn
@@ -810,8 +817,12 @@ def verb_form(doc: Doc) -> Iterator[Candidate]:
             if _has_aux(verb, {"be"}):
                 rule, strict = "verb-form-progressive-base", True
             elif verb.dep_ in {"pcomp", "pobj"} and verb.head.tag_ == "IN":
-                # "look forward to see" is wrong, but "used to deal" is English with another sense.
-                rule, strict = "verb-form-preposition-base", verb.head.lower_ != "to"
+                # "look forward to see" is wrong, but "used to deal" is English with another sense;
+                # "in program language" may read as a compound noun.
+                rule, strict = (
+                    "verb-form-preposition-base",
+                    verb.head.lower_ != "to" and not _compound_reading(verb, bases),
+                )
             elif (
                 verb.dep_ in {"xcomp", "dobj"} and verb.head.pos_ == "VERB" and not _infinitive_context(verb)
             ):

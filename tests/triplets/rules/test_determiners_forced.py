@@ -228,6 +228,7 @@ def test_the_before_a_name_that_may_keep_an_older_the_is_not_strict() -> None:
     [
         ("It gives you a space to work.", "It gives you space to work."),
         ("Cars will fly in the future.", "Cars will fly in future."),
+        ("They limit the use of phones.", "They limit use of phones."),
     ],
 )
 def test_no_strict_deletion_before_a_noun_that_may_stand_bare(corrected: str, bare: str) -> None:

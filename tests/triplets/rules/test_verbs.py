@@ -726,3 +726,18 @@ def test_agreement_with_a_proper_noun_subject_is_not_strict() -> None:
 def test_no_gerund_after_be_or_get_used_to() -> None:
     found = [c.artificial for c in check("We got used to put the books away.", "R:VERB:FORM")]
     assert "We got used to putting the books away." not in found
+
+
+def test_a_gerund_made_a_noun_before_a_noun_is_not_strict_after_a_preposition() -> None:
+    """ "interested in program language" may read as a compound noun."""
+    made = {
+        c.artificial: c.candidate.strict
+        for c in check(
+            "I like it because I am interested in programming language and how computers work.", "R:VERB:FORM"
+        )
+    }
+    assert (
+        made.get("I like it because I am interested in program language and how computers work.") is not True
+    )
+    made = {c.artificial: c.candidate.strict for c in check("He is good at cooking.", "R:VERB:FORM")}
+    assert made.get("He is good at cook.") is True

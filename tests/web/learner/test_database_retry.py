@@ -21,7 +21,11 @@ def test_a_database_error_in_the_pipeline_is_retried_not_failed(
     real_pipeline = services.run_pipeline
 
     def outage_midway(
-        pairs: object, settings: object, progress: object = None, confusions: object = None
+        pairs: object,
+        settings: object,
+        progress: object = None,
+        confusions: object = None,
+        other_corrections: object = None,
     ) -> object:
         raise OperationalError("server closed the connection unexpectedly")
 
