@@ -911,9 +911,14 @@ def run_finish_if_complete(*, run_id: int) -> None:
     types = sum(1 for n in report.triplets.values() if n)
     job_finish(
         job_id=run.job_id,
-        message=f"Made {report.total_triplets:,} triplets of {types} error type{'s' if types != 1 else ''} "
-        f"from {report.pairs_in:,} pairs ({report.total_single_edit_pairs:,} single-edit pairs).",
+        message=f"Made {_counted(report.total_triplets, 'triplet')} of {_counted(types, 'error type')} "
+        f"from {_counted(report.pairs_in, 'pair')} "
+        f"({_counted(report.total_single_edit_pairs, 'single-edit pair')}).",
     )
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def run_give_up(*, chunk_id: int, message: str) -> None:
