@@ -587,6 +587,10 @@ def your_to_you(doc: Doc) -> Iterator[Candidate]:
             yield Candidate(token.i, token.i + 1, (article_like("you", token),), "det_your_you")
 
 
+# Countable nouns "all" also takes in a mass reading ("all human emotion", "all life").
+_ALL_MASS = words("emotion life art science nature culture society love")
+
+
 def quantifier_number(doc: Doc) -> Iterator[Candidate]:
     """Yield a determiner swapped for its partner of the other number: "another" <-> "other",
     "every"/"each" -> "all", "all" -> "every" ("another books", "other book", "all student",
@@ -597,6 +601,8 @@ def quantifier_number(doc: Doc) -> Iterator[Candidate]:
             continue
         if noun.lower_ in TIME_NOUNS or (noun.tag_ == "NN" and not is_countable(noun.lemma_)):
             continue  # "all day", "all the time", "all information" are English
+        if noun.tag_ == "NN" and (noun.lower_ in BARE_ABLE | _ALL_MASS or noun.lower_ == "one"):
+            continue  # a mass reading ("all human emotion"); "all one needs" is "everything"
         between = [t for t in doc[token.i + 1 : noun.i] if t.tag_ in {"DT", "PRP$", "POS", "CD"}]
         if between or (token.i > 0 and doc[token.i - 1].tag_ in {"DT", "PRP$"}):
             continue  # "the other book", "all the students"

@@ -234,3 +234,18 @@ def test_the_before_a_name_that_may_keep_an_older_the_is_not_strict() -> None:
 def test_no_strict_deletion_before_a_noun_that_may_stand_bare(corrected: str, bare: str) -> None:
     """A mass reading ("give you space") or British "in future": leaving the article out is English."""
     assert bare not in {c.artificial for c in check(corrected, "M:DET") if c.candidate.strict}
+
+
+@pytest.mark.parametrize(
+    ("corrected", "english"),
+    [
+        ("Each human emotion is stronger with music.", "All human emotion is stronger with music."),
+        ("First, every one needs to sleep well.", "First, all one needs to sleep well."),
+    ],
+)
+def test_all_for_every_is_not_made_where_all_reads_as_english(corrected: str, english: str) -> None:
+    """A mass reading ("all human emotion") or "all one needs" (everything one needs)."""
+    assert english not in {c.artificial for c in check(corrected, "R:DET")}
+    assert "All student has a desk." in {
+        c.artificial for c in check("Every student has a desk.", "R:DET") if c.candidate.strict
+    }
