@@ -38,6 +38,7 @@ from triplets.confusions import (
     form_tags,
 )
 from triplets.lexicon import dictionary_forms
+from triplets.lexicon import lemmas as lexicon_lemmas
 from triplets.rules._nominal import BARE_ABLE, PLURAL_MARKERS, SINGULAR_MARKERS, strictly_uncountable
 from triplets.rules.determiners import singular_countable
 from triplets.rules.prepositions import leaving_out_forces_an_error
@@ -327,7 +328,7 @@ def _leaving_out_forces(token: Token, words: frozenset[str]) -> bool:
     """Return False where leaving the word out need not be an error: a determiner whose noun may
     stand bare ("in the future" -> British "in future", "give you a space" -> "give you
     space"), any other determiner before a noun that may stand bare ("exercise (my) writing"),
-    a preposition in a list or after a determiner (the rules' check)."""
+    a preposition in a list or after an article (the rules' check)."""
     if words == DETERMINERS:
         if token.dep_ not in {"det", "poss"}:
             return True
@@ -354,12 +355,10 @@ _NOMINAL_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "attr", "conj"}
 
 def _noun_for_gerund(token: Token, found: Candidate) -> bool:
     """Return True when a gerund in a noun's place becomes a word that is also a noun."""
-    import lemminflect
-
     return (
         token.tag_ == "VBG"
         and token.dep_ in _NOMINAL_DEPS
-        and "NOUN" in lemminflect.getAllLemmas(found.new[0].lower())
+        and bool(lexicon_lemmas(found.new[0].lower(), "NOUN"))
     )
 
 
