@@ -7,6 +7,7 @@ from typing import Any
 
 from mpp_studio.studies.models import Study
 from mpp_studio.studies.services import response_save, schedule_of, study_design
+from study.seeds import derive_seed
 from tests.study.rating_simulation import RatingModel, SimulatedParticipant
 from tests.web.studies.conftest import start
 
@@ -30,10 +31,13 @@ def answer_as_simulated(study: Study, per_list: int, *, inattentive: int = 0, se
             attentive,
         )
         for trial in schedule_of(participation).trials:
-            perceived = model.latent(trial) + rng.gauss(0.0, model.noise)
+            # Noise keyed by the participant and the trial's sentences, not drawn in trial
+            # order: the order follows the participant's random token, the noise must not.
+            noise = random.Random(derive_seed("rating-trial", seed, number, trial.item_id, *trial.sentences))
+            perceived = model.latent(trial) + noise.gauss(0.0, model.noise)
             payload: dict[str, Any] = {
                 "trial_index": trial.trial_index,
-                "rating": model.answer(person, perceived, rng),
+                "rating": model.answer(person, perceived, noise),
             }
             response_save(participation=participation, payload=payload)
     return model

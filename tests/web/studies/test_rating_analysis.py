@@ -26,6 +26,7 @@ def rated(project: Any, pair_dataset: Any, make_study: Any) -> Study:
         target_responses=16,
         catch_per_list=2,
         name="Ratings",
+        seed=2026,  # the items sampled and the lists: a planted zero must not sit at the 95 % edge
     )
     study.quota_per_list = 100
     study.save()
