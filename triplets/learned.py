@@ -346,7 +346,7 @@ def _article_forbidden(token: Token) -> bool:
     """Return True when "a"/"an" cannot stand before the noun phrase starting at `token`: its
     noun is plural or never countable ("a good school results", "a multimedia"); before a noun
     that may count ("a science", "fall a victim") it may be good English."""
-    noun = token if token.pos_ == "NOUN" else token.head
+    noun = _phrase_noun(token)
     return noun.tag_ == "NNS" or strictly_uncountable(noun.lemma_)
 
 
@@ -378,12 +378,17 @@ def _insertion_point(doc: Doc, i: int, words: frozenset[str]) -> bool:
     if words == DETERMINERS:
         if token.dep_ == "compound":
             return False  # inside a noun phrase: "street the food tent"
-        noun = token if token.pos_ == "NOUN" else token.head
+        noun = _phrase_noun(token)
         if token.pos_ not in {"NOUN", "ADJ"} or noun.pos_ != "NOUN" or noun.left_edge.i != i:
             return False  # only at the start of a noun phrase that has no determiner
         if any(c.dep_ in {"det", "poss", "nummod"} for c in noun.children):
             return False
     return True
+
+
+def _phrase_noun(token: Token) -> Token:
+    """Return the noun of the noun phrase a noun or adjective starts ("good" -> "results")."""
+    return token if token.pos_ == "NOUN" else token.head
 
 
 def _insertion_context(tokens: list[str], lemmas: list[str], i: int) -> tuple[Context, Context]:

@@ -40,10 +40,17 @@ def sentence_key(learner: str) -> str:
 def corrections_by_sentence(pairs: Iterable[LearnerPair]) -> dict[str, tuple[str, ...]]:
     """Return each plain-text learner sentence that has two or more distinct corrections among
     `pairs`, with those corrections in the order met."""
+    return group_corrections((p.learner, p.corrected) for p in pairs if p.edits is None)
+
+
+def group_corrections(rows: Iterable[tuple[str, str | None]]) -> dict[str, tuple[str, ...]]:
+    """Return each learner sentence of the plain-text (learner, corrected) rows that has two or
+    more distinct corrections, with those corrections in the order met (a row without a
+    correction, or with the learner sentence itself, counts for nothing)."""
     found: dict[str, dict[str, None]] = defaultdict(dict)
-    for pair in pairs:
-        if pair.edits is None and pair.corrected is not None and pair.corrected != pair.learner:
-            found[pair.learner][pair.corrected] = None
+    for learner, corrected in rows:
+        if corrected is not None and corrected != learner:
+            found[learner][corrected] = None
     return {learner: tuple(c) for learner, c in found.items() if len(c) > 1}
 
 

@@ -61,7 +61,7 @@ from mpp_studio.learner.uploads import (
 )
 from triplets.confusions import ConfusionTable, learn_pair, spacy_tokenize
 from triplets.corpus import METADATA_FIELDS, LearnerPair, M2Edit
-from triplets.other_errors import SentenceCorrections, corrections_by_sentence, sentence_key
+from triplets.other_errors import SentenceCorrections, group_corrections, sentence_key
 from triplets.pipeline import Triplet, TripletSettings, run_pipeline
 from triplets.readers import (
     MetadataColumns,
@@ -762,10 +762,7 @@ def _sentence_corrections(corpus: LearnerCorpus, records: list[LearnerPairRecord
         .order_by()  # the model's ordering would make DISTINCT see the row index too
         .distinct()
     )
-    return corrections_by_sentence(
-        LearnerPair(pair_id="", source_file="", line=0, learner=learner, corrected=corrected)
-        for learner, corrected in sharing
-    )
+    return group_corrections(sharing)
 
 
 def _forget_attempt(chunk: TripletChunk) -> None:
