@@ -9,9 +9,11 @@ structure force: "listen music", "five people my family", "depend of", "interest
 TV", "with bus", "in Monday", "on 2010", "during three years", "discuss about the plan",
 "bought about a car", "went to home", "in last week", "near of the sea", "most of people",
 "because the rain", "most my friends", "since a long time", "in my point of view", "in the end
-of the year", "in the age of 15", "the biggest city on the world", "By example, ...". Phrases
-that are fixed only in a frame (a modifier, an "of" complement, a superlative head, the start of
-the sentence) are strict only in it. Every other candidate is marked not strict.
+of the year", "in the age of 15", "the biggest city on the world", "By example, ...", "thankful
+of your help", "on order to", "keep on touch", "by my own", "on general", "In first, ...", "The
+other hand, ...", "swim my friends", "slept the sofa". Phrases that are fixed only in a frame (a
+modifier, an "of" complement, a superlative head, the start of the sentence, the word after them)
+are strict only in it. Every other candidate is marked not strict.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from triplets.rules._nominal import (
     PARTITIVE_QUANTIFIERS,
     SEASONS,
     TIME_NOUNS,
+    is_person_noun,
     words,
 )
 
@@ -46,61 +49,61 @@ COLLOCATIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("concentrate", "on"): ("in", "at", "to"),
     ("congratulate", "on"): ("for", "to"),
     ("keen", "on"): ("in", "of", "at"),
-    ("effect", "on"): ("at", "to"),
-    ("impact", "on"): ("at", "to"),
+    ("effect", "on"): ("at",),  # "give effect to", British "a different effect to"
+    ("impact", "on"): ("at",),  # "the impact to customers"
     ("influence", "on"): ("at", "to"),
     ("interested", "in"): ("on", "at", "for", "about"),
-    ("interest", "in"): ("on", "at", "about"),
+    ("interest", "in"): ("about",),  # "interest on / at" a loan or a bank
     ("believe", "in"): ("on", "at"),
-    ("succeed", "in"): ("on", "at", "to"),
+    ("succeed", "in"): ("on",),  # "succeed at school", "succeed to the throne"
     ("participate", "in"): ("on", "at", "to"),
     ("involved", "in"): ("on", "at"),
     ("increase", "in"): ("of", "at"),
-    ("good", "at"): ("on", "to"),
-    ("bad", "at"): ("on", "to"),
+    ("good", "at"): (),  # "good to / on / in" are English with other meanings
+    ("bad", "at"): (),
     ("arrive", "at"): ("to",),
     ("arrive", "in"): ("to",),
     ("laugh", "at"): ("on", "to"),
     ("listen", "to"): ("at", "on"),
-    ("belong", "to"): ("at", "with", "on"),
+    ("belong", "to"): (),  # "belong with / on / at" a place or group
     ("similar", "to"): ("with", "at", "as"),
     ("married", "to"): ("with",),
     ("reply", "to"): ("at", "on"),
     ("access", "to"): ("at", "on"),
     ("attention", "to"): ("at", "on"),
     ("solution", "to"): ("at", "on", "from"),
-    ("happen", "to"): ("at", "on"),
-    ("afraid", "of"): ("from", "about", "for"),
-    ("proud", "of"): ("on", "for", "about", "from"),
+    ("happen", "to"): (),  # "happened at the party", "happened on a shop"
+    ("afraid", "of"): ("from",),  # "afraid for my children"
+    ("proud", "of"): ("on", "from"),
     ("full", "of"): ("with", "from"),
-    ("consist", "of"): ("from", "in", "by"),
+    ("consist", "of"): ("from", "by"),  # "consists in"
     ("aware", "of"): ("about", "from", "on"),
     ("capable", "of"): ("for", "to", "in"),
     ("fond", "of"): ("with", "to", "about"),
-    ("tired", "of"): ("from", "with"),
-    ("example", "of"): ("for", "about"),
-    ("advantage", "of"): ("from", "for"),
+    ("tired", "of"): (),  # "tired from the trip", British "tired with"
+    ("example", "of"): ("about",),  # "an example for others"
+    ("advantage", "of"): ("from",),  # "an advantage for students"
     ("lack", "of"): ("in", "from"),
-    ("wait", "for"): ("to", "on"),
-    ("pay", "for"): ("to",),
+    ("wait", "for"): ("to",),  # American "wait on someone"
+    ("pay", "for"): (),  # "paid to my friend"
     ("search", "for"): ("to", "after"),
     ("apologise", "for"): ("about", "of"),
     ("apologize", "for"): ("about", "of"),
     ("responsible", "for"): ("of", "about"),
-    ("famous", "for"): ("of", "by", "with"),
+    ("famous", "for"): ("of", "by"),  # "famous with tourists"
     ("reason", "for"): ("of", "to"),
     ("thank", "for"): ("about", "of"),
-    ("agree", "with"): ("to", "at"),
-    ("deal", "with"): ("about", "in"),
+    ("agree", "with"): ("at",),  # "agree to the plan"
+    ("deal", "with"): ("about",),  # "deal in antiques"
     ("cope", "with"): ("to", "about", "for"),
     ("satisfied", "with"): ("from", "of", "on"),
     ("bored", "with"): ("from", "about"),
     ("different", "from"): ("of", "with"),
-    ("suffer", "from"): ("of", "with"),
-    ("graduate", "from"): ("in", "of"),
-    ("worry", "about"): ("for", "on", "of"),
-    ("worried", "about"): ("for", "on", "of"),
-    ("complain", "about"): ("for", "on", "of"),
+    ("suffer", "from"): ("of",),  # "suffers with back pain"
+    ("graduate", "from"): (),  # "graduated in history", "a graduate of"
+    ("worry", "about"): ("on", "of"),  # "worry for her safety"
+    ("worried", "about"): ("on", "of"),
+    ("complain", "about"): ("for", "on"),  # "complain of a headache"
     ("go", "to"): ("at",),
     ("come", "to"): ("at",),
     ("move", "to"): ("at",),
@@ -116,7 +119,7 @@ COLLOCATIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("contribute", "to"): ("for", "at"),
     ("prepare", "for"): ("to", "at"),
     ("care", "of"): ("for", "about"),
-    ("far", "from"): ("of", "to"),
+    ("far", "from"): ("of",),  # "it is far to the station"
     ("addicted", "to"): ("of", "with"),
     ("trip", "to"): ("at",),
     ("one", "of"): ("from",),  # "one from my friends"
@@ -132,13 +135,35 @@ COLLOCATIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("protect", "from"): ("of",),
     ("prevent", "from"): ("of",),
     ("recover", "from"): ("of",),
+    ("excited", "about"): ("of",),
+    ("thankful", "for"): ("of",),  # "thankful to" someone is English
+    ("grateful", "for"): ("with",),  # British "grateful of" is heard
+    ("ready", "for"): ("to",),  # "ready to the exam"; never before a bare noun (`_to_infinitive`)
+    ("accustomed", "to"): ("with",),
+    ("accustom", "to"): ("with",),
+    ("ashamed", "of"): ("from",),
+    ("jealous", "of"): ("on",),
+    ("allergic", "to"): ("of",),
+    ("accuse", "of"): ("for",),
+    ("differ", "from"): ("of",),
+    ("apart", "from"): ("of",),
+    ("away", "from"): ("of",),
+    ("next", "to"): ("of",),
+    ("react", "to"): (),  # "react on Facebook"
+    ("respond", "to"): (),
+    ("hope", "for"): (),  # "the hope of peace"
+    ("interact", "with"): (),
+    ("cooperate", "with"): (),
+    ("collaborate", "with"): (),
+    ("fall in love", "with"): ("of",),  # "fell in love of him"
 }
 # Heads of COLLOCATIONS that also take a bare object: deleting the preposition leaves English
 # ("recovered from the loss" -> "recovered the loss", "paid for the bill" -> "paid the bill",
 # British "agreed with the plan" -> "agreed the plan", "wait tables"). Their swaps stay strict.
+# Particles and archaic prepositions too: "set apart others", "take away the fear", "next the sea".
 _BARE_OBJECT_TOO = words(
     """recover protect prevent believe pay search return move travel graduate contribute deal
-    suffer invest focus relate prepare concentrate succeed agree worry wait"""
+    suffer invest focus relate prepare concentrate succeed agree worry wait apart away next"""
 )
 # Verbs that take a direct object and no preposition -> the preposition learners add
 # ("discuss about the plan", "reached to the station", "married with him").
@@ -218,6 +243,22 @@ FIXED_PHRASES: dict[tuple[str, str], tuple[str, ...]] = {
     ("at", "end"): ("in",),  # "in the end of the year"
     ("at", "age"): ("in",),  # "in the age of 15"
     ("in", "world"): ("on",),  # "the biggest city on the world"
+    ("on", "weekends"): ("in",),
+    ("in", "hurry"): ("on",),  # "in a hurry", "in no hurry"
+    ("at", "risk"): ("in",),  # "at risk", "at high risk", "at the risk of"
+    ("for", "instance"): ("in",),
+    ("on", "own"): ("by",),  # "on my own": "in my own" may be ellipsis ("in my own [house]")
+    ("in", "fact"): ("on",),
+    ("in", "addition"): ("on",),
+    ("in", "common"): ("on",),
+    ("in", "advance"): ("on",),
+    ("in", "public"): ("on",),
+    ("in", "front"): ("at",),  # "in front of"; "at the front of" is English
+    ("in", "order"): ("on",),  # "in order to / that / for"
+    ("in", "charge"): ("on",),  # "in charge of"
+    ("in", "love"): ("on",),  # "fall in love", "in love with"
+    ("in", "touch"): ("on",),  # "keep / get / stay in touch"
+    ("in", "future"): ("at",),  # "in (the) future"; "on the future" is a topic
 }
 # Fixed phrases that hold only with a given modifier of the object: "on the other hand" (not "on
 # hand"), "at the same time" / "at that time" (not "at the time it takes"), "in the first place".
@@ -245,6 +286,54 @@ _WORLD_HEADS = words(
     language languages team teams player players company companies food animal animals building
     buildings sport sports singer singers band bands university universities job jobs"""
 )
+
+
+# Fixed phrases whose object stands alone ("for example", "in fact", "in order to"): "for this
+# example", "in the fact that", "in alphabetical order" are other phrases.
+_BARE_OBJECT = frozenset(
+    {
+        ("for", "example"),
+        ("for", "instance"),
+        ("on", "weekends"),
+        ("in", "fact"),
+        ("in", "addition"),
+        ("in", "common"),
+        ("in", "advance"),
+        ("in", "public"),
+        ("in", "front"),
+        ("in", "order"),
+        ("in", "charge"),
+        ("in", "love"),
+        ("in", "touch"),
+    }
+)
+# The word that must follow some of them ("in front of", "in order to", "in charge of").
+_NEXT_WORD: dict[tuple[str, str], frozenset[str]] = {
+    ("in", "front"): frozenset({"of"}),
+    ("in", "order"): frozenset({"to", "that", "for"}),
+    ("in", "charge"): frozenset({"of"}),
+}
+# Verbs whose "at" would take "the future" ("look at the future").
+_AT_VERBS = words("look glance stare gaze peer peek aim point laugh smile hint marvel shoot arrive")
+
+
+def _opening(token: Token) -> bool:
+    """Return True when `token` opens the sentence or a clause: first, after punctuation or
+    after an auxiliary ("It is in fact ...")."""
+    if token.i == 0:
+        return True
+    before = token.doc[token.i - 1]
+    return before.is_punct or before.tag_ == "MD" or before.pos_ == "AUX"
+
+
+def _next_word(obj: Token) -> str:
+    """Return the word after `obj` in lower case, or "" at the end of the sentence."""
+    return obj.doc[obj.i + 1].lower_ if obj.i + 1 < len(obj.doc) else ""
+
+
+def _ends_phrase(obj: Token) -> bool:
+    """Return True when punctuation or the end of the sentence follows `obj`."""
+    return obj.i + 1 >= len(obj.doc) or obj.doc[obj.i + 1].is_punct
 
 
 def _of_complement(obj: Token) -> Token | None:
@@ -279,6 +368,38 @@ def _in_frame(prep: Token, obj: Token) -> bool:
     if key == ("in", "world"):
         head = prep.head
         return the and _superlative(head) and (head.tag_ == "JJS" or head.lower_ in _WORLD_HEADS)
+    if key in _BARE_OBJECT and (obj.text != obj.lower_ or any(c.i < obj.i for c in obj.children)):
+        return False
+    return _idiom_frame(prep, obj)
+
+
+def _idiom_frame(prep: Token, obj: Token) -> bool:
+    """Return True when an idiom of `FIXED_PHRASES` stands in the frame it needs: "in fact" and
+    "in addition" as sentence adverbs ("grounded in fact", "a test in addition and subtraction"
+    are no idiom), "in common" / "in public" closing the phrase ("in public transport"), "fall in
+    love" or "in love with" ("an expert in love"), "keep in touch", "on my own", and "in the
+    future" opening or closing the clause after a verb that takes no "at"."""
+    key, head = (prep.lower_, obj.lower_), prep.head
+    nxt = _next_word(obj)
+    if key in _NEXT_WORD:
+        return nxt in _NEXT_WORD[key]
+    if key == ("in", "fact"):
+        return _opening(prep)
+    if key == ("in", "addition"):
+        return nxt == "to" or (_opening(prep) and nxt == ",")
+    if key == ("in", "common"):
+        return _ends_phrase(obj) or nxt == "with"
+    if key == ("in", "public"):
+        return _ends_phrase(obj)
+    if key == ("in", "love"):
+        return head.lemma_ == "fall" or nxt == "with"
+    if key == ("in", "touch"):
+        return head.lemma_ in {"keep", "get", "stay", "be"} or nxt == "with"
+    if key == ("on", "own"):
+        return any(c.dep_ == "poss" for c in obj.children) and _ends_phrase(obj)
+    if key == ("in", "future"):
+        others = [c for c in obj.children if c.lower_ != "the"]
+        return not others and head.lemma_ not in _AT_VERBS and (_opening(prep) or _ends_phrase(obj))
     return True
 
 
@@ -369,7 +490,7 @@ def _time_preposition(obj: Token) -> str | None:
 
 def _head_lemma(prep: Token) -> str:
     """Return the lemma of the word the preposition depends on ("look forward" for the "to" of
-    "look forward to", whose head is "look")."""
+    "look forward to", whose head is "look"; "take part", "fall in love")."""
     head = prep.head
     lemma = head.lemma_.lower()
     if lemma == "look" and any(c.lower_ == "forward" for c in head.children):
@@ -378,7 +499,23 @@ def _head_lemma(prep: Token) -> str:
         c.lower_ == "part" and c.dep_ == "dobj" and not any(c.children) for c in head.children
     ):
         return "take part"
+    if prep.lower_ == "with" and _fell_in_love(head):
+        return "fall in love"
     return lemma
+
+
+def _fell_in_love(head: Token) -> bool:
+    """Return True when `head` is the "fall" of "fall in love" or its "love" (the parser hangs
+    the "with" of "fell in love with" on either)."""
+    if head.lower_ == "love" and _is_phrase(head.head, "in", "love"):
+        head = head.head.head
+    return head.lemma_ == "fall" and any(_is_phrase(c, "in", "love") for c in head.children)
+
+
+def _is_phrase(prep: Token, lower: str, obj_lower: str) -> bool:
+    """Return True when `prep` is the preposition `lower` with the object `obj_lower`."""
+    obj = _object(prep)
+    return prep.lower_ == lower and obj is not None and obj.lower_ == obj_lower
 
 
 # --- M:PREP -----------------------------------------------------------------------------------
@@ -389,7 +526,7 @@ def delete_collocation(doc: Doc) -> Iterator[Candidate]:
     people", "went school", "most my friends"): strict unless it may read as ellipsis or was a
     stray word (`leaving_out_forces_an_error`) or its head also takes a bare object
     (`_BARE_OBJECT_TOO`: "recovered the loss")."""
-    for prep, _obj in _prepositions(doc):
+    for prep, obj in _prepositions(doc):
         lower, head = prep.lower_, prep.head
         head_lemma = _head_lemma(prep)
         needed = (
@@ -402,8 +539,24 @@ def delete_collocation(doc: Doc) -> Iterator[Candidate]:
             and head.i < prep.i
         )
         if needed or of_noun or _quantifier_of(prep) or _needed_by_verb(prep):
-            strict = leaving_out_forces_an_error(prep) and not (needed and head_lemma in _BARE_OBJECT_TOO)
+            strict = (
+                leaving_out_forces_an_error(prep)
+                and not (needed and head_lemma in _BARE_OBJECT_TOO)
+                and not _reads_bare(obj)
+            )
             yield Candidate(prep.i, prep.i + 1, (), "prep_delete_needed", strict)
+
+
+# Objects that stand without a preposition anyway: a place adverb ("arrived home", "stay
+# home") or what opens a clause ("afraid that ...", "it depends what you mean").
+_CLAUSE_OPENERS = words("that what whether if how why where when who which")
+
+
+def _reads_bare(obj: Token) -> bool:
+    """Return True when the object without its preposition may still be English: a place
+    adverb or a word that opens a clause (`_CLAUSE_OPENERS`)."""
+    lower = obj.lower_
+    return lower in _PLACE_ADVERBS or lower in _CLAUSE_OPENERS or obj.tag_ in {"WP", "WDT", "WRB"}
 
 
 # Partitive quantifiers whose "of" cannot go before a determiner ("most of the time", not "most
@@ -422,14 +575,49 @@ def _quantifier_of(prep: Token) -> bool:
 
 
 def _needed_by_verb(prep: Token) -> bool:
-    """Return True for "go to", "come from", "live in/at": verbs that cannot take the object
-    directly."""
+    """Return True for "go to", "come from", "live in/at", "swim with my friends", "slept on the
+    sofa", "stay at a hotel": verbs that cannot take the object directly."""
     lemma, lower = prep.head.lemma_, prep.lower_
     return (
         (lower == "to" and lemma in _MOTION_VERBS and not _go_plus_verb(prep, lemma))
         or (lower == "from" and lemma == "come")
         or (lower in {"in", "at"} and lemma == "live")
+        or _intransitive_with(prep)
+        or _place_after(prep)
     )
+
+
+# Verbs with no direct object for a person: "swim with my friends" -> "swim my friends". Not
+# "play / fight / meet / walk / run / dance (with) him" (he is then the object), not "stay / remain
+# (with) friends" (a predicate noun), not "talk (with) my boss" ("talk my boss into it").
+_WITH_PERSON_VERBS = words("swim sleep travel live arrive laugh chat go come cooperate collaborate interact")
+_GROUPS = words("family families class team group")
+
+
+def _intransitive_with(prep: Token) -> bool:
+    """Return True for "with" and a person (`_person`, or a group: "my family") after a verb of
+    `_WITH_PERSON_VERBS`."""
+    head, obj = prep.head, _object(prep)
+    if prep.lower_ != "with" or head.pos_ != "VERB" or head.lemma_ not in _WITH_PERSON_VERBS or obj is None:
+        return False
+    return head.i < prep.i and (_person(obj) or obj.lower_ in _GROUPS)
+
+
+def _place_after(prep: Token) -> bool:
+    """Return True for the "in/on/at" of a place after "sleep" and the "in/at" after "stay" ("slept
+    on the sofa", "stay at a hotel"); not before a pronoun ("sleep it off"), a time ("sleep the
+    morning away", "stay the night"), "home" ("stay home") or "the same" ("stay the same")."""
+    head, obj, lower = prep.head, _object(prep), prep.lower_
+    if obj is None or head.pos_ != "VERB" or head.i > prep.i:
+        return False
+    if not (
+        (head.lemma_ == "sleep" and lower in {"in", "on", "at"})
+        or (head.lemma_ == "stay" and lower in {"in", "at"})
+    ):
+        return False
+    if obj.pos_ not in {"NOUN", "PROPN"} or obj.lower_ in TIME_NOUNS | DAYS | MONTHS | SEASONS:
+        return False
+    return not any(c.lower_ == "same" for c in obj.children) and obj.lower_ not in _PLACE_ADVERBS
 
 
 # Verbs American English puts bare after go/come ("go work", "come play"); "go school" is no
@@ -509,6 +697,40 @@ def delete_time(doc: Doc) -> Iterator[Candidate]:
             yield Candidate(prep.i, prep.i + 1, (), "prep_delete_time", strict)
 
 
+# Fixed phrases that open a sentence with a comma and cannot lose their preposition there:
+# "The other hand, ...", "My opinion, ...", "Fact, ..." (each with the modifier it needs).
+# Left out: "At first," / "At last," ("First, ..." and "Last, ..." are English) and "At the same
+# time," ("The same time" is a fragment in dialogue: "Same time tomorrow?").
+_OPENERS: dict[tuple[str, str], frozenset[str] | None] = {
+    ("on", "hand"): frozenset({"other", "one"}),
+    ("in", "opinion"): frozenset({"my", "our"}),
+    ("on", "contrary"): frozenset({"the"}),
+    ("in", "fact"): None,
+    ("in", "addition"): None,
+    ("in", "conclusion"): None,
+}
+
+
+def _opener(prep: Token, obj: Token) -> bool:
+    """Return True for a phrase of `_OPENERS` that opens the sentence and ends before a comma."""
+    key = (prep.lower_, obj.lower_)
+    if prep.i != 0 or key not in _OPENERS or _next_word(obj) != ",":
+        return False
+    modifiers = {c.lower_ for c in obj.children if c.i < obj.i}
+    needed = _OPENERS[key]
+    if needed is None:
+        return not modifiers
+    return bool(modifiers & needed) and obj.left_edge.i == 1
+
+
+def delete_opener(doc: Doc) -> Iterator[Candidate]:
+    """Yield the preposition of a fixed phrase that opens the sentence deleted ("On the other
+    hand, ..." -> "The other hand, ...", "In my opinion, ..." -> "My opinion, ..."): strict."""
+    for prep, obj in _prepositions(doc):
+        if _opener(prep, obj):
+            yield Candidate(prep.i, prep.i + 1, (), "prep_delete_opener")
+
+
 def delete_any(doc: Doc) -> Iterator[Candidate]:
     """Yield any other preposition with an object deleted: never strict ("for two years",
     "wrote to him", "all of them" stay English)."""
@@ -520,7 +742,7 @@ def delete_any(doc: Doc) -> Iterator[Candidate]:
             continue
         if lower == "of" and head.pos_ in {"NOUN", "PRON", "NUM"} and head.lower_ not in _OPTIONAL_OF:
             continue
-        if _needed_by_verb(prep) or _after_noun(prep, obj) or _quantifier_of(prep):
+        if _needed_by_verb(prep) or _after_noun(prep, obj) or _quantifier_of(prep) or _opener(prep, obj):
             continue
         yield Candidate(prep.i, prep.i + 1, (), "prep_delete", False)
 
@@ -614,10 +836,30 @@ def before_adverb(doc: Doc) -> Iterator[Candidate]:
 
 def swap_collocation(doc: Doc) -> Iterator[Candidate]:
     """Yield the preposition of a fixed collocation replaced by one that is wrong with its head
-    ("depend of", "interested on", "listen at"): strict."""
-    for prep, _obj in _prepositions(doc):
+    ("depend of", "interested on", "listen at"): strict. No "to" before a bare noun that may be
+    a verb ("ready for work" -> "ready to work") and no "at" before a person after a verb ("came
+    at me")."""
+    for prep, obj in _prepositions(doc):
         for new in COLLOCATIONS.get((_head_lemma(prep), prep.lower_), ()):
+            if (new == "to" and _to_infinitive(obj)) or (
+                new == "at" and prep.head.pos_ == "VERB" and _person(obj)
+            ):
+                continue
             yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_collocation")
+
+
+def _to_infinitive(obj: Token) -> bool:
+    """Return True when "to" before `obj` may read as an infinitive: a bare singular noun with
+    no word before it ("work", "use", "change")."""
+    return obj.tag_ == "NN" and not any(c.i < obj.i for c in obj.children)
+
+
+_PERSONAL = words("me you him her us them")
+
+
+def _person(obj: Token) -> bool:
+    """Return True for a personal pronoun or a noun for people (`is_person_noun`)."""
+    return obj.lower_ in _PERSONAL or (obj.pos_ == "NOUN" and is_person_noun(obj.lemma_))
 
 
 def _fixed_phrase(prep: Token, obj: Token) -> bool:
@@ -641,10 +883,11 @@ def swap_fixed_phrase(doc: Doc) -> Iterator[Candidate]:
         if prep.lower_ == "by" and any(c.dep_ in {"det", "poss"} for c in obj.children):
             continue
         news = FIXED_PHRASES[key]
-        if key == ("for", "example") and prep.i == 0 and obj.i + 1 < len(doc) and doc[obj.i + 1].text == ",":
+        if key in {("for", "example"), ("for", "instance")} and prep.i == 0 and _next_word(obj) == ",":
             news += ("by",)  # "By example, ..." (par exemple); "learn by example" is English mid-sentence
         for new in news:
-            yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_fixed_phrase")
+            if (_head_lemma(prep), new) not in COLLOCATIONS:  # "believe in love"
+                yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_fixed_phrase")
 
 
 def _a_long_time(obj: Token) -> bool:
@@ -683,6 +926,45 @@ def swap_time(doc: Doc) -> Iterator[Candidate]:
                 yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_time")
 
 
+# Adverbial phrases that the parser often leaves without an object ("at least", "in general",
+# "on average"), matched on their words -> wrong replacements of the preposition. Those marked
+# True must open the sentence ("In first, ..."; "came in first" is English mid-sentence).
+ADVERBIALS: dict[tuple[str, str], tuple[tuple[str, ...], bool]] = {
+    ("at", "least"): (("in",), False),
+    ("in", "general"): (("on",), False),
+    ("in", "particular"): (("on",), False),
+    ("on", "average"): (("in",), False),
+    ("at", "first"): (("in",), True),
+}
+
+
+def _adverbial(doc: Doc, i: int) -> tuple[str, ...]:
+    """Return the wrong replacements of the preposition at `i` when it starts one of
+    `ADVERBIALS` standing alone, else (). Only "at least" may go before a noun or adjective ("in
+    general terms", "on average salaries", "at first sight" are other phrases)."""
+    if i + 1 >= len(doc) or doc[i + 1].text != doc[i + 1].lower_:
+        return ()
+    key = (doc[i].lower_, doc[i + 1].text)
+    if key not in ADVERBIALS:
+        return ()
+    news, opening = ADVERBIALS[key]
+    if opening and i != 0:
+        return ()
+    after = doc[i + 2] if i + 2 < len(doc) else None
+    if key != ("at", "least") and after is not None and after.pos_ in {"NOUN", "PROPN", "ADJ", "NUM"}:
+        return ()
+    return news
+
+
+def swap_adverbial(doc: Doc) -> Iterator[Candidate]:
+    """Yield the preposition of a fixed adverbial phrase (`ADVERBIALS`) replaced by a wrong one
+    ("in least ten", "on general", "in average", "In first, ..."): strict."""
+    for token in doc:
+        i = token.i
+        for new in _adverbial(doc, i):
+            yield Candidate(i, i + 1, (_cased(new, token),), "prep_swap_adverbial")
+
+
 def swap_any(doc: Doc) -> Iterator[Candidate]:
     """Yield any other preposition replaced by its likely confusions (in/on/at, for/to, of/from):
     never strict, another preposition often makes another good sentence."""
@@ -690,14 +972,21 @@ def swap_any(doc: Doc) -> Iterator[Candidate]:
         key = (_head_lemma(prep), prep.lower_)
         if key in COLLOCATIONS or _time_preposition(obj) == prep.lower_:
             continue
-        if _fixed_phrase(prep, obj):
+        if _fixed_phrase(prep, obj) or _adverbial(doc, prep.i):
             continue
         for new in _CONFUSIONS[prep.lower_]:
             yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap", False)
 
 
 RULES = {
-    "M:PREP": (delete_collocation, delete_complex_of, delete_after_noun, delete_time, delete_any),
+    "M:PREP": (
+        delete_collocation,
+        delete_complex_of,
+        delete_after_noun,
+        delete_time,
+        delete_opener,
+        delete_any,
+    ),
     "U:PREP": (before_object, before_adverb, of_after_quantifier),
-    "R:PREP": (swap_collocation, swap_fixed_phrase, swap_time, swap_duration, swap_any),
+    "R:PREP": (swap_collocation, swap_fixed_phrase, swap_adverbial, swap_time, swap_duration, swap_any),
 }
