@@ -66,6 +66,44 @@ BARE_ABLE = words(
     television radio piano guitar violin office kindergarten camp hand time future space room
     experience use"""
 )
+# Kinship words that also serve as names ("Mother is kind", "I told mother"): a bare singular
+# of them may be a name.
+KIN_NAMES = words("mother father mum mom dad mummy daddy grandmother grandfather grandma grandpa granny")
+# Nouns for people, which have no mass reading ("they are chicken", "these are paper", "they
+# were murder" have one). An "-er / -or" ending is no test ("paper", "water", "murder", "copper",
+# "powder"), so those are listed; the "-ist / -ian" endings of a longer word are kept ("artists",
+# "musicians"; not "list", "mist": `is_person_noun`). Left out: nouns heard bare after "be"
+# ("they were witness / victim / host / judge to ...").
+PERSON_ENDINGS = ("ist", "ian")
+PERSON_NOUNS = words(
+    """friend student parent child neighbour neighbor colleague classmate member tourist
+    teacher worker player doctor engineer nurse singer dancer writer driver manager farmer
+    lawyer officer soldier leader owner customer passenger stranger foreigner beginner learner
+    reader user visitor actor actress director author professor instructor sailor tailor
+    brother sister mother father daughter son cousin uncle aunt husband wife grandparent
+    grandmother grandfather partner volunteer researcher programmer designer photographer
+    painter baker butcher banker builder trainer employer employee supporter fan follower
+    winner runner swimmer climber traveller traveler explorer hunter fighter prisoner minister
+    governor inventor creator editor translator interpreter waiter waitress cashier chef
+    pilot lecturer supervisor counsellor counselor adviser advisor competitor spectator
+    investor consumer buyer seller shopper villager teenager youngster pupil citizen resident
+    guest athlete surgeon immigrant refugee neighbour kid baby boy girl housewife"""
+)
+# Concrete things that are only ever counted, with no mass sense ("film", "video", "email",
+# "paper", "cinema", "theatre" have one: "shot on film", "I like theatre") and no bare idiom
+# after a verb ("move house", "set up shop", "play ball"); words in `BARE_ABLE` ("by car",
+# "go to school") stay out. With the people in `PERSON_NOUNS`, what `count_only` accepts.
+COUNT_ONLY_THINGS = words(
+    """computer laptop smartphone cellphone device gadget toy bag suitcase backpack umbrella
+    wallet bottle ticket website app song movie magazine museum restaurant hotel library
+    supermarket city village tree mountain river lake island machine robot vehicle
+    apartment phone book notebook dictionary photo poster gift"""
+)
+# People nouns a bare singular may use as a name or title ("Baby is asleep", "Nurse will see
+# you now"), besides `KIN_NAMES`.
+_NAME_LIKE = KIN_NAMES | words("baby nurse cook nanny")
+
+
 # Uncountable nouns that still take "a" before an adjective or a complement ("a good knowledge
 # of", "an accommodation" in American English): never a forcing context.
 _LOOSE_UNCOUNTABLE = frozenset({"knowledge", "accommodation"})
@@ -138,6 +176,24 @@ def takes_no_indefinite(lemma: str, modified: bool = False) -> bool:
     if strictly_uncountable(lower):
         return True
     return lower in LEARNER_COUNTED and not (modified and lower in _TYPE_COUNTED)
+
+
+def is_person_noun(lemma: str) -> bool:
+    """Return True for a noun for people (`PERSON_NOUNS`, or a longer word ending in "-ist" or
+    "-ian": "scientist", "musician")."""
+    lower = lemma.lower()
+    return lower in PERSON_NOUNS or (lower.endswith(PERSON_ENDINGS) and len(lower) > 5)
+
+
+def count_only(lemma: str) -> bool:
+    """Return True for a noun that has no mass, bare or name use, so that its bare singular
+    ("we need doctor", "I like computer") is wrong whatever it means: a person noun that is no
+    name or title (`KIN_NAMES`, "baby", "nurse") or a listed concrete thing
+    (`COUNT_ONLY_THINGS`); never a `BARE_ABLE` noun."""
+    lower = lemma.lower()
+    if lower in BARE_ABLE or lower in _NAME_LIKE:
+        return False
+    return is_person_noun(lower) or lower in COUNT_ONLY_THINGS
 
 
 def finite_number(verb: Token) -> str | None:

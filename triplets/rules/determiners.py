@@ -11,9 +11,10 @@ bad weather", "a good health", "have a fun", "a music") or "lots of" ("a lots of
 one-word personal or place name ("the Paris"; not a name that may keep an older "the", "the
 Ukraine"), before a name's "'s" ("the John's car") or before a possessive determiner ("the my
 friend"), "a"/"an" swapped against the next word's sound ("an car"), this/that, another/other and
-every/all against the noun's number ("this books", "another books", "every students"), "a" for
-"the" or "some" before a plural, a superlative or a noun that takes no "a" ("a books", "a best",
-"an advice"), and "you" for "your" after a preposition or in a subject ("with you brother").
+every/all against the noun's number ("this books", "another books", "every students"), "every"
+for the "each" of "each of" ("every of us"), "a" for "the" or "some" before a plural, a
+superlative or a noun that takes no "a" ("a books", "a best", "an advice"), and "you" for "your"
+after a preposition or in a subject ("with you brother").
 Articles deleted before bare-able nouns ("to school", "Mother is kind", "this summer was hottest")
 and "a" <-> "the" are not strict.
 """
@@ -29,6 +30,7 @@ from triplets.rules._nominal import (
     BARE_ABLE,
     COUNTED_TIME_NOUNS,
     DAYS,
+    KIN_NAMES,
     LEARNER_COUNTED,
     MONTHS,
     PARTITIVE_QUANTIFIERS,
@@ -52,7 +54,6 @@ _CENTRAL = frozenset({"a", "an", "the", "this", "that", "every", "each", "anothe
 _POSSESSIVES = frozenset({"my", "your", "his", "her", "its", "our", "their"})
 # "a few", "a little", "a lot": the article is part of a quantifier.
 _QUANTIFIER_NEXT = frozenset({"few", "little", "lot", "bit", "couple", "number", "great", "good"})
-_KIN_NAMES = words("mother father mum mom dad mummy daddy grandmother grandfather grandma grandpa granny")
 _NATIONALITY_ENDINGS = ("ish", "ese", "ian", "ean", "ican", "ic", "ch", "i")
 _NATIONALITIES = words("german greek thai swiss welsh dutch czech")
 _SWAP_PLURAL = {"this": "these", "that": "those", "these": "this", "those": "that"}
@@ -233,7 +234,7 @@ def delete_determiner(doc: Doc) -> Iterator[Candidate]:
         if det.lower_ in {"a", "an"} or _superlative_or_same(det) or _partitive(det) or _fixed_the(det):
             continue
         # "My mother is kind" -> "Mother is kind": kinship words also serve as names.
-        named = det.tag_ == "PRP$" and noun.lower_ in _KIN_NAMES
+        named = det.tag_ == "PRP$" and noun.lower_ in KIN_NAMES
         # Learners drop articles; a dropped "my" or "this" ("In opinion") they seldom write.
         likely = det.lower_ == "the"
         yield Candidate(det.i, det.i + 1, (), "det_delete", singular_countable(noun) and not named, likely)
@@ -351,7 +352,7 @@ def _compound(noun: Token) -> bool:
     if any(c.dep_ == "compound" and c.i < noun.i for c in noun.children):
         return True
     lemma = noun.lemma_.lower()
-    if lemma in _KIN_NAMES:
+    if lemma in KIN_NAMES:
         return False
     return any(
         dictionary_forms(lemma[:k], "NN", "NOUN") and dictionary_forms(lemma[k:], "NN", "NOUN")
@@ -587,6 +588,16 @@ def your_to_you(doc: Doc) -> Iterator[Candidate]:
             yield Candidate(token.i, token.i + 1, (article_like("you", token),), "det_your_you")
 
 
+def each_of_to_every(doc: Doc) -> Iterator[Candidate]:
+    """Yield "each" replaced by "every" before a partitive "of" ("every of the students", "every
+    of us", what learners whose languages use one word for both write): strict, "every" is no
+    pronoun and takes no "of" ("every one of" is another phrase)."""
+    for token in doc:
+        if token.lower_ != "each" or token.i + 1 >= len(doc) or doc[token.i + 1].lower_ != "of":
+            continue
+        yield Candidate(token.i, token.i + 1, (article_like("every", token),), "det_every_of")
+
+
 # Countable nouns "all" also takes in a mass reading ("all human emotion", "all life").
 _ALL_MASS = words("emotion life art science nature culture society love")
 
@@ -657,6 +668,7 @@ RULES = {
         the_to_a,
         some_to_a,
         quantifier_number,
+        each_of_to_every,
         your_to_you,
         a_the_swap,
     ),

@@ -33,7 +33,9 @@ from triplets.rules._nominal import (
     SINGULAR,
     TIME_NOUNS,
     anchored_number,
+    count_only,
     finite_number,
+    is_person_noun,
     plural_numeral,
     strictly_uncountable,
     words,
@@ -86,8 +88,10 @@ def number_flip(doc: Doc) -> Iterator[Candidate]:
     strict when a determiner, numeral or the verb's agreement fixes the corrected number ("two
     brother", "this books", "my parent are"), by "there are" before a lone plural, by the verb
     of a relative clause on it ("the garden that are") or by "are" between a plural subject and
-    a noun for people ("my parents are teacher"); not strict elsewhere ("I like cat" can be read
-    as a mass use). A plural after "a" ("a books") is marked unlikely: learners seldom write it."""
+    a noun for people ("my parents are teacher"), and by a bare plural of a count-only noun
+    made a bare singular ("we need doctor", "I like computer"); not strict elsewhere ("I like
+    cat" can be read as a mass use). A plural after "a" ("a books") is marked unlikely: learners
+    seldom write it."""
     for noun in _common_nouns(doc):
         if noun.lower_ in _EITHER_NUMBER or noun.lower_ in _PRONOUNS_AS_NOUNS:
             continue
@@ -108,6 +112,8 @@ def number_flip(doc: Doc) -> Iterator[Candidate]:
                 rule, strict = "noun_number_relative", True
             elif current == PLURAL and _plural_predicate(noun, forms[0]):
                 rule, strict = "noun_number_predicate", True
+            elif current == PLURAL and _bare_count_plural(noun, forms[0]):
+                rule, strict = "noun_number_bare_count", True
         # "a things" is wrong but seldom what learners write: tried after the other strict ones.
         after_a = current == SINGULAR and any(
             c.dep_ == "det" and c.lower_ in {"a", "an", "another"} for c in noun.children
@@ -143,28 +149,6 @@ def _relative_number(noun: Token) -> str | None:
     return None
 
 
-# Nouns for people, which have no mass reading ("they are chicken", "these are paper", "they
-# were murder" have one): "my parents are teacher" is wrong whatever it means. An "-er / -or"
-# ending is no test ("paper", "water", "murder", "copper", "powder"), so those are listed; the
-# "-ist / -ian" endings of a longer word are kept ("artists", "musicians"; not "list", "mist").
-# Left out: nouns heard bare after "be" ("they were witness / victim / host / judge to ...").
-_PERSON_ENDINGS = ("ist", "ian")
-_PERSON_NOUNS = words(
-    """friend student parent child neighbour neighbor colleague classmate member tourist
-    teacher worker player doctor engineer nurse singer dancer writer driver manager farmer
-    lawyer officer soldier leader owner customer passenger stranger foreigner beginner learner
-    reader user visitor actor actress director author professor instructor sailor tailor
-    brother sister mother father daughter son cousin uncle aunt husband wife grandparent
-    grandmother grandfather partner volunteer researcher programmer designer photographer
-    painter baker butcher banker builder trainer employer employee supporter fan follower
-    winner runner swimmer climber traveller traveler explorer hunter fighter prisoner minister
-    governor inventor creator editor translator interpreter waiter waitress cashier chef
-    pilot lecturer supervisor counsellor counselor adviser advisor competitor spectator
-    investor consumer buyer seller shopper villager teenager youngster pupil citizen resident
-    guest athlete surgeon immigrant refugee neighbour kid baby boy girl housewife"""
-)
-
-
 def _plural_predicate(noun: Token, singular: str) -> bool:
     """Return True for a plural noun for people after "are / were" with a plural subject
     ("my parents are teachers", "they were my friends"): the bare singular has no reading. A
@@ -173,8 +157,7 @@ def _plural_predicate(noun: Token, singular: str) -> bool:
     verb = noun.head
     if noun.dep_ != "attr" or verb.lower_ not in {"are", "were"} or lemmas(singular.lower(), "ADJ"):
         return False
-    lemma = noun.lemma_.lower()
-    if not ((lemma.endswith(_PERSON_ENDINGS) and len(lemma) > 5) or lemma in _PERSON_NOUNS):
+    if not is_person_noun(noun.lemma_):
         return False
     if any(c.dep_ == "conj" for c in noun.children) or any(c.dep_ == "det" for c in noun.children):
         return False  # "they are the teachers" keeps the verb's number with "the"
@@ -182,6 +165,102 @@ def _plural_predicate(noun: Token, singular: str) -> bool:
     if subj is None or any(c.dep_ == "conj" for c in subj.children):
         return False
     return subj.lower_ in {"we", "they", "these", "those"} or subj.tag_ == "NNS"
+
+
+# Prepositions after which a bare singular of a count-only noun has no reading ("a group of
+# student", "good for child"); "as", "by", "like", "from ... to", "on", "in" and "at" take role
+# nouns and bare idioms ("work as doctor", "by phone", "from student to teacher", "on
+# computer", "in person").
+_BARE_COUNT_PREPOSITIONS = words("of for with without about among between against towards toward")
+# Nouns whose "of" takes a bare singular: a kind ("this kind of book") or a role ("the role of
+# teacher", "the post of manager").
+_KIND_OR_ROLE = words(
+    """kind kinds type types sort sorts form forms variety style brand genre category manner
+    role roles position post job title rank office status profession career duty duties"""
+)
+# Verbs after which a person noun may stand bare as a role ("play doctor", "turn traitor", "they
+# made him captain", "elected president") or a thing in an idiom ("keep house").
+_ROLE_VERBS = words(
+    "become turn remain stay make elect appoint name call crown declare consider play act pose serve go keep"
+)
+# Verbs that take a bare infinitive, so that a singular that is also a verb may read as one ("help
+# parent", "let partner"), as after "to" or a modal.
+_BARE_INFINITIVE_VERBS = words("help make let see watch hear feel have notice bid dare")
+# Person nouns that are also verbs ("to parent", "to friend someone") where LemmInflect lists none.
+_ALSO_VERBS = words("parent friend")
+# Words before a noun that count, point or address it ("some student", "no friend", "which
+# book", "such book" are other errors or English; "dear friend" is a vocative).
+_DETERMINER_LIKE = words(
+    """some any no every each many much few little several more most less fewer enough all both
+    other another such certain various numerous next last first second third only same own what
+    which whose whatever whichever dear"""
+)
+# Words that point a singular after them, whatever they are in the corrected sentence ("so that
+# students could" -> "so that student could").
+_POINTING = _DETERMINER_LIKE | words("that this these those the a an")
+_BARE_COUNT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "dative", "pobj"})
+_FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
+
+
+def _bare_count_plural(noun: Token, singular: str) -> bool:
+    """Return True for a bare plural of a count-only noun (`count_only`: "doctors", "children",
+    "computers") that a subject, object or the object of a listed preposition holds in a clause
+    with a finite verb, where the bare singular has no reading ("we need doctor everywhere",
+    "universities help child", "a group of student"). Left alone: a determiner, possessive,
+    numeral or quantifier before it, a coordinated noun ("mother and child"), a role after
+    "as" or a role verb ("work as doctor", "play doctor"), "kind of book", "role of teacher",
+    "with child", a vocative ("thank you teacher", "Dear students,"), a title before a name
+    ("teacher Anna"), a singular that is also an adjective ("adult", "novel") or, after "to", a
+    modal or "help / make / let", a verb ("help parent"), and a sentence with no finite verb (a
+    headline)."""
+    lemma = noun.lemma_.lower()
+    if not count_only(lemma) or lemmas(singular.lower(), "ADJ") or noun.dep_ not in _BARE_COUNT_DEPS:
+        return False
+    if any(c.dep_ in {"conj", "cc", "preconj", "appos"} for c in noun.children) or noun.dep_ == "conj":
+        return False
+    doc, head = noun.doc, noun.head
+    for left in doc[noun.left_edge.i : noun.i]:
+        if (
+            left.tag_ not in {"JJ", "JJR", "NN", "HYPH", "RB", "VBN", "VBG"}
+            or left.lower_ in _DETERMINER_LIKE
+        ):
+            return False
+        if left.ent_type_ in {"ORDINAL", "CARDINAL"}:
+            return False
+    if noun.dep_ == "pobj":
+        if head.lower_ not in _BARE_COUNT_PREPOSITIONS or (head.lower_ == "with" and lemma == "child"):
+            return False
+        if head.lower_ == "of" and head.head.lemma_.lower() in _KIND_OR_ROLE:
+            return False
+    elif head.pos_ not in {"VERB", "AUX"} or (
+        noun.dep_ in {"dobj", "dative"} and head.lemma_.lower() in _ROLE_VERBS
+    ):
+        return False
+    before = doc[noun.i - 1] if noun.i > 0 else None
+    after = doc[noun.i + 1] if noun.i + 1 < len(doc) else None
+    if before is not None and (before.is_punct or before.lower_ == "you" or before.pos_ == "INTJ"):
+        return False  # "Thank you, teachers", "thank you teachers", "Hi friends"
+    # "so that students could" -> "so that student could" reads as "that student"; a name before
+    # it may make one compound with it.
+    if before is not None and (
+        before.lower_ in _POINTING or before.tag_ in {"DT", "PDT", "WDT", "PRP$", "CD", "NNP", "NNPS"}
+    ):
+        return False
+    if after is not None and (after.pos_ in {"NOUN", "PROPN", "NUM"} or after.tag_ == "VBG"):
+        return False  # "teacher Anna", "room 12", a compound with the next word
+    if after is not None and after.lower_ == "," and noun.i - noun.sent.start < 3:
+        return False  # "Students, please sit down."
+    if (lemmas(singular.lower(), "VERB") or lemma in _ALSO_VERBS) and (
+        (
+            before is not None
+            and (before.tag_ in {"TO", "MD"} or before.lemma_.lower() in _BARE_INFINITIVE_VERBS)
+        )
+        or head.lemma_.lower() in _BARE_INFINITIVE_VERBS
+    ):
+        return False
+    if any(t.lemma_.lower() == lemma and t.i != noun.i for t in doc[max(noun.i - 3, 0) : noun.i + 4]):
+        return False  # "student after student", "from door to door"
+    return any(t.tag_ in _FINITE_TAGS for t in noun.sent)
 
 
 def _plural_by_existential(noun: Token) -> bool:

@@ -1,0 +1,113 @@
+"""R:NOUN:NUM for a bare plural of a count-only noun made a bare singular (`nouns._bare_count_plural`,
+`_nominal.count_only`): strict where the bare singular has no reading ("we need doctor"), not
+strict after "as", a role verb, "kind of", "with" for "child", in a vocative, before a name, in
+a headline, before a pointing word, for kinship words, adjectives and nouns with a mass use."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.triplets.rules.conftest import check, valid
+from triplets.rules._nominal import BARE_ABLE, COUNT_ONLY_THINGS, PERSON_NOUNS, count_only
+
+TYPE = "R:NOUN:NUM"
+RULE = "noun_number_bare_count"
+
+
+def made(corrected: str) -> dict[str, tuple[str, bool]]:
+    """Return (rule, strict) of every R:NOUN:NUM candidate, by artificial sentence."""
+    return {c.artificial: (c.candidate.rule, c.candidate.strict) for c in check(corrected, TYPE)}
+
+
+def assert_made(corrected: str, artificial: str, rule: str, strict: bool) -> None:
+    """Assert the rule makes `artificial` with this strict flag and that ERRANT validates it."""
+    assert made(corrected).get(artificial) == (rule, strict)
+    assert artificial in valid(corrected, TYPE)
+
+
+@pytest.mark.parametrize(
+    ("corrected", "artificial"),
+    [
+        # Objects of a verb.
+        ("In our town we need doctors in every clinic.", "In our town we need doctor in every clinic."),
+        ("My aunt bought computers for the office.", "My aunt bought computer for the office."),
+        ("The company hires engineers from abroad.", "The company hires engineer from abroad."),
+        # Objects of a preposition that takes no bare singular.
+        (
+            "The club organises trips for children every summer.",
+            "The club organises trips for child every summer.",
+        ),
+        ("She read the letters of soldiers from the war.", "She read the letters of soldier from the war."),
+        ("He spends his evenings with friends.", "He spends his evenings with friend."),
+        # A subject whose verb shows no number, with an adjective before it.
+        ("Young musicians will play in the square.", "Young musician will play in the square."),
+        ("Modern robots can clean the floor.", "Modern robot can clean the floor."),
+    ],
+)
+def test_bare_plural_of_a_count_only_noun_made_singular_is_strict(corrected: str, artificial: str) -> None:
+    assert_made(corrected, artificial, RULE, True)
+
+
+@pytest.mark.parametrize(
+    ("corrected", "artificial"),
+    [
+        # A role after "as" or a role verb ("work as nurse", "play doctor").
+        ("They worked as engineers in the city.", "They worked as engineer in the city."),
+        ("The kids played doctors in the garden.", "The kids played doctor in the garden."),
+        # A kind or a role takes a bare singular after "of".
+        ("This kind of songs is popular.", "This kind of song is popular."),
+        ("The role of teachers has changed.", "The role of teacher has changed."),
+        # "with child" is pregnant.
+        ("Women with children pay less.", "Women with child pay less."),
+        # Vocatives.
+        ("Thank you teachers for your help.", "Thank you teacher for your help."),
+        ("Students, please sit down now.", "Student, please sit down now."),
+        # A pointing word before it: "that student" is a noun phrase.
+        ("We left early so that students could rest.", "We left early so that student could rest."),
+        # A name or number after it: a title ("teacher Anna").
+        ("We met teachers Anna and Tom yesterday.", "We met teacher Anna and Tom yesterday."),
+        # Kinship words serve as names ("I visited mother").
+        ("I visited mothers in the hospital ward.", "I visited mother in the hospital ward."),
+        # A singular that is also a verb after "help" ("help parent").
+        ("Our teachers help parents at home.", "Our teachers help parent at home."),
+        # Nouns with a mass or medium use ("watch film", "I like theatre").
+        ("We watched films at home.", "We watched film at home."),
+        # A singular that is also an adjective ("adult").
+        ("The museum welcomes adults on Sundays.", "The museum welcomes adult on Sundays."),
+        # A coordinated noun ("mother and child").
+        ("Doctors and nurses worked all night.", "Doctor and nurses worked all night."),
+    ],
+)
+def test_bare_singular_with_a_reading_is_not_made_strict(corrected: str, artificial: str) -> None:
+    assert made(corrected).get(artificial, (RULE, False)) != (RULE, True)
+    assert made(corrected).get(artificial, ("", False))[1] is False
+
+
+def test_headline_and_determined_plurals_are_left_to_other_rules() -> None:
+    # No finite verb: a headline.
+    assert all(rule != RULE for rule, _ in made("Computers for young learners").values())
+    # A determiner or quantifier before the plural: the singular would not be bare.
+    assert all(rule != RULE for rule, _ in made("We need some doctors in the village.").values())
+    assert all(rule != RULE for rule, _ in made("She met my friends in town.").values())
+
+
+def test_count_only_nouns_exclude_bare_able_and_name_like_words() -> None:
+    assert count_only("doctor") and count_only("scientist") and count_only("computer")
+    assert not count_only("mother") and not count_only("baby") and not count_only("nurse")
+    assert not count_only("film") and not count_only("car") and not count_only("list")
+    assert not (COUNT_ONLY_THINGS | PERSON_NOUNS) & BARE_ABLE
+
+
+# --- R:DET: "every of" ------------------------------------------------------------------------
+
+
+def test_each_of_made_every_of_is_strict() -> None:
+    checked = {c.artificial: c for c in check("Each of the players got a medal.", "R:DET")}
+    every = checked["Every of the players got a medal."]
+    assert (every.candidate.rule, every.candidate.strict, every.reason) == ("det_every_of", True, None)
+
+
+def test_each_without_of_is_not_made_every_of() -> None:
+    # "every player" is English: only the partitive "each of" is changed.
+    rules = {c.candidate.rule for c in check("Each player got a medal and they each smiled.", "R:DET")}
+    assert "det_every_of" not in rules
