@@ -18,6 +18,7 @@ from triplets.lexicon import dictionary_forms, lemmas
 from triplets.rules.verbs import (
     BE_PAST,
     BE_PRESENT,
+    NEGATIVE_ENDINGS,
     SINGULAR,
     conditional_present,
     number_of,
@@ -62,12 +63,8 @@ def _finite_main(token: Token) -> bool:
         and subj is not None
         and subj.i < token.i
         and sum(c.dep_ in {"nsubj", "nsubjpass"} for c in subj.head.children) == 1
-        and not before.endswith(_NEGATIVE_ENDINGS)
+        and not before.endswith(NEGATIVE_ENDINGS)
     )
-
-
-# A contracted negative the parser may read as a noun ("don´t" with an acute accent).
-_NEGATIVE_ENDINGS = ("n't", "n´t", "n’t")
 
 
 def _start_of_verb_group(verb: Token) -> int:
@@ -233,15 +230,35 @@ def unnecessary_verb(doc: Doc) -> Iterator[Candidate]:
 
 def missing_to(doc: Doc) -> Iterator[Candidate]:
     """Yield deletions of infinitival "to" ("want to go" -> "want go"); not strict after
-    help/dare/need, where the bare infinitive is also English, or at the start of a sentence."""
+    help/dare/need, where the bare infinitive is also English, at the start of a sentence, or
+    where the bare verb reads as a noun object ("I want to rest" -> "I want rest")."""
     for token in doc:
         if token.lower_ != "to" or token.tag_ != "TO" or token.dep_ != "aux" or token.head.tag_ != "VB":
             continue
         if token.i + 1 < len(doc) and doc[token.i + 1].lower_ == "not":
             continue
         governor = token.head.head
-        strict = token.i > 0 and governor.lemma_.lower() not in _BARE_OR_TO and governor.i != token.head.i
+        strict = (
+            token.i > 0
+            and governor.lemma_.lower() not in _BARE_OR_TO
+            and governor.i != token.head.i
+            and not _noun_object_reading(token.head)
+        )
         yield Candidate(token.i, token.i + 1, (), "verb-delete-to", strict)
+
+
+def _noun_object_reading(verb: Token) -> bool:
+    # "want to rest", "would like to help with it", "it is hard to work here": the bare verb,
+    # a noun too, with nothing after it but a prepositional phrase or an adverb that the
+    # clause can take, reads as a noun ("want rest", "like help with it", "hard work here");
+    # an object, a particle or the goal "home" keeps it a verb ("decided tell the truth",
+    # "want go home").
+    return bool(lemmas(verb.lower_, "NOUN")) and all(
+        c.dep_ in {"aux", "prep", "punct", "npadvmod"}
+        or (c.dep_ == "advmod" and c.lower_ != "home")
+        or c.i < verb.i
+        for c in verb.children
+    )
 
 
 def unnecessary_to(doc: Doc) -> Iterator[Candidate]:

@@ -4,8 +4,9 @@
 Every inflected form comes from `lexicon.dictionary_forms` (real words only), except the INFL
 rule, whose forms must be non-words (`lexicon.rule_forms`). A candidate is strict when its
 context forces the error: a visible subject for agreement, a time adverbial or a clause's
-frame for tense (a participle with no auxiliary: "we seen it"), an auxiliary, modal, "to" or
-preposition for the non-finite form, a valency frame for R:VERB.
+frame for tense (a participle with no auxiliary: "we seen it"; "if I were", "I wish"), an
+auxiliary, modal, "to", preposition or nominative pronoun for the non-finite form, a valency
+frame for R:VERB.
 The missing/unnecessary verb types (M:/U:VERB...) are in `verb_forms`.
 """
 
@@ -161,17 +162,18 @@ _TIME_NOUNS = frozenset(
         "december",
     }
 )
-# Verbs whose present tells a state or a habit that still holds, so that "I visited Rome and
+# Verbs of a state, which learners seldom put in the progressive ("I knowing"); with the verbs
+# of a habit, those whose present tells something that still holds, so that "I visited Rome and
 # love it", "she moved to Paris and teaches French" are English: never made present in a
 # coordination.
-_STATIVE = frozenset(
+_STATE_VERBS = frozenset(
     {
         *("love", "like", "hate", "prefer", "know", "understand", "believe", "think", "want"),
-        *("need", "own", "have", "live", "remember", "miss", "enjoy", "mean", "seem", "belong"),
+        *("need", "own", "have", "remember", "miss", "enjoy", "mean", "seem", "belong"),
         *("contain", "consist", "depend", "deserve", "agree", "feel", "hope", "wish"),
-        *("work", "study", "teach", "speak", "play", "go", "use"),
     }
 )
+_STATIVE = _STATE_VERBS | frozenset({"live", "work", "study", "teach", "speak", "play", "go", "use"})
 # Subordinators of a clause about the future that takes the present ("if it rains, ...").
 _CONDITION_MARKS = frozenset({"if", "when", "unless", "until", "before", "after", "once"})
 _DURATIONS = frozenset(
@@ -181,6 +183,7 @@ _DURATIONS = frozenset(
 _TEMPORAL_MARKS = frozenset({"when", "while", "after", "before", "as"})
 PAST = "past"
 FUTURE = "future"
+PRESENT = "present"
 # Years this far back anchor a clause in the past ("in 2010"); later ones may be plans.
 _LAST_PAST_YEAR = 2019
 
@@ -287,6 +290,17 @@ def _is_subjunctive(token: Token) -> bool:
     return any(t.lemma_ == "wish" for t in head.ancestors)
 
 
+# A contracted negative the parser may read as a noun ("don´t" with an acute accent).
+NEGATIVE_ENDINGS = ("n't", "n´t", "n’t")
+
+
+def _after_negative(token: Token) -> bool:
+    # A contracted negative right before the verb that the parser did not read as one ("don´t
+    # have", or "don\u00B4t" split into "don\u00B4" + "t"): the verb is not finite there.
+    before = token.doc[token.i - 1].lower_ if token.i > 0 else ""
+    return before == "t" or before.endswith(NEGATIVE_ENDINGS)
+
+
 # Modals whose contracted negative has its own stem ("can't" is "ca" + "n't" to spaCy).
 _NEGATIVE_STEMS = {"can": "ca", "will": "wo", "shall": "sha"}
 
@@ -347,15 +361,60 @@ def _anchor_clause(token: Token) -> Token | None:
     return None
 
 
+def _present_adverbial(token: Token) -> bool:
+    # "nowadays", "these days", "at present" modifying a verb itself: not "now" or "today"
+    # (past in a narrative), nor "currently" ("he was currently on tour" is heard), nor "at
+    # the moment" ("at the moment, I didn't know" means "at that moment").
+    if token.head.pos_ not in {"VERB", "AUX"} or token.head.i == token.i:
+        return False
+    lower = token.lower_
+    if lower == "nowadays":
+        found = token.dep_ == "advmod"
+    elif lower == "days":
+        found = token.dep_ == "npadvmod" and [c.lower_ for c in token.children] == ["these"]
+    elif lower == "at":
+        found = token.dep_ == "prep" and [c.lower_ for c in token.children] == ["present"]
+    else:
+        found = False
+    return found and not _next_to_other_clause(token)
+
+
+_CLAUSE_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "xcomp", "conj", "csubj", "pcomp", "parataxis"})
+
+
+def _next_to_other_clause(adverbial: Token) -> bool:
+    """Return True when the adverbial's phrase touches another clause, which it may modify
+    instead of its parsed head ("the people who live here nowadays were ...": "nowadays" may
+    date "live")."""
+    doc = adverbial.doc
+    head = adverbial.head
+    before, after = adverbial.left_edge.i - 1, adverbial.right_edge.i + 1
+    while before >= 0 and doc[before].is_punct:
+        before -= 1
+    while after < len(doc) and doc[after].is_punct:
+        after += 1
+    return any(
+        verb.dep_ in _CLAUSE_DEPS
+        and verb.i != head.i
+        and verb not in head.ancestors
+        and (verb.right_edge.i == before or verb.left_edge.i == after)
+        for verb in doc
+        if verb.pos_ in {"VERB", "AUX"}
+    )
+
+
 def time_anchors(doc: Doc) -> dict[int, str]:
     """Return the clause heads (token index) that a time adverbial anchors, with PAST
-    (yesterday, ... ago, last week, in 2010) or FUTURE (tomorrow, next week)."""
+    (yesterday, ... ago, last week, in 2010), FUTURE (tomorrow, next week) or PRESENT
+    (nowadays, these days, at present)."""
     anchors: dict[int, str] = {}
     for token in doc:
         lower = token.lower_
         when = None
         target: Token | None = token
-        if lower == "yesterday":
+        if _present_adverbial(token):
+            when = PRESENT
+        elif lower == "yesterday":
             when = PAST
         elif lower == "tomorrow":
             when = FUTURE
@@ -587,6 +646,69 @@ def _future_main(main: Token) -> bool:
     return main.tag_ == "VB" and main.dep_ == "ROOT" and not _aux_children(main) and subject(main) is None
 
 
+def _present_frame(head: Token) -> bool:
+    """Return True when a clause anchored by "nowadays" cannot take the past: a main clause,
+    or the complement of a present main verb ("I think that nowadays people are ..."), never
+    reported after a past verb ("he said that nowadays people were ...") nor a verb with a
+    clause of its own that the adverbial may belong to ("nowadays I think people are ..." ->
+    "I thought people are" is English)."""
+    if any(c.dep_ in {"ccomp", "parataxis"} for c in head.children):
+        return False
+    while head.dep_ == "conj" and head.head.i != head.i:
+        head = head.head
+    if head.dep_ == "ROOT":
+        return True
+    if head.dep_ != "ccomp" or head.head.dep_ != "ROOT":
+        return False
+    governor = _finite_of(head.head)
+    return governor is not None and governor.tag_ in {"VBZ", "VBP"}
+
+
+# The present of the modals a hypothetical clause takes: "I would" / "I could" -> "will", "can".
+_HYPOTHETICAL_MODALS = {"would": "will", "could": "can"}
+
+
+def _unreal_condition_will(verb: Token) -> Iterator[Candidate]:
+    # "If I were rich, I would travel" -> "..., I will travel": "were" after a singular subject
+    # is only ever the unreal (subjunctive) form, which the main clause must match with
+    # "would". A plural "were" may be a real past ("if they were there, they will have seen
+    # it"); "as if" conditions nothing ("he will act as if he were the boss").
+    finite = _finite_of(verb)
+    if finite is None or finite.lower_ not in _HYPOTHETICAL_MODALS or finite.tag_ != "MD":
+        return
+    for clause in verb.children:
+        if clause.dep_ != "advcl" or not any(
+            c.dep_ == "mark" and c.lower_ == "if" and (c.i == 0 or clause.doc[c.i - 1].lower_ != "as")
+            for c in clause.children
+        ):
+            continue
+        were = _finite_of(clause)
+        number, clear = number_of(were) if were is not None else (None, False)
+        if were is not None and were.lower_ == "were" and clear and number in {FIRST, SINGULAR}:
+            yield _one(finite, _HYPOTHETICAL_MODALS[finite.lower_], "verb-tense-unreal-condition", True)
+            return
+
+
+def _wish_present(verb: Token) -> Iterator[Candidate]:
+    # "I wish I had more time" -> "I wish I have": the clause after "wish" takes a past ("I
+    # wish I knew", "I wish it were"), a past perfect or would / could, never a present.
+    if verb.lemma_.lower() != "wish" or verb.pos_ != "VERB":
+        return
+    for clause in verb.children:
+        # The clause must start right after "wish" ("I wish (that) I had"): a parse that hangs
+        # a later clause on "wish" ("I wish you luck, we had fun") is no complement of it.
+        finite = _finite_of(clause) if clause.dep_ == "ccomp" and clause.left_edge.i == verb.i + 1 else None
+        if finite is None or not _alpha(finite) or subject(finite) is None:
+            continue
+        news: tuple[str, ...] = ()
+        if finite.tag_ == "MD":
+            news = (_HYPOTHETICAL_MODALS[finite.lower_],) if finite.lower_ in _HYPOTHETICAL_MODALS else ()
+        elif finite.tag_ == "VBD":
+            news = _past_to_present(finite, number_of(finite)[0])
+        for new in news[:1]:
+            yield _one(finite, new, "verb-tense-wish-present", True)
+
+
 def _will_in_condition(verb: Token) -> Iterator[Candidate]:
     # "If it rains" -> "If it will rain" (a replacement); "if you visit" -> "if you will visit"
     # is an insertion, U:VERB:TENSE (`verb_forms`).
@@ -602,7 +724,9 @@ def tense(doc: Doc) -> Iterator[Candidate]:
     into "went"), in a past-past coordination ("went home and cook"), a past temporal clause
     with its past main clause ("when I am young, I played"), a perfect with a period up to now
     ("I live here since 2010") or "will" in a conditional or temporal clause ("if it will rain,
-    we will stay", "call me when he will come"); and a past made a participle with no
+    we will stay", "call me when he will come"); a present-time adverbial with the past
+    ("nowadays people used"); "will" / "can" after an unreal "if I were" ("if I were rich, I
+    will travel"); a present after "wish" ("I wish I have"); and a past made a participle with no
     auxiliary ("we saw it" -> "we seen it": after a personal pronoun, or a noun with a direct
     object, where no reduced relative reads). A coordinated state or habit ("visited Rome and
     love it") is never strict; the rest are not:
@@ -625,6 +749,14 @@ def tense(doc: Doc) -> Iterator[Candidate]:
                         finite.i, head.i + 1, (_with_case(new, finite.text),), "verb-tense-anchored-future"
                     )
                 )
+        elif (
+            when == PRESENT
+            and finite.tag_ in {"VBZ", "VBP"}
+            and _present_frame(head)
+            and not _after_negative(finite)  # "don´t had" would be no tense error
+        ):
+            for new in _present_to_past(finite)[:1]:
+                found.append(_one(finite, new, "verb-tense-anchored-present", True))
     for token in doc:
         # Past-past coordination: "I went home and cooked" -> "... and cook".
         if (
@@ -646,6 +778,8 @@ def tense(doc: Doc) -> Iterator[Candidate]:
                 found.append(_one(verb, new, "verb-tense-when-clause", True))
         found.extend(_perfect_since(token))
         found.extend(_will_in_condition(token))
+        found.extend(_unreal_condition_will(token))
+        found.extend(_wish_present(token))
         found.extend(_participle_for_past(token))
     for token in doc:
         if not _alpha(token):
@@ -770,6 +904,70 @@ def _bare_base_wrong(gerund: Token, bases: tuple[str, ...]) -> bool:
     )
 
 
+_NOMINATIVE = frozenset({"i", "we", "they", "he", "she"})
+
+
+def _main_clause(clause: Token) -> bool:
+    # A clause with its own subject and no subordinator ("when", "if", "because").
+    return (
+        clause.dep_ in {"ccomp", "parataxis", "conj", "advcl"}
+        and any(c.dep_ in _SUBJECT_DEPS for c in clause.children)
+        and not any(c.dep_ == "mark" or (c.dep_ == "advmod" and c.tag_ == "WRB") for c in clause.children)
+    )
+
+
+def _bare_progressive_slot(verb: Token) -> bool:
+    """Return True when the -ing form of a finite present verb leaves its clause with no
+    finite verb and no English reading: no auxiliary, a nominative pronoun subject, which no
+    noun phrase or gerund clause starts ("people seeing it", "you knowing it hurts me" are
+    English), in a clause that cannot be read as an absolute one ("we saw them, I carrying
+    the bag"; "we knowing the way, they came"); not a verb of state ("I knowing"), which
+    learners seldom make progressive."""
+    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    following = verb.doc[verb.i + 1] if verb.i + 1 < len(verb.doc) else None
+    lemma = verb.lemma_.lower()
+    if (
+        subj is None
+        or subj.i > verb.i
+        or subj.tag_ != "PRP"
+        or subj.lower_ not in _NOMINATIVE
+        or verb.pos_ != "VERB"
+        or lemma in _STATE_VERBS | {"be"}
+        or _aux_children(verb)
+        # "I don´t", "let's": a negative or clitic the parser reads as no auxiliary
+        or any(c.dep_ == "neg" for c in verb.children)
+        or (following is not None and not verb.whitespace_ and not following.is_punct)
+        or _after_negative(verb)
+        # "as well as I do": a pro-verb, no progressive a learner would make
+        or (lemma == "do" and not any(c.dep_ == "dobj" for c in verb.children))
+    ):
+        return False
+    return _introduced(verb, subj) or (
+        verb.dep_ == "ROOT"
+        and not any(_main_clause(c) for c in verb.children if c.i < subj.i)
+        and not any(t.text in {",", ";", ":", "-", "--"} for t in verb.doc[verb.i + 1 : verb.sent.end])
+    )
+
+
+def _introduced(verb: Token, subj: Token) -> bool:
+    # A clause that a subordinator ("because we go"), a relative ("the film we watch") or a
+    # coordinator right before its subject ("... and we go") opens: never an absolute clause.
+    doc = verb.doc
+    before = doc[subj.i - 1] if subj.i > 0 else None
+    if verb.dep_ == "relcl":
+        return True
+    if verb.dep_ in {"advcl", "ccomp"} and any(
+        c.dep_ == "mark" or (c.dep_ == "advmod" and c.tag_ == "WRB") for c in verb.children if c.i < subj.i
+    ):
+        return True
+    return (
+        verb.dep_ == "conj"
+        and before is not None
+        and before.dep_ == "cc"
+        and before.lower_ in {"and", "but", "or"}
+    )
+
+
 def verb_form(doc: Doc) -> Iterator[Candidate]:
     """Yield wrong non-finite forms in contexts that force the right one: a bare infinitive
     after a modal, "to" or do-support -> -ing or past ("can going", "to went"); a progressive
@@ -779,7 +977,9 @@ def verb_form(doc: Doc) -> Iterator[Candidate]:
     enjoy/recommend... -> "to" + base ("recommend to do"), "to" + base after want/decide... ->
     gerund ("want going"); a gerund -> base after a verb that takes no bare infinitive
     ("stopped eat meat") or as a subject ("Learn English opens doors"), where the base cannot
-    be read as a noun. Any other gerund object -> base ("I love work") is not strict."""
+    be read as a noun; a finite present after a nominative pronoun -> -ing, a progressive
+    without its be ("we visiting them"). Any other gerund object -> base ("I love work") is
+    not strict."""
     found: list[Candidate] = []
     for verb in doc:
         if (
@@ -843,6 +1043,10 @@ def verb_form(doc: Doc) -> Iterator[Candidate]:
                 continue
             for new in bases[:1]:
                 found.append(_one(verb, new, rule, strict))
+        elif verb.tag_ in {"VBZ", "VBP"} and _bare_progressive_slot(verb):
+            # "We visit them" -> "We visiting them": a progressive without its be.
+            for new in dictionary_forms(lemma, "VBG", "VERB")[:1]:
+                found.append(_one(verb, new, "verb-form-finite-ing", True))
         elif verb.tag_ == "VBN":
             heard = lemma in _PAST_AFTER_HAVE_HEARD
             heard_forms = set(dictionary_forms(lemma, "VBD", "VERB")) if heard else set()

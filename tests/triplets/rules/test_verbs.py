@@ -416,12 +416,15 @@ def test_form_in_forced_and_unforced_contexts() -> None:
     assert _strictness("She is reading.", "R:VERB:FORM") == {"She is read.": True}
     # "look forward to seeing" -> "to see": "to" may be infinitival ("used to deal").
     assert _strictness("I look forward to seeing you.", "R:VERB:FORM") == {
-        "I look forward to see you.": False
+        "I look forward to see you.": False,
+        "I looking forward to seeing you.": True,  # a progressive without its be
     }
     # A passive participle whose base is also an adjective: "must be clean" is English.
     assert _strictness("The rooms must be cleaned.", "R:VERB:FORM") == {"The rooms must be clean.": False}
-    # A finite verb with no auxiliary has no wrong non-finite form to make.
-    assert check("She reads books.", "R:VERB:FORM") == []
+    # A finite verb with no auxiliary: only the -ing of a progressive without its be, after a
+    # nominative pronoun ("students reading books" is a noun phrase).
+    assert _strictness("She reads books.", "R:VERB:FORM") == {"She reading books.": True}
+    assert check("Students read books.", "R:VERB:FORM") == []
 
 
 def test_infl_only_for_irregular_verbs() -> None:
