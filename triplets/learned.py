@@ -298,7 +298,9 @@ def _learnt(
                 # The corrected verb does not agree with its subject ("It relax"): the "error"
                 # would repair the sentence. A gerund in a noun's place made a word that is a
                 # noun too ("that travelling will be" -> "that travel will be") is English.
-                if found.strict and (agreement_repaired or _noun_for_gerund(token, found)):
+                if found.strict and (
+                    agreement_repaired or _noun_for_gerund(token, found) or _bare_after_such_as(token, found)
+                ):
                     rule = found.rule.replace(LEARNT_CONTEXT, LEARNT_ANYWHERE, 1)
                     found = replace(found, rule=rule, strict=False, seen_in_context=0)
                 yield found
@@ -359,6 +361,19 @@ def _noun_for_gerund(token: Token, found: Candidate) -> bool:
         token.tag_ == "VBG"
         and token.dep_ in _NOMINAL_DEPS
         and bool(lexicon_lemmas(found.new[0].lower(), "NOUN"))
+    )
+
+
+def _bare_after_such_as(token: Token, found: Candidate) -> bool:
+    """Return True when a gerund right after "such as" becomes a bare verb, which may go on an
+    infinitive before it ("a game to do, such as playing" -> "such as play")."""
+    doc = token.doc
+    return (
+        token.tag_ == "VBG"
+        and token.i >= 2
+        and doc[token.i - 1].lower_ == "as"
+        and doc[token.i - 2].lower_ == "such"
+        and _confusion(found).learner.endswith(":VB")
     )
 
 

@@ -350,3 +350,23 @@ def test_a_gerund_in_a_nouns_place_made_a_noun_is_not_strict() -> None:
     )
     found = learnt_candidates(_doc("Some believe that travelling will be easy again."), "R:VERB:FORM", table)
     assert [c.strict for c in found if c.new == ("travel",)] == [False]
+
+
+def test_a_gerund_after_such_as_made_a_bare_verb_is_not_strict() -> None:
+    """ "things to do, such as swimming" -> "such as swim" may go on the infinitive "to do",
+    even where learners wrote "such as swim" for a gerund; elsewhere the learnt change stays
+    strict ("enjoy swim")."""
+    table = learn(
+        _pairs(
+            ("I like sports such as swim and tennis.", "I like sports such as swimming and tennis."),
+            ("She has hobbies such as swim in rivers.", "She has hobbies such as swimming in rivers."),
+            ("We enjoy swim in the lake.", "We enjoy swimming in the lake."),
+            ("They enjoy swim every day.", "They enjoy swimming every day."),
+        )
+    )
+    found = learnt_candidates(
+        _doc("There is much to do, such as swimming in the lake."), "R:VERB:FORM", table
+    )
+    assert [c.strict for c in found if c.new == ("swim",)] == [False]
+    elsewhere = learnt_candidates(_doc("I enjoy swimming in the sea."), "R:VERB:FORM", table)
+    assert [c.strict for c in elsewhere if c.new == ("swim",)] == [True]
