@@ -95,13 +95,16 @@ PERSON_NOUNS = words(
 # "go to school") stay out. With the people in `PERSON_NOUNS`, what `count_only` accepts.
 COUNT_ONLY_THINGS = words(
     """computer laptop smartphone cellphone device gadget toy bag suitcase backpack umbrella
-    wallet bottle ticket website app song movie magazine museum restaurant hotel library
+    wallet bottle ticket website app movie magazine museum restaurant hotel library
     supermarket city village tree mountain river lake island machine robot vehicle
     apartment phone book notebook dictionary photo poster gift"""
 )
 # People nouns a bare singular may use as a name or title ("Baby is asleep", "Nurse will see
 # you now"), besides `KIN_NAMES`.
 _NAME_LIKE = KIN_NAMES | words("baby nurse cook nanny")
+# Person nouns that serve as a title in a subject ("Doctor says I need rest", "Professor told
+# us"): a bare singular subject of them may be a name; as an object it is not ("we need doctor").
+TITLE_NOUNS = words("doctor professor captain coach teacher")
 
 
 # Uncountable nouns that still take "a" before an adjective or a complement ("a good knowledge

@@ -32,6 +32,7 @@ from triplets.rules._nominal import (
     PLURAL_MARKERS,
     SINGULAR,
     TIME_NOUNS,
+    TITLE_NOUNS,
     anchored_number,
     count_only,
     finite_number,
@@ -176,6 +177,7 @@ _BARE_COUNT_PREPOSITIONS = words("of for with without about among between agains
 # teacher", "the post of manager").
 _KIND_OR_ROLE = words(
     """kind kinds type types sort sorts form forms variety style brand genre category manner
+    species breed make model models class generation choice
     role roles position post job title rank office status profession career duty duties"""
 )
 # Verbs after which a person noun may stand bare as a role ("play doctor", "turn traitor", "they
@@ -185,7 +187,7 @@ _ROLE_VERBS = words(
 )
 # Verbs that take a bare infinitive, so that a singular that is also a verb may read as one ("help
 # parent", "let partner"), as after "to" or a modal.
-_BARE_INFINITIVE_VERBS = words("help make let see watch hear feel have notice bid dare")
+_MAY_PRECEDE_BARE_VERB = words("help make let see watch hear feel have notice bid dare")
 # Person nouns that are also verbs ("to parent", "to friend someone") where LemmInflect lists none.
 _ALSO_VERBS = words("parent friend")
 # Words before a noun that count, point or address it ("some student", "no friend", "which
@@ -230,12 +232,16 @@ def _bare_count_plural(noun: Token, singular: str) -> bool:
     if noun.dep_ == "pobj":
         if head.lower_ not in _BARE_COUNT_PREPOSITIONS or (head.lower_ == "with" and lemma == "child"):
             return False
-        if head.lower_ == "of" and head.head.lemma_.lower() in _KIND_OR_ROLE:
+        if head.lower_ == "of" and (
+            head.head.lemma_.lower() in _KIND_OR_ROLE or head.head.lower_ in _KIND_OR_ROLE
+        ):
             return False
     elif head.pos_ not in {"VERB", "AUX"} or (
         noun.dep_ in {"dobj", "dative"} and head.lemma_.lower() in _ROLE_VERBS
     ):
         return False
+    if noun.dep_ in {"nsubj", "nsubjpass"} and lemma in TITLE_NOUNS:
+        return False  # "Doctor said I should rest": a title used as a name
     before = doc[noun.i - 1] if noun.i > 0 else None
     after = doc[noun.i + 1] if noun.i + 1 < len(doc) else None
     if before is not None and (before.is_punct or before.lower_ == "you" or before.pos_ == "INTJ"):
@@ -253,9 +259,9 @@ def _bare_count_plural(noun: Token, singular: str) -> bool:
     if (lemmas(singular.lower(), "VERB") or lemma in _ALSO_VERBS) and (
         (
             before is not None
-            and (before.tag_ in {"TO", "MD"} or before.lemma_.lower() in _BARE_INFINITIVE_VERBS)
+            and (before.tag_ in {"TO", "MD"} or before.lemma_.lower() in _MAY_PRECEDE_BARE_VERB)
         )
-        or head.lemma_.lower() in _BARE_INFINITIVE_VERBS
+        or head.lemma_.lower() in _MAY_PRECEDE_BARE_VERB
     ):
         return False
     if any(t.lemma_.lower() == lemma and t.i != noun.i for t in doc[max(noun.i - 3, 0) : noun.i + 4]):

@@ -310,7 +310,7 @@ _BARE_OBJECT = frozenset(
 # The word that must follow some of them ("in front of", "in order to", "in charge of").
 _NEXT_WORD: dict[tuple[str, str], frozenset[str]] = {
     ("in", "front"): frozenset({"of"}),
-    ("in", "order"): frozenset({"to", "that", "for"}),
+    ("in", "order"): frozenset({"to", "that"}),  # "on order for the library" (ordered) is English
     ("in", "charge"): frozenset({"of"}),
 }
 # Verbs whose "at" would take "the future" ("look at the future").
@@ -396,7 +396,9 @@ def _idiom_frame(prep: Token, obj: Token) -> bool:
     if key == ("in", "touch"):
         return head.lemma_ in {"keep", "get", "stay", "be"} or nxt == "with"
     if key == ("on", "own"):
-        return any(c.dep_ == "poss" for c in obj.children) and _ends_phrase(obj)
+        # "He was betrayed by his own (people)": after a passive, "by" reads as its agent.
+        passive = head.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in head.children)
+        return any(c.dep_ == "poss" for c in obj.children) and _ends_phrase(obj) and not passive
     if key == ("in", "future"):
         others = [c for c in obj.children if c.lower_ != "the"]
         return not others and head.lemma_ not in _AT_VERBS and (_opening(prep) or _ends_phrase(obj))
@@ -549,14 +551,18 @@ def delete_collocation(doc: Doc) -> Iterator[Candidate]:
 
 # Objects that stand without a preposition anyway: a place adverb ("arrived home", "stay
 # home") or what opens a clause ("afraid that ...", "it depends what you mean").
-_CLAUSE_OPENERS = words("that what whether if how why where when who which")
+_CLAUSE_OBJECTS = words("that what whether if how why where when who which")
+# Degree words that stand bare after a verb ("hope for more" -> "hope more", "listen to more").
+_DEGREE_OBJECTS = words("more less much little")
 
 
 def _reads_bare(obj: Token) -> bool:
     """Return True when the object without its preposition may still be English: a place
-    adverb or a word that opens a clause (`_CLAUSE_OPENERS`)."""
+    adverb, a word that opens a clause (`_CLAUSE_OBJECTS`) or a degree word (`_DEGREE_OBJECTS`)."""
     lower = obj.lower_
-    return lower in _PLACE_ADVERBS or lower in _CLAUSE_OPENERS or obj.tag_ in {"WP", "WDT", "WRB"}
+    if lower in _PLACE_ADVERBS or lower in _CLAUSE_OBJECTS or lower in _DEGREE_OBJECTS:
+        return True
+    return obj.tag_ in {"WP", "WDT", "WRB"}
 
 
 # Partitive quantifiers whose "of" cannot go before a determiner ("most of the time", not "most
@@ -589,8 +595,9 @@ def _needed_by_verb(prep: Token) -> bool:
 
 # Verbs with no direct object for a person: "swim with my friends" -> "swim my friends". Not
 # "play / fight / meet / walk / run / dance (with) him" (he is then the object), not "stay / remain
-# (with) friends" (a predicate noun), not "talk (with) my boss" ("talk my boss into it").
-_WITH_PERSON_VERBS = words("swim sleep travel live arrive laugh chat go come cooperate collaborate interact")
+# (with) friends" (a predicate noun), not "talk (with) my boss" ("talk my boss into it");
+# "cooperate / interact with" are COLLOCATIONS.
+_WITH_PERSON_VERBS = words("swim sleep travel live arrive laugh chat go come")
 _GROUPS = words("family families class team group")
 
 
@@ -603,21 +610,26 @@ def _intransitive_with(prep: Token) -> bool:
     return head.i < prep.i and (_person(obj) or obj.lower_ in _GROUPS)
 
 
+# Places to sleep or stay in: "stay" and "sleep" take other nouns bare ("stay the course / the
+# holidays / the night", "slept the whole flight"), so only these are listed.
+_LODGINGS = words(
+    """sofa couch floor ground tent bed bench hammock mattress hotel hostel motel room flat
+    apartment house cottage villa campsite"""
+)
+
+
 def _place_after(prep: Token) -> bool:
-    """Return True for the "in/on/at" of a place after "sleep" and the "in/at" after "stay" ("slept
-    on the sofa", "stay at a hotel"); not before a pronoun ("sleep it off"), a time ("sleep the
-    morning away", "stay the night"), "home" ("stay home") or "the same" ("stay the same")."""
+    """Return True for the "in/on/at" of a place to sleep after "sleep" and the "in/at" after
+    "stay" ("slept on the sofa", "stay at a hotel": `_LODGINGS`); "stay the course", "slept
+    the flight" are English."""
     head, obj, lower = prep.head, _object(prep), prep.lower_
-    if obj is None or head.pos_ != "VERB" or head.i > prep.i:
+    if obj is None or head.pos_ != "VERB" or head.i > prep.i or obj.lower_ not in _LODGINGS:
         return False
-    if not (
-        (head.lemma_ == "sleep" and lower in {"in", "on", "at"})
-        or (head.lemma_ == "stay" and lower in {"in", "at"})
-    ):
-        return False
-    if obj.pos_ not in {"NOUN", "PROPN"} or obj.lower_ in TIME_NOUNS | DAYS | MONTHS | SEASONS:
-        return False
-    return not any(c.lower_ == "same" for c in obj.children) and obj.lower_ not in _PLACE_ADVERBS
+    if any(c.lower_ == "same" for c in obj.children):
+        return False  # "stayed the same room" may read as "stay the same"
+    return (head.lemma_ == "sleep" and lower in {"in", "on", "at"}) or (
+        head.lemma_ == "stay" and lower in {"in", "at"}
+    )
 
 
 # Verbs American English puts bare after go/come ("go work", "come play"); "go school" is no

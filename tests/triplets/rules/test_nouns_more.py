@@ -72,8 +72,13 @@ def test_bare_plural_of_a_count_only_noun_made_singular_is_strict(corrected: str
         ("Our teachers help parents at home.", "Our teachers help parent at home."),
         # Nouns with a mass or medium use ("watch film", "I like theatre").
         ("We watched films at home.", "We watched film at home."),
-        # A singular that is also an adjective ("adult").
-        ("The museum welcomes adults on Sundays.", "The museum welcomes adult on Sundays."),
+        # A singular that is also an adjective ("vegetarian").
+        ("The restaurant welcomes vegetarians on Sundays.", "The restaurant welcomes vegetarian on Sundays."),
+        # "species / model of" takes a bare singular ("species of tree").
+        ("How many species of trees grow here?", "How many species of tree grow here?"),
+        ("There are many models of phones in the shop.", "There are many models of phone in the shop."),
+        # "Doctor" is a title ("Doctor says I need rest").
+        ("Doctors said I should rest.", "Doctor said I should rest."),
         # A coordinated noun ("mother and child").
         ("Doctors and nurses worked all night.", "Doctor and nurses worked all night."),
     ],

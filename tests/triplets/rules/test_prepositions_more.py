@@ -109,6 +109,10 @@ def test_wrong_preposition_of_an_idiom_is_strict(corrected: str, artificial: str
         ("We had a test in addition and subtraction.", "We had a test on addition and subtraction."),
         ("We looked in the future of Europe.", "We looked at the future of Europe."),
         ("They met on the weekends.", "They met in the weekends."),
+        # "on order" (ordered, not yet delivered) is English before "for".
+        ("Everything is in order for the trip.", "Everything is on order for the trip."),
+        # After a passive, "by his own" reads as its agent ("betrayed by his own").
+        ("The boy was left on his own.", "The boy was left by his own."),
     ],
 )
 def test_idioms_out_of_their_frame_are_not_strict(corrected: str, english: str) -> None:
@@ -196,6 +200,11 @@ def test_preposition_a_verb_or_adjective_needs_deleted_is_strict(corrected: str,
         ("I slept in the morning.", "I slept the morning."),
         ("I was afraid of that.", "I was afraid that."),
         ("Set it apart from others.", "Set it apart others."),
+        # "stay" and "sleep" take a course, a stretch of time or a journey bare.
+        ("Stay in the course, and you will pass.", "Stay the course, and you will pass."),
+        ("I slept on the flight.", "I slept the flight."),
+        # A degree word stands bare: "hope more".
+        ("We hope for more.", "We hope more."),
     ],
 )
 def test_deletions_that_read_as_english_are_not_strict(corrected: str, english: str) -> None:
