@@ -59,6 +59,15 @@ class Candidate:
         return (self.start, self.end) if self.end > self.start else (self.start, self.start + 1)
 
 
+def cased(word: str, model: str) -> str:
+    """Return `word` written as `model` is: in capitals after a word in capitals ("EACH OF" ->
+    "EVERY"), with an initial capital after a capitalised word ("Each" -> "Every"), else as it
+    is. A one-letter model ("A", "I") counts as capitalised, not as capitals."""
+    if len(model) > 1 and model.isupper():
+        return word.upper()
+    return word[:1].upper() + word[1:] if model[:1].isupper() else word
+
+
 def spans_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
     """Return True when two half-open token spans share a token."""
     return a[0] < b[1] and b[0] < a[1]

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from triplets.candidates import Candidate
+from triplets.candidates import Candidate, cased
 from triplets.confusions import (
     AUXILIARIES,
     CLASS_WORDS,
@@ -178,10 +178,6 @@ def _selecting_sides(confusion: Confusion) -> tuple[bool, bool] | None:
     return (True, False)  # a verb form's subject or auxiliary, an auxiliary's subject
 
 
-def _cased(word: str, model: str) -> str:
-    return word[:1].upper() + word[1:] if model[:1].isupper() else word
-
-
 Context = tuple[str, ...]  # the context lemmas of one side: the neighbour, then the head or object
 
 
@@ -281,7 +277,7 @@ def _learnt(
                         after,
                         i,
                         i + 1,
-                        (_cased(learner, token.text),),
+                        (cased(learner, token.text),),
                     )
                     if found:
                         yield found
@@ -323,7 +319,7 @@ def _learnt(
                     (learner,),
                 )
                 if found and found.strict:
-                    yield replace(found, new=(_cased(learner, token.text) if i == 0 else learner,))
+                    yield replace(found, new=(cased(learner, token.text) if i == 0 else learner,))
 
 
 def _leaving_out_forces(token: Token, words: frozenset[str]) -> bool:
@@ -447,7 +443,7 @@ def _forms(
         if not forms or forms[0] == text.lower():
             continue
         confusion = Confusion(FORM, f"{upos}:{tag}", learner)
-        found = _candidate(table, error_type, confusion, before, after, i, i + 1, (_cased(forms[0], text),))
+        found = _candidate(table, error_type, confusion, before, after, i, i + 1, (cased(forms[0], text),))
         if found:
             yield found
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from triplets.annotate import nlp
-from triplets.candidates import Candidate, apply, render, spans_overlap, widened
+from triplets.candidates import Candidate, apply, cased, render, spans_overlap, widened
 
 
 def _apply(text: str, candidate: Candidate) -> str:
@@ -61,3 +61,17 @@ def test_spans_widen_insertion_points() -> None:
     assert widened(2, 2) == (2, 3)
     assert spans_overlap((3, 4), widened(3, 3))
     assert not spans_overlap((1, 2), (2, 3))
+
+
+@pytest.mark.parametrize(
+    ("word", "model", "expected"),
+    [
+        ("every", "each", "every"),
+        ("every", "Each", "Every"),
+        ("every", "EACH", "EVERY"),  # a heading in capitals stays in capitals
+        ("an", "A", "An"),  # one capital letter is an initial, not capitals
+        ("since", "For", "Since"),
+    ],
+)
+def test_a_replacement_is_written_as_the_word_it_replaces(word: str, model: str, expected: str) -> None:
+    assert cased(word, model) == expected

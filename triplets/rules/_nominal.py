@@ -152,11 +152,6 @@ def indefinite_for(word: str) -> str:
     return "a"
 
 
-def article_like(new: str, model: Token) -> str:
-    """Return `new` with the model token's initial capital."""
-    return new[:1].upper() + new[1:] if model.text[:1].isupper() else new
-
-
 def is_countable(lemma: str) -> bool:
     """Return True when the noun has a plural that is a real word and differs from it, and is
     not one of the usually uncountable nouns."""

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from triplets import lexicon
-from triplets.candidates import Candidate
+from triplets.candidates import Candidate, cased
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -142,10 +142,6 @@ _ED_ING = {
 _ING_ED = {v: k for k, v in _ED_ING.items()}
 
 
-def _cased(word: str, model: Token) -> str:
-    return word[:1].upper() + word[1:] if model.text[:1].isupper() else word
-
-
 def _forms(lemma: str, tag: str) -> tuple[str, ...]:
     """Return the regular dictionary forms of `lemma` for `tag` ("oldest", not "eldest")."""
     forms = lexicon.dictionary_forms(lemma, tag, "ADJ")
@@ -197,14 +193,14 @@ def degree(doc: Doc) -> Iterator[Candidate]:
             than = _has_than(token)
             intensified = any(c.lower_ in _COMPARATIVE_ONLY for c in token.children)
             yield Candidate(
-                *span, (_cased(positive, token),), "adj_comparative_to_positive", than or intensified
+                *span, (cased(positive, token.text),), "adj_comparative_to_positive", than or intensified
             )
             for form in _forms(positive, "JJS"):
-                yield Candidate(*span, (_cased(form, token),), "adj_comparative_to_superlative", than)
+                yield Candidate(*span, (cased(form, token.text),), "adj_comparative_to_superlative", than)
             # "more old than" is wrong; "more happy than" is heard: only short adjectives force it.
             short = len(positive) <= 5 and not positive.endswith("y")
             yield Candidate(
-                *span, (_cased("more", token), positive), "adj_analytic_comparative", than and short
+                *span, (cased("more", token.text), positive), "adj_analytic_comparative", than and short
             )
         elif token.tag_ == "JJS":
             positive = _positive(token)
@@ -212,11 +208,11 @@ def degree(doc: Doc) -> Iterator[Candidate]:
                 continue
             anchored = _superlative_anchor(token)
             for form in _forms(positive, "JJR"):
-                yield Candidate(*span, (_cased(form, token),), "adj_superlative_to_comparative", anchored)
+                yield Candidate(*span, (cased(form, token.text),), "adj_superlative_to_comparative", anchored)
             # "the most tall boy" (ERRANT merges "most tall" -> "tallest" into one R:ADJ:FORM).
             short = len(positive) <= 5 and not positive.endswith("y")
             yield Candidate(
-                *span, (_cased("most", token), positive), "adj_analytic_superlative", anchored and short
+                *span, (cased("most", token.text), positive), "adj_analytic_superlative", anchored and short
             )
         elif token.tag_ == "JJ" and token.dep_ in {"amod", "acomp"}:
             lemma = token.lower_
@@ -224,7 +220,7 @@ def degree(doc: Doc) -> Iterator[Candidate]:
             if any(c.dep_ in {"conj", "cc"} for c in token.children):
                 continue
             for form in _forms(lemma, "JJR"):
-                yield Candidate(*span, (_cased(form, token),), "adj_positive_to_comparative", intensified)
+                yield Candidate(*span, (cased(form, token.text),), "adj_positive_to_comparative", intensified)
 
 
 def _adverb_of(adjective: str) -> str | None:
@@ -270,13 +266,13 @@ def adjective_adverb(doc: Doc) -> Iterator[Candidate]:
             if adjective is None:
                 continue
             strict = token.head.pos_ == "VERB" and token.lower_ not in _FLAT_ADVERBS
-            yield Candidate(*span, (_cased(adjective, token),), "morph_adverb_to_adjective", strict)
+            yield Candidate(*span, (cased(adjective, token.text),), "morph_adverb_to_adjective", strict)
         elif token.tag_ == "JJ" and token.dep_ in {"amod", "acomp"}:
             adverb = _adverb_of(token.lower_)
             if adverb is None:
                 continue
             strict = token.dep_ == "amod" or token.head.lemma_ in _COPULAS
-            yield Candidate(*span, (_cased(adverb, token),), "morph_adjective_to_adverb", strict)
+            yield Candidate(*span, (cased(adverb, token.text),), "morph_adjective_to_adverb", strict)
 
 
 def derivation(doc: Doc) -> Iterator[Candidate]:
@@ -291,10 +287,10 @@ def derivation(doc: Doc) -> Iterator[Candidate]:
         if token.tag_ == "JJ" and token.dep_ in {"acomp", "amod"} and lower in _NOUN_OF_ADJECTIVE:
             intensified = any(c.lower_ in _POSITIVE_ONLY for c in token.children)
             noun = _NOUN_OF_ADJECTIVE[lower]
-            yield Candidate(*span, (_cased(noun, token),), "morph_adjective_to_noun", intensified)
+            yield Candidate(*span, (cased(noun, token.text),), "morph_adjective_to_noun", intensified)
         swapped = _ED_ING.get(lower) or _ING_ED.get(lower)
         if swapped and token.dep_ in {"acomp", "amod"}:
-            yield Candidate(*span, (_cased(swapped, token),), "morph_participle", False)
+            yield Candidate(*span, (cased(swapped, token.text),), "morph_participle", False)
 
 
 def _head_noun(token: Token) -> Token | None:
@@ -327,13 +323,15 @@ def quantifier(doc: Doc) -> Iterator[Candidate]:
                 c.dep_ in {"poss", "det"} and c.lower_ not in {"a", "an"} for c in noun.children
             )
             if swap is not None and not small:
-                yield Candidate(*span, (_cased(swap[0], token),), "adj_quantifier", swap[1])
+                yield Candidate(*span, (cased(swap[0], token.text),), "adj_quantifier", swap[1])
         if lower in {"best", "worst"} and token.tag_ == "JJS":
             new = {"best": "better", "worst": "worse"}[lower]
-            yield Candidate(*span, (_cased(new, token),), "adj_irregular_degree", _superlative_anchor(token))
+            yield Candidate(
+                *span, (cased(new, token.text),), "adj_irregular_degree", _superlative_anchor(token)
+            )
         if lower in {"better", "worse"} and token.tag_ == "JJR":
             new = {"better": "best", "worse": "worst"}[lower]
-            yield Candidate(*span, (_cased(new, token),), "adj_irregular_degree", _has_than(token))
+            yield Candidate(*span, (cased(new, token.text),), "adj_irregular_degree", _has_than(token))
 
 
 def delete_predicative(doc: Doc) -> Iterator[Candidate]:

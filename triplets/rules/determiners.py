@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from triplets.candidates import Candidate
+from triplets.candidates import Candidate, cased
 from triplets.lexicon import dictionary_forms
 from triplets.rules._nominal import (
     BARE_ABLE,
@@ -38,7 +38,6 @@ from triplets.rules._nominal import (
     SEASONS,
     SINGULAR,
     TIME_NOUNS,
-    article_like,
     finite_number,
     indefinite_for,
     is_countable,
@@ -276,7 +275,7 @@ def _insert_point(noun: Token) -> int:
 
 
 def _article_before(doc: Doc, start: int, article: str) -> tuple[str, ...]:
-    return (article_like(article, doc[start]) if start == 0 else article,)
+    return (cased(article, doc[start].text) if start == 0 else article,)
 
 
 def a_before_plural(doc: Doc) -> Iterator[Candidate]:
@@ -510,7 +509,7 @@ def a_an_swap(doc: Doc) -> Iterator[Candidate]:
         # Learners write "a apple" (the article they learnt first); "an tour" looks machine-made
         # and is tried last.
         likely = other == "a"
-        yield Candidate(token.i, token.i + 1, (article_like(other, token),), "det_a_an", strict, likely)
+        yield Candidate(token.i, token.i + 1, (cased(other, token.text),), "det_a_an", strict, likely)
 
 
 def demonstrative_number(doc: Doc) -> Iterator[Candidate]:
@@ -531,7 +530,7 @@ def demonstrative_number(doc: Doc) -> Iterator[Candidate]:
             continue
         if (number == PLURAL) != plural:
             continue  # the corrected sentence itself disagrees: leave it
-        new = article_like(_SWAP_PLURAL[lower], token)
+        new = cased(_SWAP_PLURAL[lower], token.text)
         yield Candidate(token.i, token.i + 1, (new,), "det_demonstrative_number")
 
 
@@ -550,7 +549,7 @@ def the_to_a(doc: Doc) -> Iterator[Candidate]:
             or _never_indefinite(noun)
         )
         if forced and noun.lower_ not in {"people", "police"}:
-            yield Candidate(det.i, det.i + 1, (article_like(indefinite_for(nxt.text), det),), "det_the_to_a")
+            yield Candidate(det.i, det.i + 1, (cased(indefinite_for(nxt.text), det.text),), "det_the_to_a")
 
 
 def some_to_a(doc: Doc) -> Iterator[Candidate]:
@@ -564,7 +563,7 @@ def some_to_a(doc: Doc) -> Iterator[Candidate]:
             t.tag_ not in {"JJ", "RB", "NN", "HYPH"} for t in doc[token.i + 1 : noun.i]
         ):
             continue
-        new = article_like(indefinite_for(doc[token.i + 1].text), token)
+        new = cased(indefinite_for(doc[token.i + 1].text), token.text)
         yield Candidate(token.i, token.i + 1, (new,), "det_some_to_a")
 
 
@@ -585,7 +584,7 @@ def your_to_you(doc: Doc) -> Iterator[Candidate]:
         after_preposition = before is not None and noun.dep_ == "pobj" and noun.head.i == before.i
         subject = noun.dep_ in {"nsubj", "nsubjpass"} and (before is None or before.tag_ in {",", "CC", "IN"})
         if after_preposition or subject:
-            yield Candidate(token.i, token.i + 1, (article_like("you", token),), "det_your_you")
+            yield Candidate(token.i, token.i + 1, (cased("you", token.text),), "det_your_you")
 
 
 def each_of_to_every(doc: Doc) -> Iterator[Candidate]:
@@ -595,7 +594,7 @@ def each_of_to_every(doc: Doc) -> Iterator[Candidate]:
     for token in doc:
         if token.lower_ != "each" or token.i + 1 >= len(doc) or doc[token.i + 1].lower_ != "of":
             continue
-        yield Candidate(token.i, token.i + 1, (article_like("every", token),), "det_every_of")
+        yield Candidate(token.i, token.i + 1, (cased("every", token.text),), "det_every_of")
 
 
 # Countable nouns "all" also takes in a mass reading ("all human emotion", "all life").
@@ -627,7 +626,7 @@ def quantifier_number(doc: Doc) -> Iterator[Candidate]:
             new = "every"
         else:
             continue
-        yield Candidate(token.i, token.i + 1, (article_like(new, token),), "det_quantifier_number")
+        yield Candidate(token.i, token.i + 1, (cased(new, token.text),), "det_quantifier_number")
 
 
 def a_the_swap(doc: Doc) -> Iterator[Candidate]:
@@ -638,9 +637,9 @@ def a_the_swap(doc: Doc) -> Iterator[Candidate]:
         if nxt is None or noun.tag_ not in {"NN", "JJ"}:
             continue
         if det.lower_ in {"a", "an"}:
-            yield Candidate(det.i, det.i + 1, (article_like("the", det),), "det_a_the", False)
+            yield Candidate(det.i, det.i + 1, (cased("the", det.text),), "det_a_the", False)
         elif det.lower_ == "the" and not _superlative_or_same(det) and not _never_indefinite(noun):
-            new = article_like(indefinite_for(nxt.text), det)
+            new = cased(indefinite_for(nxt.text), det.text)
             yield Candidate(det.i, det.i + 1, (new,), "det_a_the", False)
 
 

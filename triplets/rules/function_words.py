@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from triplets.candidates import Candidate
+from triplets.candidates import Candidate, cased
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -310,21 +310,17 @@ def replace_adverb(doc: Doc) -> Iterator[Candidate]:
             and head.i == token.i + 1
         ):
             # "I really like" -> "I very like": "very" cannot modify a verb.
-            yield Candidate(*span, (_cased("very", token),), "adv_really_very", True)
+            yield Candidate(*span, (cased("very", token.text),), "adv_really_very", True)
         elif (
             token.lower_ == "very" and token.dep_ == "advmod" and head.tag_ == "JJ" and head.i == token.i + 1
         ):
             # "much worried", "much interested" are good English with participial adjectives.
             participial = head.lower_.endswith("ed")
-            yield Candidate(*span, (_cased("much", token),), "adv_intensifier_degree", not participial)
+            yield Candidate(*span, (cased("much", token.text),), "adv_intensifier_degree", not participial)
         elif (
             token.lower_ == "much" and token.dep_ == "advmod" and head.tag_ == "JJR" and head.i == token.i + 1
         ):
-            yield Candidate(*span, (_cased("very", token),), "adv_intensifier_degree", True)
-
-
-def _cased(word: str, model: Token) -> str:
-    return word[:1].upper() + word[1:] if model.text[:1].isupper() else word
+            yield Candidate(*span, (cased("very", token.text),), "adv_intensifier_degree", True)
 
 
 # ---- contractions -------------------------------------------------------------------------

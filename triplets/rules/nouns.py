@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from triplets.candidates import Candidate
+from triplets.candidates import Candidate, cased
 from triplets.lexicon import dictionary_forms, lemmas, rule_forms
 from triplets.rules._nominal import (
     COUNTED_TIME_NOUNS,
@@ -55,10 +55,6 @@ _PRONOUNS_AS_NOUNS = words("mine yours hers ours theirs")
 
 # "nobody's", "someone's" before a verb read as "nobody is / has".
 _INDEFINITE_ENDINGS = ("body", "one", "thing")
-
-
-def _cased(new: str, model: Token) -> str:
-    return new[:1].upper() + new[1:] if model.text[:1].isupper() else new
 
 
 def _common_nouns(doc: Doc) -> Iterator[Token]:
@@ -119,7 +115,7 @@ def number_flip(doc: Doc) -> Iterator[Candidate]:
         after_a = current == SINGULAR and any(
             c.dep_ == "det" and c.lower_ in {"a", "an", "another"} for c in noun.children
         )
-        yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), rule, strict, likely=not after_a)
+        yield Candidate(noun.i, noun.i + 1, (cased(forms[0], noun.text),), rule, strict, likely=not after_a)
 
 
 # Verbs with a person object and a question after it ("ask the teacher who is coming", "show
@@ -312,7 +308,7 @@ def time_noun_number(doc: Doc) -> Iterator[Candidate]:
         plural_counted = noun.tag_ == "NNS" and _counted(noun, markers)
         every = noun.tag_ == "NN" and any(m.lower_ in {"every", "each"} for m in markers)
         if plural_counted or every:
-            yield Candidate(noun.i, noun.i + 1, (_cased(forms[0], noun),), "noun_number_time", True)
+            yield Candidate(noun.i, noun.i + 1, (cased(forms[0], noun.text),), "noun_number_time", True)
 
 
 def _counted(noun: Token, markers: list[Token]) -> bool:
@@ -341,7 +337,7 @@ def regular_plural(doc: Doc) -> Iterator[Candidate]:
         elif noun.lower_.endswith("ing"):
             continue  # a gerund ("smokings") is no learner's plural
         for form in rule_forms(lemma, "NNS", "NOUN"):
-            yield Candidate(noun.i, noun.i + 1, (_cased(form, noun),), "noun_regular_plural")
+            yield Candidate(noun.i, noun.i + 1, (cased(form, noun.text),), "noun_regular_plural")
             break
 
 
@@ -457,9 +453,9 @@ def possessive_number(doc: Doc) -> Iterator[Candidate]:
             and owner.head.tag_ == "NN"
         )
         if owner.tag_ == "NN" and mark.text == "'s" and new.lower().endswith("s"):
-            yield Candidate(owner.i, mark.i + 1, (_cased(new, owner), "'"), "poss_number", strict)
+            yield Candidate(owner.i, mark.i + 1, (cased(new, owner.text), "'"), "poss_number", strict)
         elif owner.tag_ == "NNS" and mark.text == "'":
-            yield Candidate(owner.i, mark.i + 1, (_cased(new, owner), "'s"), "poss_number", strict)
+            yield Candidate(owner.i, mark.i + 1, (cased(new, owner.text), "'s"), "poss_number", strict)
 
 
 def _has_marker(noun: Token) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from triplets.candidates import Candidate
+from triplets.candidates import Candidate, cased
 from triplets.rules._nominal import (
     ADJECTIVE_QUANTIFIERS,
     DAYS,
@@ -436,10 +436,6 @@ _CONFUSIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _cased(new: str, model: Token) -> str:
-    return new[:1].upper() + new[1:] if model.text[:1].isupper() else new
-
-
 def _object(prep: Token) -> Token | None:
     """Return the preposition's object (pobj), or None."""
     return next((c for c in prep.children if c.dep_ == "pobj"), None)
@@ -838,7 +834,7 @@ def before_adverb(doc: Doc) -> Iterator[Candidate]:
                 continue
             if start > 0 and doc[start - 1].lower_ in PREPOSITIONS:
                 continue
-            new = _cased(new, doc[start]) if start == 0 else new
+            new = cased(new, doc[start].text) if start == 0 else new
             # "in every day" is rare but heard; "in last week", "on yesterday" are not.
             yield Candidate(start, start, (new,), "prep_insert_time", first != "every")
 
@@ -857,7 +853,7 @@ def swap_collocation(doc: Doc) -> Iterator[Candidate]:
                 new == "at" and prep.head.pos_ == "VERB" and _person(obj)
             ):
                 continue
-            yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_collocation")
+            yield Candidate(prep.i, prep.i + 1, (cased(new, prep.text),), "prep_swap_collocation")
 
 
 def _to_infinitive(obj: Token) -> bool:
@@ -899,7 +895,7 @@ def swap_fixed_phrase(doc: Doc) -> Iterator[Candidate]:
             news += ("by",)  # "By example, ..." (par exemple); "learn by example" is English mid-sentence
         for new in news:
             if (_head_lemma(prep), new) not in COLLOCATIONS:  # "believe in love"
-                yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_fixed_phrase")
+                yield Candidate(prep.i, prep.i + 1, (cased(new, prep.text),), "prep_swap_fixed_phrase")
 
 
 def _a_long_time(obj: Token) -> bool:
@@ -916,14 +912,14 @@ def swap_duration(doc: Doc) -> Iterator[Candidate]:
         if prep.lower_ != "for":
             continue
         if _a_long_time(obj):
-            yield Candidate(prep.i, prep.i + 1, (_cased("since", prep),), "prep_swap_duration")
+            yield Candidate(prep.i, prep.i + 1, (cased("since", prep.text),), "prep_swap_duration")
             continue
         if obj.tag_ != "NNS" or obj.lower_ not in TIME_NOUNS:
             continue
         if not any(c.dep_ in {"nummod", "amod"} and c.i < obj.i for c in obj.children):
             continue
         for new in ("during", "since"):
-            yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_duration")
+            yield Candidate(prep.i, prep.i + 1, (cased(new, prep.text),), "prep_swap_duration")
 
 
 def swap_time(doc: Doc) -> Iterator[Candidate]:
@@ -935,7 +931,7 @@ def swap_time(doc: Doc) -> Iterator[Candidate]:
             continue
         for new in ("in", "on", "at"):
             if new != needed:
-                yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap_time")
+                yield Candidate(prep.i, prep.i + 1, (cased(new, prep.text),), "prep_swap_time")
 
 
 # Adverbial phrases that the parser often leaves without an object ("at least", "in general",
@@ -974,7 +970,7 @@ def swap_adverbial(doc: Doc) -> Iterator[Candidate]:
     for token in doc:
         i = token.i
         for new in _adverbial(doc, i):
-            yield Candidate(i, i + 1, (_cased(new, token),), "prep_swap_adverbial")
+            yield Candidate(i, i + 1, (cased(new, token.text),), "prep_swap_adverbial")
 
 
 def swap_any(doc: Doc) -> Iterator[Candidate]:
@@ -987,7 +983,7 @@ def swap_any(doc: Doc) -> Iterator[Candidate]:
         if _fixed_phrase(prep, obj) or _adverbial(doc, prep.i):
             continue
         for new in _CONFUSIONS[prep.lower_]:
-            yield Candidate(prep.i, prep.i + 1, (_cased(new, prep),), "prep_swap", False)
+            yield Candidate(prep.i, prep.i + 1, (cased(new, prep.text),), "prep_swap", False)
 
 
 RULES = {

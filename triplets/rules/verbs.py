@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from triplets.candidates import Candidate
+from triplets.candidates import Candidate, cased
 from triplets.lexicon import dictionary_forms, lemmas, rule_forms
 
 if TYPE_CHECKING:
@@ -192,10 +192,6 @@ def _alpha(token: Token) -> bool:
     return token.text.isalpha()
 
 
-def _with_case(word: str, model: str) -> str:
-    return word[:1].upper() + word[1:] if model[:1].isupper() else word
-
-
 def clause_head(verb: Token) -> Token:
     """Return the head of `verb`'s clause: `verb` itself, or the verb an auxiliary belongs to."""
     return verb.head if verb.dep_ in _AUX_DEPS else verb
@@ -309,7 +305,7 @@ def _one(token: Token, word: str, rule: str, strict: bool) -> Candidate:
     following = token.nbor(1) if token.i + 1 < len(token.doc) else None
     if following is not None and following.lower_ == "n't" and not token.whitespace_:
         word = _NEGATIVE_STEMS.get(word, word)  # "couldn't" -> "can't", not "cann't"
-    return Candidate(token.i, token.i + 1, (_with_case(word, token.text),), rule, strict)
+    return Candidate(token.i, token.i + 1, (cased(word, token.text),), rule, strict)
 
 
 def ordered(found: Iterable[Candidate]) -> list[Candidate]:
@@ -545,7 +541,7 @@ def _perfect_since(verb: Token) -> Iterator[Candidate]:
     if number is None:
         return
     for new in present_forms(verb.lemma_.lower(), number)[:1]:
-        yield Candidate(have.i, verb.i + 1, (_with_case(new, have.text),), "verb-tense-perfect-since")
+        yield Candidate(have.i, verb.i + 1, (cased(new, have.text),), "verb-tense-perfect-since")
 
 
 _PERSONAL_SUBJECTS = frozenset({"i", "you", "he", "she", "it", "we", "they"})
@@ -745,9 +741,7 @@ def tense(doc: Doc) -> Iterator[Candidate]:
         elif when == FUTURE and finite.lower_ == "will" and finite.i == head.i - 1 and head.tag_ == "VB":
             for new in dictionary_forms(head.lemma_.lower(), "VBD", "VERB")[:1]:
                 found.append(
-                    Candidate(
-                        finite.i, head.i + 1, (_with_case(new, finite.text),), "verb-tense-anchored-future"
-                    )
+                    Candidate(finite.i, head.i + 1, (cased(new, finite.text),), "verb-tense-anchored-future")
                 )
         elif (
             when == PRESENT

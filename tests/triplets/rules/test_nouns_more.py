@@ -116,3 +116,10 @@ def test_each_without_of_is_not_made_every_of() -> None:
     # "every player" is English: only the partitive "each of" is changed.
     rules = {c.candidate.rule for c in check("Each player got a medal and they each smiled.", "R:DET")}
     assert "det_every_of" not in rules
+
+
+def test_every_of_in_a_heading_in_capitals_stays_in_capitals() -> None:
+    found = {
+        c.artificial for c in check("EACH OF US WON A PRIZE.", "R:DET") if c.candidate.rule == "det_every_of"
+    }
+    assert found == {"EVERY OF US WON A PRIZE."}
