@@ -49,6 +49,16 @@ def assert_made(corrected: str, error_type: str, artificial: str, rule: str, str
     assert artificial in valid(corrected, error_type)
 
 
+def strict_made(corrected: str, error_type: str, rule: str | None = None) -> set[str]:
+    """Return the artificial sentences made strict on `corrected` (by `rule` alone when given),
+    validated or not."""
+    return {
+        c.artificial
+        for c in check(corrected, error_type)
+        if c.candidate.strict and (rule is None or c.candidate.rule == rule)
+    }
+
+
 def assert_not_made(corrected: str, error_type: str, artificial: str) -> None:
     """Assert that no rule of `error_type` makes `artificial` from `corrected`."""
     assert artificial not in made(corrected, error_type)

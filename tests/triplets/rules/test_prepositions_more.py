@@ -8,24 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triplets.rules.conftest import check, valid
-
-
-def made(corrected: str, error_type: str) -> dict[str, tuple[str, bool]]:
-    """Return (rule, strict) of every candidate, by artificial sentence."""
-    return {c.artificial: (c.candidate.rule, c.candidate.strict) for c in check(corrected, error_type)}
-
-
-def assert_made(corrected: str, error_type: str, artificial: str, rule: str, strict: bool) -> None:
-    """Assert the rule makes `artificial` with this strict flag and that ERRANT validates it."""
-    assert made(corrected, error_type).get(artificial) == (rule, strict)
-    assert artificial in valid(corrected, error_type)
-
-
-def strict(corrected: str, error_type: str) -> set[str]:
-    """Return every strict artificial sentence of `corrected`, validated or not."""
-    return {c.artificial for c in check(corrected, error_type) if c.candidate.strict}
-
+from tests.triplets.rules.conftest import check
+from tests.triplets.rules.golden import assert_made
+from tests.triplets.rules.golden import strict_made as strict
 
 # --- R:PREP: collocations ---------------------------------------------------------------------
 

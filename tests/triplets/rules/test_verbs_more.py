@@ -7,18 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triplets.rules.golden import assert_made, made
+from tests.triplets.rules.golden import assert_made, made, strict_made
 from triplets.annotate import nlp
 from triplets.candidates import apply
 from triplets.rules import generators_for, verbs
-
-
-def _strict(corrected: str, error_type: str, rule: str) -> set[str]:
-    """Return the artificial sentences `rule` makes strict on `corrected`."""
-    return {
-        a for a, c in made(corrected, error_type).items() if c.candidate.rule == rule and c.candidate.strict
-    }
-
 
 # R:VERB:TENSE: "nowadays", "these days", "at present" ------------------------------------------
 
@@ -62,7 +54,7 @@ def test_present_anchor_in_the_complement_of_a_present_verb() -> None:
     ],
 )
 def test_no_present_anchor_where_the_past_reads(corrected: str) -> None:
-    assert not _strict(corrected, "R:VERB:TENSE", "verb-tense-anchored-present"), corrected
+    assert not strict_made(corrected, "R:VERB:TENSE", "verb-tense-anchored-present"), corrected
 
 
 @pytest.mark.parametrize(
@@ -71,7 +63,7 @@ def test_no_present_anchor_where_the_past_reads(corrected: str) -> None:
 def test_no_present_anchor_through_a_broken_negative(corrected: str) -> None:
     # "don´t" (acute accent, or its escape) not parsed as an auxiliary: "don´t had" would be no
     # tense error.
-    assert not _strict(corrected, "R:VERB:TENSE", "verb-tense-anchored-present")
+    assert not strict_made(corrected, "R:VERB:TENSE", "verb-tense-anchored-present")
 
 
 # R:VERB:TENSE: "if I were ..., I would" ----------------------------------------------------------
@@ -101,7 +93,7 @@ def test_unreal_condition_needs_would(corrected: str, artificial: str) -> None:
     ],
 )
 def test_no_will_forced_outside_a_singular_were(corrected: str) -> None:
-    assert not _strict(corrected, "R:VERB:TENSE", "verb-tense-unreal-condition"), corrected
+    assert not strict_made(corrected, "R:VERB:TENSE", "verb-tense-unreal-condition"), corrected
 
 
 # R:VERB:TENSE: "I wish I had" -----------------------------------------------------------------
@@ -132,7 +124,7 @@ def test_wish_takes_no_present(corrected: str, artificial: str) -> None:
     ],
 )
 def test_no_wish_rule_without_a_wish_clause(corrected: str) -> None:
-    assert not _strict(corrected, "R:VERB:TENSE", "verb-tense-wish-present"), corrected
+    assert not strict_made(corrected, "R:VERB:TENSE", "verb-tense-wish-present"), corrected
 
 
 # R:VERB:FORM: a progressive without its be ------------------------------------------------------
@@ -166,7 +158,7 @@ def test_finite_verb_made_a_bare_progressive(corrected: str, artificial: str) ->
     ],
 )
 def test_no_bare_progressive_where_a_reading_or_an_auxiliary_remains(corrected: str) -> None:
-    assert not _strict(corrected, "R:VERB:FORM", "verb-form-finite-ing"), corrected
+    assert not strict_made(corrected, "R:VERB:FORM", "verb-form-finite-ing"), corrected
 
 
 # M:VERB:FORM: "to" before a verb that is also a noun ------------------------------------------
